@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+OUTPUT ?= .output
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC ?= cc
+prefix ?= /usr/local
+DESTDIR ?=
+
+ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ifeq ($(filter x86 arm64,$(ARCH)),)
+$(error ARCH=$(ARCH) is not supported: vmlinux/ has headers for x86 and arm64 only)
+endif
+VMLINUX_DIR := vmlinux/$(ARCH)
+
+VERSION := $(shell cat VERSION)
+CFLAGS ?= -g -O2
+WARN := -Wall -Wextra -Werror
+INCLUDES := -I$(OUTPUT) -Iinclude -Iuser
+USER_CFLAGS = $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(VERSION)"'
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
+	-Iinclude -I$(VMLINUX_DIR)
+
+LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng
+# Static binaries go into the guests' initramfs, which has no shared libraries.
+STATIC_LIBS := -static $(LIBS)
+
+LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
+	user/report.c user/syscalls.c user/sysinfo.c user/command.c
+LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
+TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop
+UNIT_TESTS := $(OUTPUT)/test_mask
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all static clean install vmlinux test unit-test host-test vmtest format
+
+all: $(TOOLS)
+
+$(OUTPUT):
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/auditskip.h $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/attach.o: $(OUTPUT)/auditskip.skel.h
+
+$(OUTPUT)/auditskip: $(LOADER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+
+$(OUTPUT)/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
+$(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
+
+# Statically linked copies for the QEMU guests.
+static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop
+
+$(OUTPUT)/static/auditskip: $(LOADER_OBJS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
+
+$(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
+
+# The committed header was generated this way; see vmlinux/README.
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $(VMLINUX_DIR)/vmlinux_$(shell uname -r | cut -d. -f1-2).h
+	ln -sf vmlinux_$(shell uname -r | cut -d. -f1-2).h $(VMLINUX_DIR)/vmlinux.h
+
+unit-test: $(UNIT_TESTS)
+	$(Q)for t in $^; do $$t || exit 1; done
+
+host-test: all
+	$(Q)tests/host/run.sh
+
+# KERNEL=6.1 or KERNEL=6.12 picks one guest kernel; default is both.
+vmtest: static
+	$(Q)tests/vm/run.sh $(KERNEL)
+
+# Everything .ci/run runs: unit tests, host tests, guest tests.
+test: all static $(UNIT_TESTS)
+	$(Q)tests/run-all.sh
+
+install: $(OUTPUT)/auditskip
+	install -D -m 0755 $< $(DESTDIR)$(prefix)/sbin/auditskip
+
+format:
+	clang-format -i bpf/*.c user/*.c user/*.h include/*.h tests/*/*.c
+
+clean:
+	rm -rf $(OUTPUT)
