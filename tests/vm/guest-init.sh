@@ -1,0 +1,28 @@
+#!/bin/sh
+# /init of the test guest's initramfs (busybox sh, PID 1).
+# Everything the guest reports goes to the serial console (ttyS0) as lines
+# starting with "VMTEST ", so the guest needs no disk and no network, and the
+# cloud kernels need none of their modular virtio drivers.
+
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+mount -t devtmpfs dev /dev 2>/dev/null
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t bpf bpf /sys/fs/bpf
+# /tmp on tmpfs, so the watch and tree rules of the tests sit on an ordinary
+# mounted file system rather than on the initramfs root.
+mount -t tmpfs tmpfs /tmp
+
+# Keep kernel messages (audit records are printed to the console when no
+# auditd runs) from interleaving with the result lines.
+dmesg -n 1
+
+echo "VMTEST BOOT $(uname -r)"
+# The tests get their own process; a crash in them must still power off.
+sh /vmtest/guest-tests.sh </dev/null 2>&1
+echo "VMTEST DONE rc=$?"
+sync
+poweroff -f

@@ -1,0 +1,629 @@
+#!/bin/sh
+# auditskip tests that run inside a QEMU guest (busybox sh), started by
+# guest-init.sh. Each test prints exactly one result line:
+#   VMTEST PASS name
+#   VMTEST FAIL name: reason
+# and may print "VMTEST INFO ..." lines with details; tests/vm/run.sh on the
+# host collects them from the serial console.
+#
+# The guest is throw-away, which is why the tests that leave the kernel's
+# audit_n_rules stale (watch and tree rules removed together with their
+# directory) live here and never run on a host.
+
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+set -f # rule lines are expanded unquoted on purpose; never glob them
+
+T=/tmp/vmtest
+mkdir -p "$T"
+RULES_DIR=/vmtest/rules
+N=20000            # getpid calls per exactness run
+NRULES=64          # non-matching exit rules loaded for exactness runs
+TOOL_TIMEOUT=120   # seconds for one auditskip run; TCG is slow
+NR_GETPID=39
+NR_OPENAT=257
+
+pass() { echo "VMTEST PASS $1"; }
+fail() { echo "VMTEST FAIL $1: $2"; }
+info() { echo "VMTEST INFO $*"; }
+
+KVER=$(uname -r)
+# Which modes each Debian kernel can attach (see shared KERNEL-NOTES, sec. 2):
+# 6.1 has audit_filter_syscall but no __audit_filter_op; on 6.12
+# audit_filter_syscall is inlined away and __audit_filter_op exists.
+case "$KVER" in
+6.1.*)
+	AUTO=filter-syscall
+	MODES="filter-syscall syscall-exit tracepoint"
+	ABSENT=filter-op
+	;;
+6.12.*)
+	AUTO=filter-op
+	MODES="filter-op syscall-exit tracepoint"
+	ABSENT=filter-syscall
+	;;
+*)
+	AUTO=unknown
+	MODES="syscall-exit tracepoint"
+	ABSENT=
+	;;
+esac
+# Modes that see the audit exit filter itself through a BPF trampoline; only
+# they can be exact about every walk (tracepoint mode infers it at sys_exit).
+TRAMPOLINE_MODES=$(echo $MODES | sed 's/ *tracepoint//')
+
+# ---------------------------------------------------------------- helpers ---
+
+# jflat: JSON on stdin -> "path=value" lines (see jflat.awk). The sed puts
+# every string and every structural character on a line of its own; a string
+# is matched as a whole first, so commas or braces inside it stay put.
+jflat() {
+	sed -E 's/("([^"\\]|\\.)*"|[][{}:,])/\n\1\n/g' | awk -f /vmtest/jflat.awk
+}
+
+# jlast FILE TYPE: the last line of FILE whose "type" is TYPE, flattened.
+jlast() {
+	grep -E "\"type\" *: *\"$2\"" "$1" | tail -n 1 | jflat
+}
+
+# get FLATFILE KEY: a top-level (or dotted) value from a flattened object.
+get() {
+	sed -n "s/^$2=//p" "$1" | head -n 1
+}
+
+# scget FLATFILE NR FIELD: FIELD of the syscalls[] entry whose nr is NR;
+# empty when the syscall is not listed.
+scget() {
+	_i=$(sed -n "s/^syscalls\.\([0-9]*\)\.nr=$2\$/\1/p" "$1" | head -n 1)
+	[ -n "$_i" ] && sed -n "s/^syscalls\.$_i\.$3=//p" "$1" | head -n 1
+}
+
+# scsum FLATFILE FIELD: sum of FIELD over all syscalls[] entries.
+scsum() {
+	awk -F= -v f="$2" '$1 ~ "^syscalls\\.[0-9]+\\." f "$" { s += $2 } END { print s + 0 }' "$1"
+}
+
+# popcount of a hex string, to check mask_bits against mask_hex.
+hexbits() {
+	echo "$1" | awk '{
+		s = tolower($0); n = 0
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", substr(s, i, 1)) - 1
+			while (c > 0) { n += c % 2; c = int(c / 2) }
+		}
+		print n
+	}'
+}
+
+# tool NAME ARGS...: run auditskip with a time limit; output in $T/NAME.out
+# and $T/NAME.err, exit status in $rc.
+tool() {
+	_n=$1
+	shift
+	timeout $TOOL_TIMEOUT auditskip "$@" >"$T/$_n.out" 2>"$T/$_n.err"
+	rc=$?
+}
+
+# dump NAME: show what a failed run printed (lines cut short: mask_hex alone
+# is 512 characters).
+dump() {
+	info "--- $1: exit status $rc, stderr:"
+	tail -n 15 "$T/$1.err" 2>/dev/null | cut -c1-300 | sed 's/^/VMTEST INFO   /'
+	info "--- $1: stdout:"
+	tail -n 8 "$T/$1.out" 2>/dev/null | cut -c1-600 | sed 's/^/VMTEST INFO   /'
+}
+
+# Numbers of the loaded BPF programs and links, sorted for comm. bpftool
+# loads a helper iterator program named "iter" of its own while listing;
+# it is not the tool's and is left out.
+progs() {
+	bpftool prog list 2>/dev/null | grep -v ' name iter ' |
+		sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort
+}
+links() {
+	bpftool link list 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort
+}
+
+rules_reset() {
+	auditctl -D >/dev/null 2>&1
+}
+
+# openat rules that can never match (no such uid), as in the exactness runs.
+load_openat_rules() {
+	_i=0
+	while [ $_i -lt "$1" ]; do
+		auditctl -a always,exit -F arch=b64 -S openat -F uid=$((4000000 + _i)) -k vmtest || return 1
+		_i=$((_i + 1))
+	done
+	[ "$(auditctl -l | grep -c vmtest)" -eq "$1" ]
+}
+
+# ------------------------------------------------------------------ tests ---
+
+t_boot() {
+	if [ ! -r /sys/kernel/btf/vmlinux ]; then
+		fail boot "no /sys/kernel/btf/vmlinux"
+	elif ! grep -qw audit_filter_list /proc/kallsyms; then
+		fail boot "audit_filter_list not in /proc/kallsyms"
+	elif [ ! -d /sys/kernel/tracing/events/raw_syscalls ]; then
+		fail boot "tracefs has no raw_syscalls events"
+	else
+		pass boot
+	fi
+}
+
+t_audit_enable() {
+	rules_reset
+	auditctl -e 1 >/dev/null
+	if auditctl -s | grep -q '^enabled 1'; then
+		pass audit-enable
+	else
+		fail audit-enable "auditctl -s: $(auditctl -s 2>&1 | head -n 1)"
+	fi
+}
+
+# The kernel field of a start/summary line must at least name this kernel's
+# series (6.1.x or 6.12.x).
+kernel_ok() {
+	_series=$(echo "$KVER" | cut -d. -f1-2)
+	case "$1" in
+	"$_series".*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+t_mode_auto() {
+	tool mode-auto --json -d 1
+	jlast "$T/mode-auto.out" start >"$T/mode-auto.start"
+	jlast "$T/mode-auto.out" summary >"$T/mode-auto.sum"
+	s=$(get "$T/mode-auto.start" mode)
+	m=$(get "$T/mode-auto.sum" mode)
+	k=$(get "$T/mode-auto.sum" kernel)
+	if [ $rc -ne 0 ]; then
+		fail mode-auto "exit status $rc"
+	elif [ "$s" != "$AUTO" ] || [ "$m" != "$AUTO" ]; then
+		fail mode-auto "picked start=$s summary=$m, expected $AUTO on $KVER"
+	elif ! kernel_ok "$k"; then
+		fail mode-auto "summary kernel \"$k\" does not match $KVER"
+	else
+		pass mode-auto
+		return
+	fi
+	dump mode-auto
+}
+
+t_mode_forced() {
+	M=$1
+	tool mode-$M --mode $M --json -- true
+	jlast "$T/mode-$M.out" start >"$T/mode-$M.start"
+	jlast "$T/mode-$M.out" summary >"$T/mode-$M.sum"
+	s=$(get "$T/mode-$M.start" mode)
+	m=$(get "$T/mode-$M.sum" mode)
+	if [ $rc -ne 0 ]; then
+		fail mode-$M "exit status $rc"
+	elif [ "$s" != "$M" ] || [ "$m" != "$M" ]; then
+		fail mode-$M "start mode=$s summary mode=$m"
+	else
+		pass mode-$M
+		return
+	fi
+	dump mode-$M
+}
+
+# A mode whose attach point this kernel lacks must be refused with an error,
+# not silently replaced, and must leave nothing loaded.
+t_mode_absent() {
+	M=$1
+	before=$(progs)
+	tool absent-$M --mode $M --json -- true
+	after=$(progs)
+	if [ $rc -eq 0 ]; then
+		fail mode-$M-refused "forced --mode $M exited 0 on $KVER"
+		dump absent-$M
+	elif [ "$before" != "$after" ]; then
+		fail mode-$M-refused "BPF programs left behind: $(echo $after)"
+	elif [ ! -s "$T/absent-$M.err" ]; then
+		fail mode-$M-refused "exit status $rc but nothing on stderr"
+	else
+		pass mode-$M-refused
+		info "mode-$M-refused: $(head -n 1 "$T/absent-$M.err" | cut -c1-200)"
+	fi
+}
+
+# Exactness: NRULES openat rules that can never match; every getpid exit walk
+# is skippable and walks all NRULES rules.
+t_exact() {
+	M=$1
+	name=exact-$M
+	rules_reset
+	if ! load_openat_rules $NRULES; then
+		fail $name "could not load $NRULES rules"
+		rules_reset
+		return
+	fi
+	tool $name --mode $M --json -- getpid_loop $N
+	rules_reset
+	jlast "$T/$name.out" summary >"$T/$name.sum"
+	f=$T/$name.sum
+	sc=$(scget $f $NR_GETPID scans)
+	sk=$(scget $f $NR_GETPID skippable)
+	ws=$(scget $f $NR_GETPID walked_skipped)
+	nm=$(scget $f $NR_GETPID name)
+	er=$(get $f exit_rules)
+	mb=$(get $f mask_bits)
+	info "$name: getpid scans=$sc skippable=$sk walked_skipped=$ws exit_rules=$er mask_bits=$mb"
+	why=
+	if [ $rc -ne 0 ]; then
+		why="exit status $rc"
+	elif [ ! -s $f ]; then
+		why="no summary line"
+	elif [ "$(get $f mode)" != "$M" ]; then
+		why="summary mode $(get $f mode)"
+	elif [ "$er" != "$NRULES" ] || [ "$mb" != 1 ]; then
+		why="exit_rules=$er mask_bits=$mb, expected $NRULES and 1"
+	elif [ -z "$sk" ]; then
+		why="getpid (nr $NR_GETPID) not in syscalls[]"
+	elif [ "$nm" != getpid ]; then
+		why="nr $NR_GETPID is named \"$nm\""
+	elif [ "$M" = tracepoint ]; then
+		d=$((sk - N))
+		[ $d -lt 0 ] && d=$((-d))
+		if [ $((d * 100)) -gt $N ]; then
+			why="skippable=$sk, more than 1% off $N"
+		elif [ "$ws" != $((sk * NRULES)) ]; then
+			why="walked_skipped=$ws, expected skippable*$NRULES=$((sk * NRULES))"
+		elif [ "$sc" -lt "$sk" ]; then
+			why="scans=$sc < skippable=$sk"
+		fi
+	elif [ "$sk" != $N ] || [ "$sc" != $N ]; then
+		why="getpid scans=$sc skippable=$sk, expected exactly $N"
+	elif [ "$ws" != $((N * NRULES)) ]; then
+		why="walked_skipped=$ws, expected $((N * NRULES))"
+	fi
+	# Totals must add up over the per-syscall entries.
+	if [ -z "$why" ]; then
+		for k in scans skippable walked_skipped; do
+			tot=$(get $f $k)
+			sum=$(scsum $f $k)
+			if [ "$tot" != "$sum" ]; then
+				why="summary $k=$tot but syscalls[] add up to $sum"
+				break
+			fi
+		done
+	fi
+	if [ -z "$why" ]; then
+		pass $name
+	else
+		fail $name "$why"
+		dump $name
+	fi
+}
+
+# openat has a rule, so its walks are never skippable, whatever the mode.
+t_openat() {
+	M=$1
+	name=openat-$M
+	rules_reset
+	if ! load_openat_rules $NRULES; then
+		fail $name "could not load $NRULES rules"
+		rules_reset
+		return
+	fi
+	tool $name --mode $M --json -- cat $RULES_DIR/30-stig.rules
+	rules_reset
+	jlast "$T/$name.out" summary >"$T/$name.sum"
+	f=$T/$name.sum
+	sc=$(scget $f $NR_OPENAT scans)
+	sk=$(scget $f $NR_OPENAT skippable)
+	ws=$(scget $f $NR_OPENAT walked_skipped)
+	info "$name: openat scans=$sc skippable=$sk walked_skipped=$ws"
+	if [ $rc -ne 0 ]; then
+		fail $name "exit status $rc"
+	elif [ -z "$sc" ] || [ "$sc" -lt 1 ]; then
+		fail $name "no openat walk counted (scans=$sc)"
+	elif [ "$sk" != 0 ] || [ "$ws" != 0 ]; then
+		fail $name "openat skippable=$sk walked_skipped=$ws, expected 0"
+	else
+		pass $name
+		return
+	fi
+	dump $name
+}
+
+# The first getpid after a getpid rule is added must be classified with the
+# new mask. The rule is added by the counted command itself, right before
+# getpid_loop runs. busybox sh makes getpid calls of its own when it starts
+# (before the rule exists, so those are rightly skippable); a first run with
+# no rule added tells how many.
+t_first_syscall() {
+	M=$1
+	name=first-syscall-$M
+	rules_reset
+	load_openat_rules 4 || { fail $name "could not load rules"; rules_reset; return; }
+	tool $name-cal --mode $M --json -- sh -c '/bin/true; getpid_loop 1'
+	jlast "$T/$name-cal.out" summary >"$T/$name-cal.sum"
+	sk0=$(scget "$T/$name-cal.sum" $NR_GETPID skippable)
+	sc0=$(scget "$T/$name-cal.sum" $NR_GETPID scans)
+	if [ $rc -ne 0 ] || [ -z "$sk0" ] || [ "$sk0" != "$sc0" ] || [ "$sk0" -lt 1 ]; then
+		fail $name "calibration run: status $rc, getpid scans=$sc0 skippable=$sk0"
+		dump $name-cal
+		rules_reset
+		return
+	fi
+	shell_getpids=$((sk0 - 1))
+	tool $name --mode $M --json -- sh -c \
+		'auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k vmtest >/dev/null; getpid_loop 1'
+	has_rule=$(auditctl -l | grep -c 'uid=4242')
+	rules_reset
+	jlast "$T/$name.out" summary >"$T/$name.sum"
+	sc=$(scget "$T/$name.sum" $NR_GETPID scans)
+	sk=$(scget "$T/$name.sum" $NR_GETPID skippable)
+	info "$name: sh alone makes $shell_getpids getpid; with the rule added: scans=$sc skippable=$sk"
+	if [ $rc -ne 0 ]; then
+		fail $name "exit status $rc"
+	elif [ "$has_rule" != 1 ]; then
+		fail $name "the getpid rule was not added"
+	elif [ -z "$sc" ] || [ "$sc" -lt $((shell_getpids + 1)) ]; then
+		fail $name "getpid scans=$sc, expected $((shell_getpids + 1))"
+	elif [ "$sk" != "$shell_getpids" ]; then
+		fail $name "getpid skippable=$sk, expected $shell_getpids (only the shell's own, made before the rule existed)"
+	else
+		pass $name
+		return
+	fi
+	dump $name
+}
+
+# Set operations on files of ids, one a line. (busybox has no comm, and its
+# grep -f with an empty pattern file matches everything, hence awk.)
+minus() { awk -v a="$1" 'FILENAME == a { seen[$0] = 1; next } !($0 in seen)' "$1" "$2"; }
+both() { awk -v a="$1" 'FILENAME == a { seen[$0] = 1; next } ($0 in seen)' "$1" "$2"; }
+
+# check_gone NAME BEFORE DURING AFTER: the ids that appeared while the tool
+# ran (DURING minus BEFORE, kept in $T/NAME.new) must all be gone AFTER;
+# prints those still there.
+check_gone() {
+	minus "$2" "$3" >"$T/$1.new"
+	both "$T/$1.new" "$4"
+}
+
+# Programs and links are gone after a normal exit (end of the command).
+t_detach() {
+	M=$1
+	name=detach-$M
+	progs >"$T/$name.p0"
+	links >"$T/$name.l0"
+	tool $name --mode $M --json -- sh -c "bpftool prog list >$T/$name.pl; bpftool link list >$T/$name.ll"
+	progs >"$T/$name.p2"
+	links >"$T/$name.l2"
+	grep -v ' name iter ' "$T/$name.pl" | sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort >"$T/$name.p1"
+	sed -n 's/^\([0-9][0-9]*\): .*/\1/p' "$T/$name.ll" | sort >"$T/$name.l1"
+	leftp=$(check_gone $name-p "$T/$name.p0" "$T/$name.p1" "$T/$name.p2")
+	leftl=$(check_gone $name-l "$T/$name.l0" "$T/$name.l1" "$T/$name.l2")
+	names=$(for id in $(cat "$T/$name-p.new"); do
+		sed -n "s/^$id: \([a-z_]*\) *name \([^ ]*\).*/\1:\2/p" "$T/$name.pl"
+	done)
+	info "$name: programs while running: $(echo $names)"
+	if [ $rc -ne 0 ]; then
+		fail $name "exit status $rc"
+		dump $name
+	elif [ ! -s "$T/$name-p.new" ]; then
+		fail $name "no new BPF program seen while the tool ran"
+	elif [ -n "$leftp$leftl" ]; then
+		fail $name "left behind: programs [$(echo $leftp)] links [$(echo $leftl)]"
+	elif [ -n "$(ls /sys/fs/bpf)" ]; then
+		fail $name "left pins in /sys/fs/bpf: $(ls /sys/fs/bpf)"
+	else
+		pass $name
+	fi
+}
+
+# ------------------------------------------------------------ mirror test ---
+# auditskip keeps a mirror of the exit rules' aggregate mask. Run it in the
+# background and, after each rule change, compare its next interval line with
+# what `auditskip rules --json` computes from the netlink list.
+
+MIRROR_OUT=$T/mirror.out
+
+interval_count() {
+	grep -cE '"type" *: *"interval"' "$MIRROR_OUT"
+}
+
+# wait_interval AFTER: wait (up to 30 s) until interval line number AFTER+1 is
+# complete, and flatten it into $T/iv.flat.
+wait_interval() {
+	_want=$(($1 + 1))
+	_t=0
+	while [ $_t -lt 60 ]; do
+		_line=$(grep -E '"type" *: *"interval"' "$MIRROR_OUT" | sed -n "${_want}p")
+		case "$_line" in
+		*"}") echo "$_line" | jflat >"$T/iv.flat"; return 0 ;;
+		esac
+		sleep 0.5
+		_t=$((_t + 1))
+	done
+	return 1
+}
+
+# exit rules as auditctl lists them, leaving out watch and inode rules (they
+# live on the inode hash, not on the exit list; KERNEL-NOTES sec. 5).
+auditctl_exit_rules() {
+	auditctl -l | grep -E '^-a [a-z]+,exit ' | grep -cvE ' -F (path|inode)='
+}
+
+# mirror_check NAME [EXPECTED_EXIT_RULES]
+mirror_check() {
+	name=mirror-$1
+	n0=$(interval_count)
+	auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
+	if ! wait_interval $n0; then
+		fail $name "no interval line within 30 s"
+		return
+	fi
+	auditskip rules --json >"$T/rules2.json" 2>>"$T/rules.err"
+	if ! cmp -s "$T/rules1.json" "$T/rules2.json"; then
+		# The kernel's list was still changing (e.g. an RCU-deferred free):
+		# compare with the following interval instead.
+		n0=$(interval_count)
+		auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
+		wait_interval $n0 || { fail $name "no interval line within 30 s"; return; }
+		info "$name: rule list changed while waiting; used the next interval"
+	fi
+	jflat <"$T/rules1.json" >"$T/rules.flat"
+	re=$(get "$T/rules.flat" exit_rules)
+	rh=$(get "$T/rules.flat" mask_hex | tr A-F a-f)
+	rb=$(get "$T/rules.flat" mask_bits)
+	ie=$(get "$T/iv.flat" exit_rules)
+	ih=$(get "$T/iv.flat" mask_hex | tr A-F a-f)
+	ib=$(get "$T/iv.flat" mask_bits)
+	ig=$(get "$T/iv.flat" mirror_generation)
+	src=$(get "$T/iv.flat" mirror_source)
+	ac=$(auditctl_exit_rules)
+	info "$name: interval exit_rules=$ie mask_bits=$ib generation=$ig source=$src; rules --json exit_rules=$re mask_bits=$rb; auditctl -l exit rules=$ac"
+	if [ -z "$re" ] || [ ${#rh} -ne 512 ]; then
+		fail $name "auditskip rules --json gave exit_rules=\"$re\", mask_hex of ${#rh} chars: $(head -c 200 "$T/rules1.json") $(head -n 3 "$T/rules.err")"
+	elif [ -n "$2" ] && [ "$re" != "$2" ]; then
+		fail $name "rules --json exit_rules=$re, expected $2"
+	elif [ "$re" != "$ac" ]; then
+		fail $name "rules --json exit_rules=$re but auditctl -l lists $ac exit rules"
+	elif [ "$(hexbits "$rh")" != "$rb" ]; then
+		fail $name "rules --json mask_bits=$rb but mask_hex has $(hexbits "$rh") bits"
+	elif [ "$ie" != "$re" ]; then
+		fail $name "interval exit_rules=$ie, rules --json says $re"
+	elif [ "$ih" != "$rh" ]; then
+		fail $name "interval mask_hex differs from rules --json (bits $ib vs $rb)"
+		info "$name: interval mask_hex $ih"
+		info "$name: rules    mask_hex $rh"
+	elif [ "$(hexbits "$ih")" != "$ib" ]; then
+		fail $name "interval mask_bits=$ib but mask_hex has $(hexbits "$ih") bits"
+	else
+		pass $name
+	fi
+	LAST_BITS=$rb
+	LAST_RULES=$re
+}
+
+# Load a real rule set line by line, as the notes did: only -a and -w lines
+# (no -D, -b, -f, and above all no -e 2, which would lock the rules), and
+# lines the guest cannot take (missing paths, ...) are skipped.
+load_ruleset() {
+	ok=0
+	bad=0
+	while read -r line; do
+		case "$line" in
+		-a* | -w*) ;;
+		*) continue ;;
+		esac
+		if auditctl $line >/dev/null 2>&1; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+	done <"$1"
+	info "loaded $(basename "$1"): $ok lines, $bad refused"
+}
+
+t_mirror() {
+	rules_reset
+	progs >"$T/sigint.p0"
+	links >"$T/sigint.l0"
+	timeout 900 auditskip --json -i 1 >"$MIRROR_OUT" 2>"$T/mirror.err" &
+	mpid=$!
+	# Wait for the first interval line: the tool is then fully attached.
+	if ! wait_interval 0; then
+		fail mirror-start "no interval line within 30 s"
+		rc=start; dump mirror
+		kill -INT $mpid 2>/dev/null
+		wait $mpid
+		rules_reset
+		return
+	fi
+	info "mirror: auto mode picked $(jlast "$MIRROR_OUT" start | get /dev/stdin mode)"
+	progs >"$T/sigint.p1"
+	links >"$T/sigint.l1"
+
+	mirror_check empty 0
+
+	for s in openat read write close fchmod fchown unlinkat renameat; do
+		auditctl -a always,exit -F arch=b64 -S $s -F uid=4100000 -k vmtest
+	done
+	mirror_check add 8
+
+	for s in close fchmod fchown unlinkat; do
+		auditctl -d always,exit -F arch=b64 -S $s -F uid=4100000 -k vmtest
+	done
+	mirror_check delete 4
+	bits_before=$LAST_BITS
+
+	auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k vmtest
+	mirror_check getpid-rule 5
+	if [ "$LAST_BITS" != $((bits_before + 1)) ]; then
+		fail mirror-getpid-bit "mask_bits went $bits_before -> $LAST_BITS after a getpid-only rule"
+	else
+		pass mirror-getpid-bit
+	fi
+
+	load_ruleset $RULES_DIR/30-stig.rules
+	mirror_check ruleset
+	before=$LAST_RULES
+
+	# A watch rule is counted by the kernel but lives on the inode hash.
+	mkdir -p /tmp/x
+	auditctl -w /tmp/x/ -p wa -k vmtest
+	mirror_check watch-add "$before"
+	# Removing the directory removes the watch rule automatically
+	# (audit_remove_parent_watches; this leaves audit_n_rules stale).
+	rm -rf /tmp/x
+	mirror_check watch-removed "$before"
+	info "watch rule still listed after rm: $(auditctl -l | grep -c ' /tmp/x')"
+
+	# A tree rule stays on the exit list; removing the tree kills it.
+	mkdir -p /tmp/t/sub
+	auditctl -a always,exit -F dir=/tmp/t -F perm=wa -k vmtest
+	mirror_check tree-add $((before + 1))
+	rm -rf /tmp/t
+	mirror_check tree-removed
+	info "tree rule still listed after rm: $(auditctl -l | grep -c 'dir=/tmp/t')"
+
+	rules_reset
+	mirror_check reset 0
+
+	# Detach after SIGINT: a summary line is still printed, and everything
+	# that appeared while the tool ran is gone.
+	kill -INT $mpid
+	wait $mpid
+	rc=$?
+	progs >"$T/sigint.p2"
+	links >"$T/sigint.l2"
+	leftp=$(check_gone sigint-p "$T/sigint.p0" "$T/sigint.p1" "$T/sigint.p2")
+	leftl=$(check_gone sigint-l "$T/sigint.l0" "$T/sigint.l1" "$T/sigint.l2")
+	if [ $rc -ne 0 ] && [ $rc -ne 130 ]; then
+		fail detach-sigint "exit status $rc after SIGINT"
+		dump mirror
+	elif ! grep -qE '"type" *: *"summary"' "$MIRROR_OUT"; then
+		fail detach-sigint "no summary line after SIGINT"
+	elif [ ! -s "$T/sigint-p.new" ]; then
+		fail detach-sigint "no new BPF program seen while the tool ran"
+	elif [ -n "$leftp$leftl" ]; then
+		fail detach-sigint "left behind: programs [$(echo $leftp)] links [$(echo $leftl)]"
+	else
+		pass detach-sigint
+	fi
+}
+
+# ------------------------------------------------------------------- main ---
+
+info "kernel $KVER: auto mode expected $AUTO; modes $MODES; absent $ABSENT"
+t_boot
+t_audit_enable
+if ! command -v auditskip >/dev/null || ! command -v getpid_loop >/dev/null; then
+	fail tools "auditskip or getpid_loop missing from the initramfs (make static)"
+	exit 1
+fi
+info "auditskip: $(auditskip --version 2>&1 | head -n 1)"
+
+t_mode_auto
+for M in $MODES; do t_mode_forced $M; done
+[ -n "$ABSENT" ] && t_mode_absent $ABSENT
+for M in $MODES; do t_exact $M; done
+for M in $MODES; do t_openat $M; done
+for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
+for M in $MODES; do t_detach $M; done
+# Last: it leaves the kernel's audit_n_rules stale (guest only).
+t_mirror
+exit 0

@@ -1,0 +1,244 @@
+#!/bin/bash
+# Boots Debian's stock cloud kernels in QEMU (TCG, no KVM) and runs
+# tests/vm/guest-tests.sh inside them.
+#
+#   tests/vm/run.sh [6.1|6.12]...     (no argument: both)
+#   make vmtest [KERNEL=6.1]
+#
+# Why guests at all: the hosts refuse fentry/fexit programs (EPERM by
+# policy), so the trampoline modes can only be tried for real in a guest; and
+# some tests leave the guest kernel's audit_n_rules stale, which must never
+# happen on a host.
+#
+# Results come back over the serial console as "VMTEST PASS name" /
+# "VMTEST FAIL name: reason" lines. The last line printed is
+# "N passed, N failed"; the exit status is non-zero if any test failed or a
+# guest did not finish.
+#
+# Environment: VMTEST_TIMEOUT (seconds per guest, default 300),
+# VMTEST_MEM (default 1G), VMTEST_SMP (default 2).
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+VMDIR=$ROOT/tests/vm
+CACHE=$VMDIR/cache            # git-ignored
+STATIC=$ROOT/.output/static   # built by `make static`
+TIMEOUT=${VMTEST_TIMEOUT:-300}
+MEM=${VMTEST_MEM:-1G}
+SMP=${VMTEST_SMP:-2}
+RULES_SRC=/usr/share/doc/auditd/examples/rules
+
+log() { echo "vmtest: $*" >&2; }
+die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
+
+if [ $# -eq 0 ]; then
+	set -- 6.1 6.12
+fi
+for k in "$@"; do
+	case "$k" in
+	6.1 | 6.12) ;;
+	*) die "unknown kernel series '$k' (use 6.1 or 6.12)" ;;
+	esac
+done
+
+# ------------------------------------------------------------ host tools ---
+# A fresh machine may lack them; install from Debian's registry when root.
+need_pkgs=()
+command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
+# busybox (the dynamic package) would need its libraries in the guest.
+case "$(ldd /bin/busybox 2>&1 || true)" in
+*"not a dynamic executable"*) ;;
+*) need_pkgs+=(busybox-static) ;;
+esac
+command -v cpio >/dev/null || need_pkgs+=(cpio)
+command -v auditctl >/dev/null || need_pkgs+=(auditd)
+[ -d $RULES_SRC ] || need_pkgs+=(auditd)
+[ -x /usr/sbin/bpftool ] || need_pkgs+=(bpftool)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+	[ "$(id -u)" -eq 0 ] || die "missing packages: ${need_pkgs[*]} (install them as root)"
+	log "installing ${need_pkgs[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q "${need_pkgs[@]}" >/dev/null ||
+		{ apt-get update -q >/dev/null && apt-get install -y -q "${need_pkgs[@]}" >/dev/null; } ||
+		die "could not install ${need_pkgs[*]}"
+fi
+
+# Without them the guest still boots and reports a failed "tools" test,
+# which keeps the boot plumbing testable on its own.
+for f in auditskip getpid_loop; do
+	[ -x "$STATIC/$f" ] || log "WARNING: $STATIC/$f is missing: run 'make static' (or 'make vmtest')"
+done
+
+mkdir -p "$CACHE/debs" "$CACHE/kernels"
+
+# ---------------------------------------------------------------- kernels ---
+
+# newest_pkg SERIES: name of the newest linux-image-SERIES...-cloud-amd64-
+# unsigned package apt knows with an installable candidate; empty if none.
+# Versions are looked up at run time so the tests follow Debian's updates.
+newest_pkg() {
+	local re="^linux-image-${1//./\\.}[.-].*-cloud-amd64-unsigned\$"
+	local p
+	for p in $(apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re" | sort -rV); do
+		# (no `| grep -q` here: with pipefail its early exit fails the test)
+		if [[ "$(apt-cache policy "$p" 2>/dev/null)" == *"Candidate: "[0-9]* ]]; then
+			echo "$p"
+			return
+		fi
+	done
+}
+
+# fetch_kernel SERIES: prints the path of the kernel image, downloading and
+# unpacking the package into the cache only when that version is not there.
+fetch_kernel() {
+	local series=$1 pkg ver dir deb
+	pkg=$(newest_pkg "$series")
+	if [ -z "$pkg" ]; then
+		# Package lists may be missing or stale on a fresh machine.
+		log "apt-cache knows no $series cloud kernel; running apt-get update"
+		apt-get update -q >/dev/null 2>&1 || log "apt-get update failed"
+		pkg=$(newest_pkg "$series")
+	fi
+	if [ -z "$pkg" ]; then
+		# Offline: fall back to the newest kernel already in the cache.
+		dir=$(ls -d "$CACHE/kernels/linux-image-$series"[.-]* 2>/dev/null | sort -V | tail -n 1 || true)
+		[ -n "$dir" ] || return 1
+		log "using cached $(basename "$dir")"
+	else
+		ver=$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p')
+		dir=$CACHE/kernels/$pkg
+		if [ "$(cat "$dir/.version" 2>/dev/null)" != "$ver" ]; then
+			log "downloading $pkg $ver"
+			rm -rf "$dir" "$CACHE/debs/${pkg}"_*.deb
+			# apt-get download warns when it cannot drop to the _apt user for
+			# a root-owned directory; the download itself is fine.
+			(cd "$CACHE/debs" && apt-get download -q "$pkg" 2>&1 | grep -v 'unsandboxed' >&2 || true)
+			deb=$(ls "$CACHE/debs/${pkg}"_*.deb 2>/dev/null | head -n 1)
+			[ -n "$deb" ] || return 1
+			mkdir -p "$dir.tmp"
+			# Only boot/ is needed: the guest loads no modules. Unpacking just
+			# that keeps the cache small (the modules are ~250 MB).
+			dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot
+			echo "$ver" >"$dir.tmp/.version"
+			rm -rf "$dir" && mv "$dir.tmp" "$dir"
+			rm -f "$deb"
+		fi
+	fi
+	ls "$dir"/boot/vmlinuz-* | head -n 1
+}
+
+# -------------------------------------------------------------- initramfs ---
+
+# copy_bin SRC DEST: copy a dynamically linked binary with every library ldd
+# names (including the loader) to the same paths inside the initramfs.
+copy_bin() {
+	local src=$1 dest=$2 lib
+	install -D -m 0755 "$src" "$IROOT$dest"
+	for lib in $(ldd "$src" | grep -o '/[^ ]*'); do
+		[ -e "$IROOT$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$IROOT$lib"
+	done
+}
+
+build_initramfs() {
+	IROOT=$CACHE/initramfs-root
+	rm -rf "$IROOT"
+	mkdir -p "$IROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,root,vmtest/rules}
+
+	# busybox-static, with a link for each applet where busybox puts it.
+	install -m 0755 /bin/busybox "$IROOT/bin/busybox"
+	local a
+	for a in $(/bin/busybox --list-full); do
+		[ -e "$IROOT/$a" ] || ln -s /bin/busybox "$IROOT/$a"
+	done
+
+	local f
+	for f in auditskip getpid_loop; do
+		[ -x "$STATIC/$f" ] && install -m 0755 "$STATIC/$f" "$IROOT/bin/"
+	done
+	copy_bin "$(command -v auditctl)" /sbin/auditctl
+	copy_bin /usr/sbin/bpftool /sbin/bpftool
+
+	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
+	install -m 0755 "$VMDIR/guest-tests.sh" "$IROOT/vmtest/guest-tests.sh"
+	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
+	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
+
+	# A few of the files the example rule sets watch, so their -w lines load.
+	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$IROOT/etc/passwd"
+	printf 'root:x:0:\n' >"$IROOT/etc/group"
+	printf 'vmtest\n' >"$IROOT/etc/hostname"
+	printf '127.0.0.1 localhost\n' >"$IROOT/etc/hosts"
+
+	(cd "$IROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$CACHE/initramfs.cpio.gz"
+}
+
+# ------------------------------------------------------------------ guests ---
+
+TOTAL_PASS=0
+TOTAL_FAIL=0
+SUMMARY=()
+
+# run_guest SERIES KERNEL_IMAGE
+run_guest() {
+	local series=$1 kernel=$2 logf=$CACHE/console-$1.log
+	local t0 t1 secs status=0 npass nfail done_line
+	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
+	t0=$(date +%s)
+	# -no-reboot + panic=-1: a guest whose init dies ends QEMU at once.
+	# stdin from /dev/null so QEMU never puts a developer's tty in raw mode.
+	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+		-accel tcg -cpu max -m "$MEM" -smp "$SMP" \
+		-nographic -no-reboot \
+		-kernel "$kernel" -initrd "$CACHE/initramfs.cpio.gz" \
+		-append 'console=ttyS0 audit=1 panic=-1 quiet' \
+		</dev/null >"$logf" 2>&1 || status=$?
+	t1=$(date +%s)
+	secs=$((t1 - t0))
+	tr -d '\r' <"$logf" >"$logf.txt"
+
+	# Tolerate kernel noise in front of a marker on the same line.
+	grep -o 'VMTEST \(PASS\|FAIL\) .*' "$logf.txt" >"$CACHE/results-$series.txt" || true
+	npass=$(grep -c '^VMTEST PASS ' "$CACHE/results-$series.txt" || true)
+	nfail=$(grep -c '^VMTEST FAIL ' "$CACHE/results-$series.txt" || true)
+	done_line=$(grep -o 'VMTEST DONE.*' "$logf.txt" || true)
+
+	echo "== $series: $(basename "$kernel"), ${secs}s"
+	sed 's/^VMTEST /  /' "$CACHE/results-$series.txt"
+	if [ -z "$done_line" ]; then
+		if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+			echo "  FAIL guest: did not finish within ${TIMEOUT}s"
+		else
+			echo "  FAIL guest: did not finish (qemu exit status $status)"
+		fi
+		nfail=$((nfail + 1))
+	fi
+	if [ "$nfail" -gt 0 ]; then
+		echo "-- $series: details (VMTEST INFO lines):"
+		grep -o 'VMTEST INFO .*' "$logf.txt" | sed 's/^VMTEST INFO /  /' | tail -n 80 || true
+		echo "-- $series: console tail:"
+		# (terminal control sequences from the firmware stripped)
+		tail -n 40 "$logf.txt" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | cut -c1-300
+	fi
+	echo "== $series: $npass passed, $nfail failed, ${secs}s"
+	TOTAL_PASS=$((TOTAL_PASS + npass))
+	TOTAL_FAIL=$((TOTAL_FAIL + nfail))
+	SUMMARY+=("$series ($(basename "$kernel" | sed 's/^vmlinuz-//')): $npass passed, $nfail failed, ${secs}s")
+}
+
+build_initramfs
+for series in "$@"; do
+	if ! kernel=$(fetch_kernel "$series") || [ -z "$kernel" ]; then
+		echo "== $series: FAIL no kernel package found or downloaded"
+		SUMMARY+=("$series: no kernel")
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+		continue
+	fi
+	run_guest "$series" "$kernel"
+done
+
+echo "== summary"
+for s in "${SUMMARY[@]}"; do echo "  $s"; done
+echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$TOTAL_FAIL" -eq 0 ]
