@@ -39,6 +39,8 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
+# Keep the BPF object next to its skeleton for inspection with bpftool.
+.SECONDARY:
 .PHONY: all static clean install vmlinux test unit-test host-test vmtest format
 
 all: $(TOOLS)

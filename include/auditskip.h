@@ -3,6 +3,11 @@
 #ifndef __AUDITSKIP_H
 #define __AUDITSKIP_H
 
+/* The BPF side gets these types from vmlinux.h. */
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
 /* The kernel's per-rule syscall mask: AUDIT_BITMASK_SIZE words of 32 bits. */
 #define MASK_WORDS 64
 #define MASK_BITS (MASK_WORDS * 32)
@@ -47,6 +52,9 @@ enum attach_mode {
 	MODE_TRACEPOINT,
 	MODE_COUNT,
 };
+
+/* Syscalls whose child returns without having entered: clone, clone3, fork, vfork. */
+#define FORK_NRS 4
 
 /* Longest exit list the BPF rebuild walks; longer lists set `truncated`. */
 #define MAX_EXIT_RULES 65536

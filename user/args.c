@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <argp.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "args.h"
+#include "attach.h"
+
+const char *argp_program_version = "auditskip " AUDITSKIP_VERSION;
+const char *argp_program_bug_address = NULL;
+
+static const char doc[] =
+	"Counts the walks of Linux audit's exit filter list that a kernel with the\n"
+	"aggregate syscall-mask check would skip, on a stock kernel.\n"
+	"\n"
+	"USAGE: auditskip [OPTION...] [-- COMMAND [ARG...]]\n"
+	"       auditskip rules [--json]\n"
+	"\n"
+	"EXAMPLES:\n"
+	"    auditskip                 # whole machine until Ctrl-C\n"
+	"    auditskip -i 5 -d 60      # report every 5 s for a minute\n"
+	"    auditskip -- make -j2     # one command and its descendants\n"
+	"    auditskip -p 1234 --json  # one process, JSON lines\n"
+	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
+	"\n"
+	"MODES (best first; the first that loads is used):\n"
+	"    filter-op       fentry on __audit_filter_op\n"
+	"    filter-syscall  fentry on audit_filter_syscall\n"
+	"    syscall-exit    fentry on __audit_syscall_exit\n"
+	"    tracepoint      raw_syscalls:sys_exit and the context's dummy flag\n";
+
+enum {
+	OPT_JSON = 0x100,
+	OPT_BTF,
+	OPT_SYNC,
+};
+
+static const struct argp_option options[] = {
+	{ "interval", 'i', "SECONDS", 0, "Report every SECONDS (default: only at the end)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
+	{ "mode", 'm', "MODE", 0, "Force an attach mode (see MODES)", 0 },
+	{ "top", 'n', "N", 0, "Show the top N syscalls (default 10)", 0 },
+	{ "pid", 'p', "PID", 0, "Count only this process (tgid)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
+	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
+	{ "sync-ms", OPT_SYNC, "MS", 0, "Rule list resync period (default 250)", 0 },
+	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
+	{},
+};
+
+static int parse_seconds(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v <= 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_long(const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct env *env = state->input;
+	long v;
+
+	switch (key) {
+	case 'i':
+		if (parse_seconds(arg, &env->interval))
+			argp_error(state, "invalid interval '%s': give a positive number of seconds", arg);
+		break;
+	case 'd':
+		if (parse_seconds(arg, &env->duration))
+			argp_error(state, "invalid duration '%s': give a positive number of seconds", arg);
+		break;
+	case 'm':
+		env->mode = mode_from_name(arg);
+		if (env->mode < 0)
+			argp_error(state,
+				   "unknown mode '%s': use filter-op, filter-syscall, syscall-exit or tracepoint",
+				   arg);
+		break;
+	case 'n':
+		if (parse_long(arg, 1, 2049, &v))
+			argp_error(state, "invalid count '%s' for -n: give a number from 1 to 2049", arg);
+		env->top = v;
+		break;
+	case 'p':
+		if (parse_long(arg, 1, 0x7fffffff, &v))
+			argp_error(state, "invalid pid '%s'", arg);
+		env->pid = v;
+		break;
+	case OPT_JSON:
+		env->json = true;
+		break;
+	case OPT_BTF:
+		env->btf_path = arg;
+		break;
+	case OPT_SYNC:
+		if (parse_long(arg, 10, 1000, &v))
+			argp_error(state, "invalid --sync-ms '%s': give 10 to 1000", arg);
+		env->sync_ms = v;
+		break;
+	case 'v':
+		env->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num == 0 && !strcmp(arg, "rules")) {
+			env->command = CMD_RULES;
+			break;
+		}
+		argp_error(state, "unexpected argument '%s' (a command to run goes after --)", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int parse_args(int argc, char **argv, struct env *env)
+{
+	static const struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	int dashdash = 0, err;
+
+	/* argp would take the command's own options; cut them off first. */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			dashdash = i;
+			break;
+		}
+	}
+	if (dashdash) {
+		if (dashdash + 1 >= argc) {
+			fprintf(stderr, "auditskip: '--' must be followed by a command to run\n");
+			return 2;
+		}
+		env->argv = &argv[dashdash + 1];
+		argc = dashdash;
+	}
+	err = argp_parse(&argp, argc, argv, 0, NULL, env);
+	if (err)
+		return 2;
+	if (env->argv && env->pid) {
+		fprintf(stderr, "auditskip: -p and -- COMMAND cannot be combined\n");
+		return 2;
+	}
+	if (env->command == CMD_RULES && (env->argv || env->pid)) {
+		fprintf(stderr, "auditskip: 'rules' takes no process to count\n");
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line. */
+#ifndef __ARGS_H
+#define __ARGS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum subcommand {
+	CMD_COUNT,	/* attach and count walks */
+	CMD_RULES,	/* print the exit rules and their aggregate mask */
+};
+
+struct env {
+	enum subcommand command;
+	int mode;		/* enum attach_mode, or -1: best that loads */
+	double interval;	/* seconds; 0: only the final report */
+	double duration;	/* seconds; 0: until interrupted */
+	int top;
+	bool json;
+	bool verbose;
+	pid_t pid;		/* 0: whole machine */
+	char **argv;		/* `-- COMMAND ARGS`, NULL-terminated, or NULL */
+	const char *btf_path;	/* NULL: /sys/kernel/btf/vmlinux */
+	int sync_ms;		/* tracepoint mode: netlink resync period */
+};
+
+/* 0, or the exit status for a bad command line (after a message). */
+int parse_args(int argc, char **argv, struct env *env);
+
+#endif /* __ARGS_H */

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "auditskip.skel.h"
+
+const struct mode_info modes[MODE_COUNT] = {
+	[MODE_FILTER_OP] = {
+		"filter-op", "__audit_filter_op",
+		"fentry on __audit_filter_op, syscall exit-list walks only",
+		"nothing of the exit walk",
+	},
+	[MODE_FILTER_SYSCALL] = {
+		"filter-syscall", "audit_filter_syscall",
+		"fentry on audit_filter_syscall",
+		"the auditd exemption inside the function (approximated by auditd's pid)",
+	},
+	[MODE_SYSCALL_EXIT] = {
+		"syscall-exit", "__audit_syscall_exit",
+		"fentry on __audit_syscall_exit, with the kernel's conditions for filtering",
+		"the auditd exemption (approximated by auditd's pid)",
+	},
+	[MODE_TRACEPOINT] = {
+		"tracepoint", NULL,
+		"raw_syscalls:sys_exit and the audit context's dummy flag",
+		"the auditd exemption (approximated by auditd's pid), syscalls that never "
+		"return (exit, exit_group), and rule changes until the next resync",
+	},
+};
+
+/* Every fexit program rebuilds the mirror; its target is in the section name. */
+static const char *rebuild_target(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	return strncmp(sec, "fexit/", 6) ? NULL : sec + 6;
+}
+
+/* Attaches and hands the link to the skeleton, whose destroy detaches it. */
+static int attach_prog(struct auditskip_bpf *s, struct bpf_program *prog)
+{
+	struct bpf_link *link = bpf_program__attach(prog);
+
+	if (!link)
+		return -errno;
+	for (int i = 0; i < s->skeleton->prog_cnt; i++)
+		if (*s->skeleton->progs[i].prog == prog)
+			*s->skeleton->progs[i].link = link;
+	return 0;
+}
+
+int mode_from_name(const char *name)
+{
+	for (int i = 0; i < MODE_COUNT; i++)
+		if (!strcmp(modes[i].name, name))
+			return i;
+	return -1;
+}
+
+static bool has_func(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+static struct bpf_program *counting_prog(struct auditskip_bpf *s, enum attach_mode mode)
+{
+	switch (mode) {
+	case MODE_FILTER_OP:
+		return s->progs.count_filter_op;
+	case MODE_FILTER_SYSCALL:
+		return s->progs.count_filter_syscall;
+	case MODE_SYSCALL_EXIT:
+		return s->progs.count_syscall_exit;
+	default:
+		return s->progs.count_sys_exit;
+	}
+}
+
+/* One mode: 0, or a negative errno with `why` filled in. */
+static int try_mode(const struct attach_req *req, const struct btf *btf, enum attach_mode mode,
+		    struct attached *out, char *why, size_t why_size)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = req->btf_path);
+	bool trampoline = modes[mode].target != NULL;
+	struct auditskip_bpf *s;
+	struct bpf_program *prog;
+	int err;
+
+	if (trampoline && !has_func(btf, modes[mode].target)) {
+		snprintf(why, why_size, "%s is not in this kernel's BTF (inlined or absent)",
+			 modes[mode].target);
+		return -ENOENT;
+	}
+	s = auditskip_bpf__open_opts(&opts);
+	if (!s) {
+		err = -errno;
+		snprintf(why, why_size, "cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	out->kernel_mirror = trampoline && req->exit_list_addr;
+	bpf_object__for_each_program(prog, s->obj) {
+		const char *target = rebuild_target(prog);
+
+		bpf_program__set_autoload(prog, target && out->kernel_mirror &&
+							has_func(btf, target));
+	}
+	bpf_program__set_autoload(counting_prog(s, mode), true);
+	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
+	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
+
+	s->rodata->filter_tasks = req->filter_tasks;
+	s->rodata->exit_list_addr = out->kernel_mirror ? req->exit_list_addr : 0;
+	memcpy((void *)s->rodata->fork_nrs, req->fork_nrs, sizeof(req->fork_nrs));
+
+	err = auditskip_bpf__load(s);
+	if (err) {
+		snprintf(why, why_size, "loading failed: %s", strerror(-err));
+		goto fail;
+	}
+	bpf_object__for_each_program(prog, s->obj) {
+		if (!bpf_program__autoload(prog) || prog == counting_prog(s, mode))
+			continue;
+		err = attach_prog(s, prog);
+		if (err) {
+			snprintf(why, why_size, "attaching %s failed: %s", bpf_program__name(prog),
+				 strerror(-err));
+			goto fail;
+		}
+	}
+	out->skel = s;
+	out->mode = mode;
+	return 0;
+fail:
+	auditskip_bpf__destroy(s);
+	return err;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	(void)fmt;
+	(void)args;
+	return 0;
+}
+
+static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, args);
+}
+
+int attach_prepare(const struct attach_req *req, struct attached *out)
+{
+	const char *path = req->btf_path ? req->btf_path : "/sys/kernel/btf/vmlinux";
+	char why[256];
+	struct btf *btf;
+	int err = -ENOENT;
+
+	libbpf_set_print(req->verbose ? libbpf_verbose : libbpf_quiet);
+	memset(out, 0, sizeof(*out));
+	if (access(path, R_OK)) {
+		fprintf(stderr,
+			"auditskip: no kernel BTF at %s: use a kernel built with CONFIG_DEBUG_INFO_BTF=y, or point --btf at its BTF\n",
+			path);
+		return -ENOENT;
+	}
+	btf = req->btf_path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		fprintf(stderr, "auditskip: cannot read kernel BTF from %s: %s\n", path,
+			strerror(-err));
+		return err;
+	}
+	if (btf__find_by_name_kind(btf, "audit_context", BTF_KIND_STRUCT) <= 0) {
+		fprintf(stderr,
+			"auditskip: this kernel has no syscall auditing (CONFIG_AUDITSYSCALL is off): there is no exit filter to measure\n");
+		btf__free(btf);
+		return -EOPNOTSUPP;
+	}
+	for (int m = 0; m < MODE_COUNT; m++) {
+		if (req->mode >= 0 && m != req->mode)
+			continue;
+		err = try_mode(req, btf, m, out, why, sizeof(why));
+		if (!err)
+			break;
+		if (req->mode >= 0)
+			fprintf(stderr, "auditskip: mode %s cannot run on this kernel: %s\n",
+				modes[m].name, why);
+		else if (req->verbose)
+			fprintf(stderr, "auditskip: passing over mode %s: %s\n", modes[m].name, why);
+	}
+	btf__free(btf);
+	if (err && req->mode < 0)
+		fprintf(stderr,
+			"auditskip: no attach mode loads on this kernel (last: %s); run with -v for each reason\n",
+			why);
+	return err;
+}
+
+int attach_start_counting(struct attached *at)
+{
+	struct bpf_program *prog = counting_prog(at->skel, at->mode);
+	int err = attach_prog(at->skel, prog);
+
+	if (err)
+		fprintf(stderr, "auditskip: attaching %s failed: %s\n", bpf_program__name(prog),
+			strerror(-err));
+	return err;
+}
+
+void attach_destroy(struct attached *at)
+{
+	auditskip_bpf__destroy(at->skel);
+	at->skel = NULL;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Picks the most faithful attach mode this kernel lets load, and attaches it. */
+#ifndef __ATTACH_H
+#define __ATTACH_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "auditskip.h"
+
+struct mode_info {
+	const char *name;
+	const char *target;	/* kernel function, NULL for the tracepoint */
+	const char *how;	/* what the counting program hooks */
+	const char *blind;	/* what this mode cannot see */
+};
+
+extern const struct mode_info modes[MODE_COUNT];
+int mode_from_name(const char *name);
+
+struct attach_req {
+	int mode;		/* -1: best that loads */
+	bool filter_tasks;
+	bool follow_children;
+	__u64 exit_list_addr;	/* 0: the loader keeps the mirror */
+	long fork_nrs[FORK_NRS];	/* native numbers, -1 where absent */
+	const char *btf_path;
+	bool verbose;
+};
+
+struct attached {
+	struct auditskip_bpf *skel;
+	enum attach_mode mode;
+	bool kernel_mirror;	/* BPF rebuilds the mirror from the kernel's list */
+};
+
+/*
+ * Loads and attaches everything but the counting program, so the mirror
+ * can be built before the first walk is counted. On failure prints one
+ * line saying what to do and returns a negative errno, nothing attached.
+ */
+int attach_prepare(const struct attach_req *req, struct attached *out);
+int attach_start_counting(struct attached *at);
+void attach_destroy(struct attached *at);
+
+#endif /* __ATTACH_H */

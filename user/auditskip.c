@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * auditskip: how often would the aggregate syscall-mask check of the audit
+ * patch series skip the exit filter walk, on this stock kernel?
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <libaudit.h>
+#include "args.h"
+#include "attach.h"
+#include "auditskip.skel.h"
+#include "command.h"
+#include "report.h"
+#include "rules.h"
+#include "syscalls.h"
+#include "sysinfo.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Wakes the sleep in the main loop; waitpid() tells which child. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	if (s > 0)
+		nanosleep(&ts, NULL); /* a signal ends it early, as wanted */
+}
+
+/* One clear line for what stops us before anything is attached. */
+static int preflight(const struct env *env, struct audit_status_info *st)
+{
+	const char *missing = missing_privilege();
+	int err;
+
+	if (missing) {
+		fprintf(stderr, "auditskip: needs root: this process lacks %s\n", missing);
+		return -EPERM;
+	}
+	err = audit_status_read(st);
+	if (err == -EPROTONOSUPPORT) {
+		fprintf(stderr,
+			"auditskip: this kernel has no audit support (CONFIG_AUDIT is off): nothing to measure\n");
+		return err;
+	}
+	if (err) {
+		fprintf(stderr, "auditskip: cannot read audit status: %s\n", strerror(-err));
+		return err;
+	}
+	if (env->command == CMD_COUNT && !st->enabled) {
+		fprintf(stderr,
+			"auditskip: audit is disabled: enable it with 'auditctl -e 1', then start the processes to measure (tasks forked before that are never audited)\n");
+		return -EINVAL;
+	}
+	if (env->pid && kill(env->pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "auditskip: no process with pid %d\n", env->pid);
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static int cmd_rules(const struct env *env)
+{
+	struct audit_status_info st;
+	struct ruleset rs;
+	int err = preflight(env, &st);
+
+	if (err)
+		return 1;
+	err = ruleset_load(&rs);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
+		return 1;
+	}
+	report_rules(stdout, &rs, env->json);
+	ruleset_free(&rs);
+	return 0;
+}
+
+static int read_counts(struct auditskip_bpf *skel, struct counts_snapshot *s)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.counts);
+	struct scan_counts *per_cpu;
+
+	if (ncpu < 0)
+		return ncpu;
+	per_cpu = calloc(ncpu, sizeof(*per_cpu));
+	if (!per_cpu)
+		return -ENOMEM;
+	memset(s, 0, sizeof(*s));
+	for (__u32 k = 0; k < NR_SLOTS; k++) {
+		if (bpf_map_lookup_elem(fd, &k, per_cpu))
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			s->slot[k].scans += per_cpu[c].scans;
+			s->slot[k].skippable += per_cpu[c].skippable;
+			s->slot[k].walked_skipped += per_cpu[c].walked_skipped;
+		}
+		s->total.scans += s->slot[k].scans;
+		s->total.skippable += s->slot[k].skippable;
+		s->total.walked_skipped += s->slot[k].walked_skipped;
+	}
+	free(per_cpu);
+	return 0;
+}
+
+static void subtract(struct counts_snapshot *d, const struct counts_snapshot *now,
+		     const struct counts_snapshot *then)
+{
+	for (int k = 0; k <= NR_SLOTS; k++) {
+		const struct scan_counts *a = k < NR_SLOTS ? &now->slot[k] : &now->total;
+		const struct scan_counts *b = k < NR_SLOTS ? &then->slot[k] : &then->total;
+		struct scan_counts *o = k < NR_SLOTS ? &d->slot[k] : &d->total;
+
+		o->scans = a->scans - b->scans;
+		o->skippable = a->skippable - b->skippable;
+		o->walked_skipped = a->walked_skipped - b->walked_skipped;
+	}
+}
+
+struct session {
+	struct env *env;
+	struct attached at;
+	struct ruleset rules;
+	struct report_ctx report;
+	int mirror_fd;
+};
+
+/*
+ * Refreshes what the loader owns: audit's state for the BPF side, the rule
+ * list for names, and, where no BPF program rebuilds it, the mirror itself.
+ */
+static int sync_rules(struct session *ss)
+{
+	struct audit_status_info st;
+	struct ruleset fresh;
+	__u32 zero = 0;
+	int err;
+
+	if (!audit_status_read(&st)) {
+		ss->at.skel->bss->audit_on = st.enabled;
+		ss->at.skel->bss->auditd_tgid = st.auditd_pid;
+	}
+	err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
+	if (err)
+		return err;
+	ruleset_free(&ss->rules);
+	ss->rules = fresh;
+	if (bpf_map_lookup_elem(ss->mirror_fd, &zero, &ss->report.mirror))
+		return -errno;
+	if (ss->report.mirror.source != MIRROR_KERNEL_LIST) {
+		struct mask_mirror m = { .exit_rules = ruleset_exit_rules(&ss->rules),
+					 .source = MIRROR_NETLINK };
+
+		ruleset_exit_mask(&ss->rules, -1, m.mask);
+		m.generation = ss->report.mirror.generation;
+		if (ss->report.mirror.source != m.source ||
+		    ss->report.mirror.exit_rules != m.exit_rules ||
+		    !mask_equal(ss->report.mirror.mask, m.mask)) {
+			m.generation++;
+			if (bpf_map_update_elem(ss->mirror_fd, &zero, &m, BPF_ANY))
+				return -errno;
+			ss->report.mirror = m;
+		}
+	}
+	return 0;
+}
+
+static int track(struct session *ss, pid_t pid)
+{
+	__u32 key = pid;
+	__u8 one = 1;
+
+	return bpf_map__update_elem(ss->at.skel->maps.tracked, &key, sizeof(key), &one,
+				    sizeof(one), BPF_ANY);
+}
+
+static int cmd_count(struct env *env)
+{
+	struct session ss = { .env = env };
+	struct audit_status_info st;
+	struct counts_snapshot *now = NULL, *prev = NULL, *delta = NULL;
+	struct command child = { .pid = 0 };
+	struct attach_req req = {
+		.mode = env->mode,
+		.filter_tasks = env->pid || env->argv,
+		.follow_children = env->argv != NULL,
+		.btf_path = env->btf_path,
+		.verbose = env->verbose,
+	};
+	char kernel[128], scope[256], mirror_how[128];
+	double start, next_sync, next_report, end;
+	int err, status = -1, ret = 1;
+	__u64 list_addr;
+
+	err = preflight(env, &st);
+	if (err)
+		return 1;
+	/* audit_filter_list[AUDIT_FILTER_EXIT]; data symbols need KALLSYMS_ALL. */
+	if (!kallsyms_lookup("audit_filter_list", &list_addr))
+		req.exit_list_addr = list_addr + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
+	else if (env->verbose)
+		fprintf(stderr,
+			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
+
+	now = calloc(1, sizeof(*now));
+	prev = calloc(1, sizeof(*prev));
+	delta = calloc(1, sizeof(*delta));
+	if (!now || !prev || !delta) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		goto out;
+	}
+	fork_syscalls(req.fork_nrs);
+	install_handlers();
+	if (attach_prepare(&req, &ss.at))
+		goto out;
+	ss.mirror_fd = bpf_map__fd(ss.at.skel->maps.mirror);
+	err = sync_rules(&ss);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
+		goto out;
+	}
+
+	if (env->argv) {
+		err = command_spawn(&child, env->argv);
+		if (!err)
+			err = track(&ss, child.pid);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot start %s: %s\n", env->argv[0],
+				strerror(-err));
+			goto out;
+		}
+	} else if (env->pid && track(&ss, env->pid)) {
+		fprintf(stderr, "auditskip: cannot track pid %d: %s\n", env->pid, strerror(errno));
+		goto out;
+	}
+	if (attach_start_counting(&ss.at))
+		goto out;
+	if (env->argv) {
+		err = command_release(&child);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot execute %s: %s\n", env->argv[0],
+				strerror(-err));
+			command_poll(&child, true);
+			child.pid = 0;
+			ret = 127;
+			goto out;
+		}
+	}
+
+	kernel_release(kernel, sizeof(kernel));
+	if (env->argv)
+		snprintf(scope, sizeof(scope), "%s (pid %d) and its descendants", env->argv[0],
+			 child.pid);
+	else if (env->pid)
+		snprintf(scope, sizeof(scope), "pid %d", env->pid);
+	else
+		snprintf(scope, sizeof(scope), "whole machine");
+	if (ss.at.kernel_mirror)
+		snprintf(mirror_how, sizeof(mirror_how),
+			 "rebuilt by BPF from the kernel's exit list on every rule change");
+	else
+		snprintf(mirror_how, sizeof(mirror_how),
+			 "kept by the loader from the netlink rule list, resynced every %d ms",
+			 env->sync_ms);
+	ss.report = (struct report_ctx){
+		.out = stdout,
+		.json = env->json,
+		.top = env->top,
+		.kernel = kernel,
+		.mode = modes[ss.at.mode].name,
+		.blind = modes[ss.at.mode].blind,
+		.mirror_how = mirror_how,
+		.scope = scope,
+		.rules = &ss.rules,
+		.mirror = ss.report.mirror,
+	};
+	report_start(&ss.report);
+
+	start = now_s();
+	next_sync = start + env->sync_ms / 1000.0;
+	next_report = env->interval ? start + env->interval : 0;
+	end = env->duration ? start + env->duration : 0;
+	while (!stop_signal) {
+		double t = now_s(), wake = next_sync;
+
+		if (child.pid && (status = command_poll(&child, false)) >= 0)
+			break;
+		if (end && t >= end)
+			break;
+		if (env->pid && kill(env->pid, 0) && errno == ESRCH)
+			break;
+		if (t >= next_sync) {
+			sync_rules(&ss);
+			next_sync = t + env->sync_ms / 1000.0;
+		}
+		if (next_report && t >= next_report) {
+			read_counts(ss.at.skel, now);
+			subtract(delta, now, prev);
+			report_interval(&ss.report, delta, t - (next_report - env->interval));
+			*prev = *now;
+			next_report += env->interval;
+		}
+		if (next_report && next_report < wake)
+			wake = next_report;
+		if (end && end < wake)
+			wake = end;
+		sleep_s(wake - now_s());
+	}
+	/* A signal meant for us also ends the command, so its report is whole. */
+	if (child.pid && status < 0) {
+		kill(child.pid, stop_signal);
+		status = command_poll(&child, true);
+	}
+	sync_rules(&ss);
+	read_counts(ss.at.skel, now);
+	report_summary(&ss.report, now, now_s() - start, status);
+	ret = child.pid ? status : 0;
+out:
+	attach_destroy(&ss.at);
+	ruleset_free(&ss.rules);
+	free(now);
+	free(prev);
+	free(delta);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct env env = { .mode = -1, .top = 10, .sync_ms = 250 };
+	int err = parse_args(argc, argv, &env);
+
+	if (err)
+		return err;
+	set_aumessage_mode(MSG_QUIET, DBG_NO);
+	return env.command == CMD_RULES ? cmd_rules(&env) : cmd_count(&env);
+}

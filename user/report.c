@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+#include "report.h"
+#include "syscalls.h"
+
+/* Bumped when a key changes meaning or goes away; new keys keep it. */
+#define JSON_SCHEMA 1
+
+static double share(__u64 part, __u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static unsigned int rules_naming(const struct ruleset *rs, unsigned int nr)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		n += rule_on_exit_list(&rs->rules[i]) && mask_test(rs->rules[i].mask, nr);
+	return n;
+}
+
+static const struct counts_snapshot *sort_snap;
+
+static int by_skippable(const void *a, const void *b)
+{
+	const struct scan_counts *x = &sort_snap->slot[*(const unsigned int *)a];
+	const struct scan_counts *y = &sort_snap->slot[*(const unsigned int *)b];
+
+	if (x->skippable != y->skippable)
+		return x->skippable < y->skippable ? 1 : -1;
+	if (x->scans != y->scans)
+		return x->scans < y->scans ? 1 : -1;
+	return 0;
+}
+
+/* Slots with any walk, most skippable first; returns how many. */
+static unsigned int seen_slots(const struct counts_snapshot *s, unsigned int *order)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < NR_SLOTS; i++)
+		if (s->slot[i].scans)
+			order[n++] = i;
+	sort_snap = s;
+	qsort(order, n, sizeof(*order), by_skippable);
+	return n;
+}
+
+static void print_json(FILE *out, json_object *o)
+{
+	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(out);
+	json_object_put(o);
+}
+
+static void add_u64(json_object *o, const char *key, __u64 v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static void add_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static json_object *mask_json(json_object *o, const syscall_mask m, __u32 exit_rules)
+{
+	char hex[MASK_HEX_LEN + 1];
+
+	mask_to_hex(m, hex);
+	add_u64(o, "exit_rules", exit_rules);
+	add_u64(o, "mask_bits", mask_count(m));
+	add_str(o, "mask_hex", hex);
+	return o;
+}
+
+/* For each exit rule that sets every syscall bit: the aggregate without it. */
+static json_object *full_mask_rules_json(const struct ruleset *rs)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *rule = &rs->rules[i];
+		json_object *o;
+		syscall_mask without;
+
+		if (!rule_on_exit_list(rule) || !mask_is_full(rule->mask))
+			continue;
+		ruleset_exit_mask(rs, i, without);
+		o = json_object_new_object();
+		add_str(o, "key", rule->key);
+		add_str(o, "text", rule->text);
+		add_u64(o, "mask_bits_without", mask_count(without));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *counts_json(const struct report_ctx *r, const char *type,
+				const struct counts_snapshot *s, double seconds)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned int order[NR_SLOTS], n = seen_slots(s, order);
+
+	add_str(o, "type", type);
+	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+	add_u64(o, "time", (__u64)time(NULL));
+	json_object_object_add(o, "seconds", json_object_new_double(seconds));
+	add_str(o, "mode", r->mode);
+	add_str(o, "kernel", r->kernel);
+	add_str(o, "mirror_source", r->mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" :
+							      "netlink");
+	add_u64(o, "mirror_generation", r->mirror.generation);
+	mask_json(o, r->mirror.mask, r->mirror.exit_rules);
+	add_u64(o, "scans", s->total.scans);
+	add_u64(o, "skippable", s->total.skippable);
+	add_u64(o, "walked_skipped", s->total.walked_skipped);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct scan_counts *c = &s->slot[order[i]];
+		json_object *e = json_object_new_object();
+		char name[64];
+
+		syscall_name(order[i], -1, name, sizeof(name));
+		json_object_object_add(e, "nr", json_object_new_int(order[i]));
+		add_str(e, "name", name);
+		add_u64(e, "scans", c->scans);
+		add_u64(e, "skippable", c->skippable);
+		add_u64(e, "walked_skipped", c->walked_skipped);
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "syscalls", arr);
+	return o;
+}
+
+void report_start(const struct report_ctx *r)
+{
+	unsigned int bits = mask_count(r->mirror.mask);
+
+	if (r->json) {
+		json_object *o = json_object_new_object();
+
+		add_str(o, "type", "start");
+		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+		add_str(o, "mode", r->mode);
+		add_str(o, "kernel", r->kernel);
+		add_str(o, "blind_to", r->blind);
+		add_str(o, "mirror", r->mirror_how);
+		add_str(o, "scope", r->scope);
+		mask_json(o, r->mirror.mask, r->mirror.exit_rules);
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->rules));
+		print_json(r->out, o);
+		return;
+	}
+	fprintf(r->out, "auditskip: kernel %s, mode %s\n", r->kernel, r->mode);
+	fprintf(r->out, "  cannot see: %s\n", r->blind);
+	fprintf(r->out, "  mask mirror: %s\n", r->mirror_how);
+	fprintf(r->out, "  exit-list rules: %u, mask bits set: %u of %u\n", r->mirror.exit_rules,
+		bits, MASK_BITS);
+	fprintf(r->out, "  counting: %s\n", r->scope);
+	fflush(r->out);
+}
+
+void report_interval(const struct report_ctx *r, const struct counts_snapshot *d, double seconds)
+{
+	char stamp[16];
+	time_t now = time(NULL);
+
+	if (r->json) {
+		print_json(r->out, counts_json(r, "interval", d, seconds));
+		return;
+	}
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
+	fprintf(r->out,
+		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u\n",
+		stamp, (unsigned long long)d->total.scans, (unsigned long long)d->total.skippable,
+		share(d->total.skippable, d->total.scans),
+		(unsigned long long)d->total.walked_skipped, r->mirror.exit_rules,
+		mask_count(r->mirror.mask));
+	fflush(r->out);
+}
+
+static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *rule = &rs->rules[i];
+		syscall_mask without;
+
+		if (!rule_on_exit_list(rule) || !mask_is_full(rule->mask))
+			continue;
+		if (!any)
+			fprintf(out,
+				"\nRules that set every syscall bit (while one is loaded the skip never fires):\n");
+		any = true;
+		ruleset_exit_mask(rs, i, without);
+		fprintf(out, "  %s\n    without it the aggregate mask would have %u bits set\n",
+			rule->text, mask_count(without));
+	}
+}
+
+void report_summary(const struct report_ctx *r, const struct counts_snapshot *t, double seconds,
+		    int command_status)
+{
+	unsigned int order[NR_SLOTS], n;
+
+	if (r->json) {
+		json_object *o = counts_json(r, "summary", t, seconds);
+
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->rules));
+		if (command_status >= 0)
+			json_object_object_add(o, "command_status",
+					       json_object_new_int(command_status));
+		print_json(r->out, o);
+		return;
+	}
+	fprintf(r->out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds, r->mode,
+		r->kernel, r->scope);
+	fprintf(r->out, "  exit-filter walks      %14llu\n", (unsigned long long)t->total.scans);
+	fprintf(r->out, "  skippable walks        %14llu  (%.1f%% of walks)\n",
+		(unsigned long long)t->total.skippable, share(t->total.skippable, t->total.scans));
+	fprintf(r->out, "  needless rule visits   %14llu  (rule entries those walks visited)\n",
+		(unsigned long long)t->total.walked_skipped);
+	fprintf(r->out, "  exit-list rules now    %14u  (mask bits set: %u)\n", r->mirror.exit_rules,
+		mask_count(r->mirror.mask));
+
+	n = seen_slots(t, order);
+	if (n) {
+		fprintf(r->out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
+		fprintf(r->out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS",
+			"SKIPPABLE", "SHARE", "NEEDLESS VISITS", "RULES");
+	}
+	for (unsigned int i = 0; i < n && i < (unsigned int)r->top; i++) {
+		const struct scan_counts *c = &t->slot[order[i]];
+		char name[64];
+
+		syscall_name(order[i], -1, name, sizeof(name));
+		fprintf(r->out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", order[i], name,
+			(unsigned long long)c->scans, (unsigned long long)c->skippable,
+			share(c->skippable, c->scans), (unsigned long long)c->walked_skipped,
+			rules_naming(r->rules, order[i]));
+	}
+	print_full_mask_rules(r->out, r->rules);
+	if (command_status >= 0)
+		fprintf(r->out, "\nCommand exited with status %d.\n", command_status);
+	fflush(r->out);
+}
+
+void report_rules(FILE *out, const struct ruleset *rs, bool json)
+{
+	syscall_mask all;
+	unsigned int skipped = 0;
+	char name[64];
+
+	ruleset_exit_mask(rs, -1, all);
+	if (json) {
+		json_object *o = json_object_new_object(), *arr = json_object_new_array();
+		json_object *skip = json_object_new_array();
+
+		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+		mask_json(o, all, ruleset_exit_rules(rs));
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct audit_rule *rule = &rs->rules[i];
+			json_object *e = json_object_new_object();
+
+			add_str(e, "text", rule->text);
+			add_str(e, "key", rule->key);
+			add_u64(e, "list", rule->list);
+			json_object_object_add(e, "exit_list",
+					       json_object_new_boolean(rule_on_exit_list(rule)));
+			json_object_object_add(e, "inode_hash",
+					       json_object_new_boolean(rule->inode_hash));
+			add_u64(e, "mask_bits", mask_count(rule->mask));
+			json_object_array_add(arr, e);
+		}
+		json_object_object_add(o, "rules", arr);
+		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+			syscall_name(nr, -1, name, sizeof(name));
+			if (!mask_test(all, nr) && strncmp(name, "syscall_", 8))
+				json_object_array_add(skip, json_object_new_string(name));
+		}
+		json_object_object_add(o, "skipped_syscalls", skip);
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
+		print_json(out, o);
+		return;
+	}
+
+	fprintf(out, "Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rule_on_exit_list(&rs->rules[i]))
+			fprintf(out, "  %4u bits  %s\n", mask_count(rs->rules[i].mask),
+				rs->rules[i].text);
+	fprintf(out, "\nOn the inode hash (not walked by the exit filter):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].inode_hash)
+			fprintf(out, "            %s\n", rs->rules[i].text);
+	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
+		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
+	fprintf(out, "Syscalls the fast path would skip:");
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		if (mask_test(all, nr) || !strncmp(name, "syscall_", 8))
+			continue;
+		fprintf(out, "%s%s", skipped++ % 8 ? " " : "\n  ", name);
+	}
+	fprintf(out, "%s\n", skipped ? "" : " none");
+	print_full_mask_rules(out, rs);
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libaudit.h>
+#include "rules.h"
+#include "syscalls.h"
+
+/* Fields whose value is a length into the string buffer (audit_data_to_entry()). */
+static bool field_is_string(unsigned int field)
+{
+	switch (field) {
+	case AUDIT_SUBJ_USER ... AUDIT_SUBJ_CLR:
+	case AUDIT_OBJ_USER ... AUDIT_OBJ_LEV_HIGH:
+	case AUDIT_WATCH:
+	case AUDIT_DIR:
+	case AUDIT_FILTERKEY:
+	case AUDIT_EXE:
+		return true;
+	}
+	return false;
+}
+
+static void appendf(char *buf, size_t size, const char *fmt, const char *a, const char *b,
+		    const char *c)
+{
+	size_t len = strlen(buf);
+
+	if (len < size)
+		snprintf(buf + len, size - len, fmt, a, b, c);
+}
+
+static void describe_perm(unsigned int perm, char *out)
+{
+	char *p = out;
+
+	if (perm & AUDIT_PERM_READ)
+		*p++ = 'r';
+	if (perm & AUDIT_PERM_WRITE)
+		*p++ = 'w';
+	if (perm & AUDIT_PERM_EXEC)
+		*p++ = 'x';
+	if (perm & AUDIT_PERM_ATTR)
+		*p++ = 'a';
+	*p = '\0';
+}
+
+/* "-S getpid,openat" for up to a few names, else a count. */
+static void describe_syscalls(const struct audit_rule *r, int machine, char *out, size_t size)
+{
+	unsigned int bits = mask_count(r->mask), shown = 0;
+
+	out[0] = '\0';
+	if (mask_is_full(r->mask))
+		return;
+	if (bits > 6) {
+		snprintf(out, size, " -S <%u syscalls>", bits);
+		return;
+	}
+	for (unsigned int nr = 0; nr < MASK_BITS; nr++) {
+		char name[32];
+
+		if (!mask_test(r->mask, nr))
+			continue;
+		syscall_name(nr, machine, name, sizeof(name));
+		appendf(out, size, "%s%s%s", shown++ ? "," : " -S ", name, "");
+	}
+}
+
+int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len)
+{
+	const char *action = audit_action_to_name(d->action);
+	const char *list = audit_flag_to_name(d->flags & ~AUDIT_FILTER_PREPEND);
+	char fields[400] = "", syscalls[160];
+	size_t off = 0;
+	int machine = -1;
+
+	if (len < sizeof(*d) || d->field_count > AUDIT_MAX_FIELDS || len < sizeof(*d) + d->buflen)
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->list = d->flags & ~AUDIT_FILTER_PREPEND;
+	memcpy(r->mask, d->mask, sizeof(r->mask));
+
+	for (unsigned int i = 0; i < d->field_count; i++) {
+		unsigned int f = d->fields[i], v = d->values[i], op = d->fieldflags[i];
+		const char *name = audit_field_to_name(f);
+		const char *sym = audit_operator_to_symbol(op);
+		char val[AUDIT_MAX_KEY_LEN + 1];
+
+		if (field_is_string(f)) {
+			if (off + v > d->buflen)
+				return -EINVAL;
+			snprintf(val, sizeof(val), "%.*s", (int)v, d->buf + off);
+			off += v;
+		} else if (f == AUDIT_PERM) {
+			describe_perm(v, val);
+		} else if (f == AUDIT_ARCH) {
+			machine = audit_elf_to_machine(v);
+			snprintf(val, sizeof(val), "%s",
+				 machine >= 0 ? audit_machine_to_name(machine) : "?");
+		} else {
+			snprintf(val, sizeof(val), "%d", (int)v);
+		}
+
+		if (f == AUDIT_WATCH || (f == AUDIT_INODE && op == AUDIT_EQUAL))
+			r->inode_hash = true;
+		if (f == AUDIT_FILTERKEY) {
+			if (!r->key[0])
+				snprintf(r->key, sizeof(r->key), "%s", val);
+			appendf(fields, sizeof(fields), " -k %s%s%s", val, "", "");
+			continue;
+		}
+		appendf(fields, sizeof(fields), " -F %s%s%s", name ? name : "?", sym ? sym : "?",
+			val);
+	}
+
+	describe_syscalls(r, machine, syscalls, sizeof(syscalls));
+	snprintf(r->text, sizeof(r->text), "-a %s,%s%s%s", action ? action : "?",
+		 list ? list : "?", syscalls, fields);
+	return 0;
+}
+
+bool rule_on_exit_list(const struct audit_rule *r)
+{
+	return r->list == AUDIT_FILTER_EXIT && !r->inode_hash;
+}
+
+int ruleset_load(struct ruleset *rs)
+{
+	struct audit_rule *rules = NULL;
+	size_t n = 0, cap = 0;
+	int fd, err = 0;
+
+	rs->rules = NULL;
+	rs->n = 0;
+	fd = audit_open();
+	if (fd < 0)
+		return -errno;
+	if (audit_request_rules_list_data(fd) <= 0) {
+		err = -errno;
+		goto out;
+	}
+	for (;;) {
+		struct audit_reply rep;
+		int ret = audit_get_reply(fd, &rep, GET_REPLY_BLOCKING, 0);
+
+		if (ret < 0) {
+			err = ret;
+			goto out;
+		}
+		if (ret == 0 || rep.type == NLMSG_DONE)
+			break;
+		if (rep.type == NLMSG_ERROR) {
+			if (rep.error->error) {
+				err = rep.error->error;
+				goto out;
+			}
+			continue;
+		}
+		if (rep.type != AUDIT_LIST_RULES)
+			continue;
+		if (n == cap) {
+			struct audit_rule *grown;
+
+			cap = cap ? cap * 2 : 64;
+			grown = realloc(rules, cap * sizeof(*rules));
+			if (!grown) {
+				err = -ENOMEM;
+				goto out;
+			}
+			rules = grown;
+		}
+		if (rule_from_data(&rules[n], rep.ruledata, rep.len) == 0)
+			n++;
+	}
+out:
+	audit_close(fd);
+	if (err) {
+		free(rules);
+		return err;
+	}
+	rs->rules = rules;
+	rs->n = n;
+	return 0;
+}
+
+void ruleset_free(struct ruleset *rs)
+{
+	free(rs->rules);
+	rs->rules = NULL;
+	rs->n = 0;
+}
+
+bool ruleset_equal(const struct ruleset *a, const struct ruleset *b)
+{
+	return a->n == b->n && (a->n == 0 || !memcmp(a->rules, b->rules, a->n * sizeof(*a->rules)));
+}
+
+size_t ruleset_exit_rules(const struct ruleset *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		n += rule_on_exit_list(&rs->rules[i]);
+	return n;
+}
+
+void ruleset_exit_mask(const struct ruleset *rs, long skip, syscall_mask out)
+{
+	memset(out, 0, sizeof(syscall_mask));
+	for (size_t i = 0; i < rs->n; i++)
+		if ((long)i != skip && rule_on_exit_list(&rs->rules[i]))
+			mask_or(out, rs->rules[i].mask);
+}

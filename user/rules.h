@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The kernel's audit rules, as AUDIT_LIST_RULES reports them. */
+#ifndef __RULES_H
+#define __RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/audit.h>
+#include "mask.h"
+
+struct audit_rule {
+	unsigned int list;	/* AUDIT_FILTER_* */
+	syscall_mask mask;
+	/*
+	 * The listing reports watch and inode rules under the exit list's
+	 * number, but audit_find_rule() keeps them on audit_inode_hash[],
+	 * which the exit walk never visits.
+	 */
+	bool inode_hash;
+	char key[AUDIT_MAX_KEY_LEN + 1];
+	char text[512];		/* auditctl-like, for people */
+};
+
+struct ruleset {
+	struct audit_rule *rules;
+	size_t n;
+};
+
+/* Fills `r` from one AUDIT_LIST_RULES record; returns 0 or -EINVAL. */
+int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len);
+/* On the list audit_filter_syscall() walks. */
+bool rule_on_exit_list(const struct audit_rule *r);
+
+/* Lists the kernel's rules over netlink; 0 or a negative errno. */
+int ruleset_load(struct ruleset *rs);
+void ruleset_free(struct ruleset *rs);
+bool ruleset_equal(const struct ruleset *a, const struct ruleset *b);
+size_t ruleset_exit_rules(const struct ruleset *rs);
+/* OR of the exit-list masks, leaving out rule `skip` (-1: none). */
+void ruleset_exit_mask(const struct ruleset *rs, long skip, syscall_mask out);
+
+#endif /* __RULES_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the loader learns about the running kernel and audit. */
+#ifndef __SYSINFO_H
+#define __SYSINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct audit_status_info {
+	bool enabled;
+	__u32 auditd_pid;	/* 0 when no auditd is registered */
+};
+
+void kernel_release(char *buf, size_t size);
+/* 0 and the address, or -ENOENT (no such symbol, or no data symbols listed). */
+int kallsyms_lookup(const char *name, __u64 *addr);
+/* AUDIT_GET; 0 or a negative errno (-EPROTONOSUPPORT: audit not built in). */
+int audit_status_read(struct audit_status_info *st);
+/* NULL when the process may load BPF and read audit rules, else what is missing. */
+const char *missing_privilege(void);
+
+#endif /* __SYSINFO_H */
