@@ -47,20 +47,3 @@ void mask_to_hex(const syscall_mask m, char *buf)
 	for (int i = 0; i < MASK_WORDS; i++)
 		snprintf(buf + i * 8, 9, "%08x", m[i]);
 }
-
-int mask_from_hex(syscall_mask m, const char *hex)
-{
-	if (strlen(hex) != MASK_HEX_LEN)
-		return -1;
-	for (int i = 0; i < MASK_WORDS; i++) {
-		unsigned int w;
-		char word[9];
-
-		memcpy(word, hex + i * 8, 8);
-		word[8] = '\0';
-		if (strspn(word, "0123456789abcdefABCDEF") != 8 || sscanf(word, "%x", &w) != 1)
-			return -1;
-		m[i] = w;
-	}
-	return 0;
-}

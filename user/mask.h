@@ -27,6 +27,5 @@ bool mask_is_full(const syscall_mask m);
 /* Lower-case hex, word 0 first, 8 digits a word; buf holds MASK_HEX_LEN + 1. */
 #define MASK_HEX_LEN (MASK_WORDS * 8)
 void mask_to_hex(const syscall_mask m, char *buf);
-int mask_from_hex(syscall_mask m, const char *hex);
 
 #endif /* __MASK_H */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A workload whose syscalls a test can count exactly: N getpid calls, and
- * optionally a pause (READY file created, wait for GO) before M more.
- * Waiting uses nanosleep and access, never getpid.
+ * A workload whose syscalls a test can count exactly:
+ *   getpid_loop N                        N getpid calls
+ *   getpid_loop N --pause READY GO M     N, create READY, wait for GO, M more
+ *   getpid_loop N --descendants D        a chain of D descendants, N calls each
+ * Waiting uses nanosleep, access and wait4, never getpid.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 static void getpids(long n)
 {
@@ -31,26 +34,54 @@ static long count(const char *s)
 	return n;
 }
 
-int main(int argc, char **argv)
+static int pause_then(const char *ready, const char *go, long m)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int fd;
+	int fd = open(ready, O_CREAT | O_WRONLY, 0644);
 
-	if (argc != 2 && !(argc == 6 && !strcmp(argv[2], "--pause"))) {
-		fprintf(stderr, "usage: getpid_loop N [--pause READY GO M]\n");
-		return 2;
-	}
-	getpids(count(argv[1]));
-	if (argc == 2)
-		return 0;
-	fd = open(argv[3], O_CREAT | O_WRONLY, 0644);
 	if (fd < 0) {
-		perror(argv[3]);
+		perror(ready);
 		return 1;
 	}
 	close(fd);
-	while (access(argv[4], F_OK))
+	while (access(go, F_OK))
 		nanosleep(&tick, NULL);
-	getpids(count(argv[5]));
+	getpids(m);
 	return 0;
+}
+
+static int descend(long n, long depth)
+{
+	int status;
+	pid_t child;
+
+	getpids(n);
+	if (depth == 0)
+		return 0;
+	child = fork();
+	if (child < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (child == 0)
+		_exit(descend(n, depth - 1));
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2) {
+		getpids(count(argv[1]));
+		return 0;
+	}
+	if (argc == 6 && !strcmp(argv[2], "--pause")) {
+		getpids(count(argv[1]));
+		return pause_then(argv[3], argv[4], count(argv[5]));
+	}
+	if (argc == 4 && !strcmp(argv[2], "--descendants"))
+		return descend(count(argv[1]), count(argv[3]));
+	fprintf(stderr, "usage: getpid_loop N [--pause READY GO M | --descendants D]\n");
+	return 2;
 }

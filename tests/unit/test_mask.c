@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mask arithmetic and rule-list parsing. Rules are built with libaudit's own
+ * rule builders, the code auditctl uses, so the records match what the
+ * kernel's AUDIT_LIST_RULES reply carries.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <libaudit.h>
+#include "mask.h"
+#include "rules.h"
+
+/* auditctl's own flag (libaudit exports it, its header does not): fields such
+ * as key= are refused until a syscall was added, and auditctl sets it. */
+extern int _audit_syscalladded;
+
+/* A rule as auditctl would send it: "-a always,exit" plus syscalls and fields. */
+static struct audit_rule build_rule(const char *syscalls, ...)
+{
+	struct audit_rule_data *d = audit_rule_create_data();
+	struct audit_rule r;
+	va_list ap;
+	const char *pair;
+
+	assert_non_null(d);
+	d->flags = AUDIT_FILTER_EXIT;
+	d->action = AUDIT_ALWAYS;
+	if (syscalls) {
+		char *list = strdup(syscalls), *save = NULL;
+
+		for (char *sc = strtok_r(list, ",", &save); sc; sc = strtok_r(NULL, ",", &save))
+			assert_int_equal(audit_rule_syscallbyname_data(d, sc), 0);
+		free(list);
+	} else {
+		/* No -S: auditctl sets every bit; the kernel keeps all but the class bits. */
+		for (int i = 0; i < AUDIT_BITMASK_SIZE; i++)
+			d->mask[i] = ~0U;
+		d->mask[AUDIT_BITMASK_SIZE - 1] &= 0x0000ffff;
+	}
+	_audit_syscalladded = 1;
+	va_start(ap, syscalls);
+	while ((pair = va_arg(ap, const char *))) {
+		char *copy = strdup(pair);
+
+		assert_int_equal(audit_rule_fieldpair_data(&d, copy, AUDIT_FILTER_EXIT), 0);
+		free(copy);
+	}
+	va_end(ap);
+	assert_int_equal(rule_from_data(&r, d, sizeof(*d) + d->buflen), 0);
+	audit_rule_free_data(d);
+	return r;
+}
+
+static int nr_of(const char *name)
+{
+	return audit_name_to_syscall(name, audit_detect_machine());
+}
+
+static void test_bits(void **state)
+{
+	syscall_mask m = { 0 }, o = { 0 };
+	char hex[MASK_HEX_LEN + 1];
+
+	(void)state;
+	mask_set(m, 0);
+	mask_set(m, 39);
+	mask_set(m, MASK_BITS - 1);
+	mask_set(m, MASK_BITS); /* past the mask: ignored, as audit_in_mask() does */
+	assert_true(mask_test(m, 39));
+	assert_false(mask_test(m, 40));
+	assert_false(mask_test(m, MASK_BITS));
+	assert_int_equal(mask_count(m), 3);
+	mask_set(o, 40);
+	mask_or(o, m);
+	assert_int_equal(mask_count(o), 4);
+	assert_false(mask_equal(o, m));
+	mask_to_hex(m, hex);
+	assert_int_equal(strlen(hex), MASK_HEX_LEN);
+	assert_memory_equal(hex, "00000001" "00000080", 16);
+	assert_memory_equal(hex + MASK_HEX_LEN - 8, "80000000", 8);
+}
+
+static void test_full_mask(void **state)
+{
+	struct audit_rule all = build_rule(NULL, "auid>=1000", "key=everything", NULL);
+	struct audit_rule one = build_rule("getpid", NULL);
+
+	(void)state;
+	assert_true(mask_is_full(all.mask));
+	assert_int_equal(mask_count(all.mask), MASK_SYSCALL_BITS);
+	assert_false(mask_is_full(one.mask));
+	all.mask[3] &= ~1U; /* one syscall fewer is no longer full */
+	assert_false(mask_is_full(all.mask));
+}
+
+static void test_parse_fields(void **state)
+{
+	struct audit_rule r = build_rule("openat,getpid", "uid=4000000", "key=mine", NULL);
+
+	(void)state;
+	assert_int_equal(r.list, AUDIT_FILTER_EXIT);
+	assert_int_equal(mask_count(r.mask), 2);
+	assert_true(mask_test(r.mask, nr_of("openat")));
+	assert_true(mask_test(r.mask, nr_of("getpid")));
+	assert_string_equal(r.key, "mine");
+	assert_non_null(strstr(r.text, "-a always,exit -S "));
+	assert_non_null(strstr(r.text, "-F uid=4000000"));
+	assert_non_null(strstr(r.text, "-k mine"));
+	assert_true(rule_on_exit_list(&r));
+}
+
+/* audit_find_rule(): watch and inode= rules live on the inode hash. */
+static void test_inode_hash_rules(void **state)
+{
+	struct audit_rule watch = build_rule(NULL, "path=/etc/passwd", "perm=wa", NULL);
+	struct audit_rule inode = build_rule(NULL, "inode=1234", NULL);
+	struct audit_rule not_inode = build_rule("openat", "inode!=1234", NULL);
+	struct audit_rule tree = build_rule(NULL, "dir=/etc", "perm=wa", NULL);
+
+	(void)state;
+	assert_true(watch.inode_hash);
+	assert_false(rule_on_exit_list(&watch));
+	assert_true(inode.inode_hash);
+	assert_false(rule_on_exit_list(&inode));
+	/* An inode!= rule stays on the exit list (audit_data_to_entry() drops inode_f). */
+	assert_false(not_inode.inode_hash);
+	assert_true(rule_on_exit_list(&not_inode));
+	/* Tree rules stay on the exit list. */
+	assert_false(tree.inode_hash);
+	assert_true(rule_on_exit_list(&tree));
+	assert_non_null(strstr(tree.text, "-F dir=/etc"));
+	assert_non_null(strstr(tree.text, "-F perm=wa"));
+}
+
+static void test_aggregate(void **state)
+{
+	struct audit_rule rules[4];
+	struct ruleset rs = { rules, 4 };
+	syscall_mask agg;
+
+	(void)state;
+	rules[0] = build_rule("openat", "uid=1", NULL);
+	rules[1] = build_rule(NULL, "path=/etc/shadow", NULL); /* inode hash: left out */
+	rules[2] = build_rule(NULL, "auid>=1000", NULL);	 /* full mask */
+	rules[3] = build_rule("execve", NULL);
+
+	assert_int_equal(ruleset_exit_rules(&rs), 3);
+	ruleset_exit_mask(&rs, -1, agg);
+	assert_true(mask_is_full(agg));
+	/* Without the full-mask rule only openat and execve remain. */
+	ruleset_exit_mask(&rs, 2, agg);
+	assert_int_equal(mask_count(agg), 2);
+	assert_true(mask_test(agg, nr_of("openat")));
+	assert_true(mask_test(agg, nr_of("execve")));
+	assert_false(mask_test(agg, nr_of("getpid")));
+}
+
+static void test_rejects_truncated(void **state)
+{
+	struct audit_rule_data *d = audit_rule_create_data();
+	struct audit_rule r;
+	char *pair = strdup("key=abcdef");
+
+	(void)state;
+	d->flags = AUDIT_FILTER_EXIT;
+	_audit_syscalladded = 1;
+	assert_int_equal(audit_rule_fieldpair_data(&d, pair, AUDIT_FILTER_EXIT), 0);
+	assert_int_equal(rule_from_data(&r, d, sizeof(*d) + d->buflen - 1), -EINVAL);
+	d->values[0] = 1000; /* string longer than the buffer */
+	assert_int_equal(rule_from_data(&r, d, sizeof(*d) + d->buflen), -EINVAL);
+	free(pair);
+	audit_rule_free_data(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bits),
+		cmocka_unit_test(test_full_mask),
+		cmocka_unit_test(test_parse_fields),
+		cmocka_unit_test(test_inode_hash_rules),
+		cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_rejects_truncated),
+	};
+
+	return cmocka_run_group_tests_name("mask and rules", tests, NULL, NULL);
+}
