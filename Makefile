@@ -41,7 +41,7 @@ endif
 .DELETE_ON_ERROR:
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
-.PHONY: all static clean install vmlinux test unit-test host-test vmtest format
+.PHONY: all static clean install vmlinux test unit-test host-test vmtest format run
 
 all: $(TOOLS)
 
@@ -60,7 +60,7 @@ $(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/attach.o: $(OUTPUT)/auditskip.skel.h
+$(OUTPUT)/attach.o $(OUTPUT)/auditskip.o: $(OUTPUT)/auditskip.skel.h
 
 $(OUTPUT)/auditskip: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
@@ -90,6 +90,10 @@ $(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $(VMLINUX_DIR)/vmlinux_$(shell uname -r | cut -d. -f1-2).h
 	ln -sf vmlinux_$(shell uname -r | cut -d. -f1-2).h $(VMLINUX_DIR)/vmlinux.h
+
+# The main job: this machine's rules and what the fast path would skip.
+run: all
+	$(Q)user/run-main.sh
 
 unit-test: $(UNIT_TESTS)
 	$(Q)for t in $^; do $$t || exit 1; done

@@ -227,6 +227,10 @@ void report_summary(const struct report_ctx *r, const struct counts_snapshot *t,
 		(unsigned long long)t->total.walked_skipped);
 	fprintf(r->out, "  exit-list rules now    %14u  (mask bits set: %u)\n", r->mirror.exit_rules,
 		mask_count(r->mirror.mask));
+	if (!t->total.scans)
+		fprintf(r->out,
+			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"
+			"  started before audit was enabled are never audited.\n");
 
 	n = seen_slots(t, order);
 	if (n) {
@@ -250,10 +254,32 @@ void report_summary(const struct report_ctx *r, const struct counts_snapshot *t,
 	fflush(r->out);
 }
 
+/* Named syscalls whose bit is (or is not) set; the list only when short. */
+static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char *title)
+{
+	unsigned int n = 0, listed = 0;
+	char name[64];
+
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		n += mask_test(m, nr) == set && strncmp(name, "syscall_", 8);
+	}
+	fprintf(out, "%s: %u", title, n);
+	if (n > 48) {
+		fprintf(out, " (too many to list)\n");
+		return;
+	}
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		if (mask_test(m, nr) == set && strncmp(name, "syscall_", 8))
+			fprintf(out, "%s%s", listed++ % 8 ? " " : "\n  ", name);
+	}
+	fprintf(out, "\n");
+}
+
 void report_rules(FILE *out, const struct ruleset *rs, bool json)
 {
 	syscall_mask all;
-	unsigned int skipped = 0;
 	char name[64];
 
 	ruleset_exit_mask(rs, -1, all);
@@ -300,13 +326,7 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 			fprintf(out, "            %s\n", rs->rules[i].text);
 	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
 		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
-	fprintf(out, "Syscalls the fast path would skip:");
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		syscall_name(nr, -1, name, sizeof(name));
-		if (mask_test(all, nr) || !strncmp(name, "syscall_", 8))
-			continue;
-		fprintf(out, "%s%s", skipped++ % 8 ? " " : "\n  ", name);
-	}
-	fprintf(out, "%s\n", skipped ? "" : " none");
+	print_syscalls(out, all, true, "Syscalls that still walk the list");
+	print_syscalls(out, all, false, "Syscalls the fast path would skip");
 	print_full_mask_rules(out, rs);
 }

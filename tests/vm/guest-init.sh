@@ -7,6 +7,11 @@
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 
 mount -t devtmpfs dev /dev 2>/dev/null
+# devtmpfs has no /dev/fd or /dev/std* (udev makes those elsewhere).
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
