@@ -7,10 +7,10 @@ prefix ?= /usr/local
 DESTDIR ?=
 
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
-ifeq ($(filter x86 arm64,$(ARCH)),)
-$(error ARCH=$(ARCH) is not supported: vmlinux/ has headers for x86 and arm64 only)
-endif
 VMLINUX_DIR := vmlinux/$(ARCH)
+ifeq ($(wildcard $(VMLINUX_DIR)/vmlinux.h)$(filter vmlinux,$(MAKECMDGOALS)),)
+$(error no $(VMLINUX_DIR)/vmlinux.h for ARCH=$(ARCH): generate it on such a machine with 'make vmlinux')
+endif
 
 VERSION := $(shell cat VERSION)
 CFLAGS ?= -g -O2
@@ -86,8 +86,9 @@ $(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
 
-# The committed header was generated this way; see vmlinux/README.
+# The committed header was generated this way; see vmlinux/README.md.
 vmlinux:
+	mkdir -p $(VMLINUX_DIR)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $(VMLINUX_DIR)/vmlinux_$(shell uname -r | cut -d. -f1-2).h
 	ln -sf vmlinux_$(shell uname -r | cut -d. -f1-2).h $(VMLINUX_DIR)/vmlinux.h
 
