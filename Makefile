@@ -20,14 +20,14 @@ USER_CFLAGS = $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(VERSION)"'
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
 	-Iinclude -I$(VMLINUX_DIR)
 
-LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng
+LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd
 # Static binaries go into the guests' initramfs, which has no shared libraries.
 STATIC_LIBS := -static $(LIBS)
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
-	user/report.c user/syscalls.c user/sysinfo.c user/command.c
+	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
-TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop
+TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/audit_bench
 UNIT_TESTS := $(OUTPUT)/test_mask
 
 ifeq ($(V),1)
@@ -41,7 +41,8 @@ endif
 .DELETE_ON_ERROR:
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
-.PHONY: all static clean install vmlinux test unit-test host-test vmtest format run
+.PHONY: all static clean install vmlinux test unit-test host-test vmtest format run \
+	reproduce overhead kernels kernel-ab
 
 all: $(TOOLS)
 
@@ -74,8 +75,12 @@ $(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
+$(OUTPUT)/audit_bench: bench/audit_bench.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -lm -o $@
+
 # Statically linked copies for the QEMU guests.
-static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop
+static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/audit_bench
 
 $(OUTPUT)/static/auditskip: $(LOADER_OBJS)
 	$(Q)mkdir -p $(@D)
@@ -85,6 +90,10 @@ $(OUTPUT)/static/auditskip: $(LOADER_OBJS)
 $(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/audit_bench: bench/audit_bench.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -lm -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:
@@ -109,6 +118,22 @@ vmtest: static
 # Everything .ci/run runs: unit tests, host tests, guest tests.
 test: all static $(UNIT_TESTS)
 	$(Q)tests/run-all.sh
+
+# The patch series' tables, measured here, with auditskip's prediction.
+reproduce: all static
+	$(Q)bench/reproduce.sh
+
+# What auditskip itself adds per syscall, against bpftrace, in one run.
+overhead: all
+	$(Q)bench/overhead.sh
+
+# Unpatched and patched kernels from linux-source-6.12 and patches/.
+kernels:
+	$(Q)tests/kernel-ab/build-kernels.sh
+
+# auditskip's predictions on the unpatched kernel against the patched one.
+kernel-ab: kernels static
+	$(Q)tests/kernel-ab/run.sh
 
 install: $(OUTPUT)/auditskip
 	install -D -m 0755 $< $(DESTDIR)$(prefix)/sbin/auditskip

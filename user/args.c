@@ -23,6 +23,7 @@ static const char doc[] =
 	"    auditskip -i 5 -d 60      # report every 5 s for a minute\n"
 	"    auditskip -- make -j2     # one command and its descendants\n"
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
+	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
 	"\n"
 	"MODES (best first; the first that loads is used):\n"
@@ -35,6 +36,7 @@ enum {
 	OPT_JSON = 0x100,
 	OPT_BTF,
 	OPT_SYNC,
+	OPT_METRICS,
 };
 
 static const struct argp_option options[] = {
@@ -46,6 +48,7 @@ static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", OPT_SYNC, "MS", 0, "Rule list resync period (default 250)", 0 },
+	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	{},
 };
@@ -117,6 +120,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 10, 1000, &v))
 			argp_error(state, "invalid --sync-ms '%s': give 10 to 1000", arg);
 		env->sync_ms = v;
+		break;
+	case OPT_METRICS:
+		env->metrics = arg;
 		break;
 	case 'v':
 		env->verbose = true;

@@ -22,7 +22,8 @@ struct env {
 	pid_t pid;		/* 0: whole machine */
 	char **argv;		/* `-- COMMAND ARGS`, NULL-terminated, or NULL */
 	const char *btf_path;	/* NULL: /sys/kernel/btf/vmlinux */
-	int sync_ms;		/* tracepoint mode: netlink resync period */
+	int sync_ms;		/* how often audit status and rules are re-read */
+	const char *metrics;	/* ADDR:PORT for Prometheus, or NULL */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

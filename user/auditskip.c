@@ -17,6 +17,7 @@
 #include "attach.h"
 #include "auditskip.skel.h"
 #include "command.h"
+#include "metrics.h"
 #include "report.h"
 #include "rules.h"
 #include "syscalls.h"
@@ -157,6 +158,7 @@ static void subtract(struct counts_snapshot *d, const struct counts_snapshot *no
 struct session {
 	struct env *env;
 	struct attached at;
+	struct metrics_server *metrics;
 	struct ruleset rules;
 	struct report_ctx report;
 	int mirror_fd;
@@ -246,6 +248,16 @@ static int cmd_count(struct env *env)
 		fprintf(stderr, "auditskip: out of memory\n");
 		goto out;
 	}
+	if (env->metrics) {
+		char why[256];
+
+		ss.metrics = metrics_start(env->metrics, why, sizeof(why));
+		if (!ss.metrics) {
+			fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", env->metrics,
+				why);
+			goto out;
+		}
+	}
 	fork_syscalls(req.fork_nrs);
 	install_handlers();
 	if (attach_prepare(&req, &ss.at))
@@ -328,6 +340,8 @@ static int cmd_count(struct env *env)
 			break;
 		if (t >= next_sync) {
 			sync_rules(&ss);
+			if (ss.metrics && !read_counts(ss.at.skel, now))
+				metrics_update(ss.metrics, &ss.report, now);
 			next_sync = t + env->sync_ms / 1000.0;
 		}
 		if (next_report && t >= next_report) {
@@ -353,6 +367,7 @@ static int cmd_count(struct env *env)
 	report_summary(&ss.report, now, now_s() - start, status);
 	ret = child.pid ? status : 0;
 out:
+	metrics_stop(ss.metrics);
 	attach_destroy(&ss.at);
 	ruleset_free(&ss.rules);
 	free(now);
