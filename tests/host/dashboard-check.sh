@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Checks a Grafana dashboard against the metrics auditskip serves.
+#
+#   dashboard-check.sh names DASHBOARD           metric names its queries use
+#   dashboard-check.sh exprs DASHBOARD           its PromQL, Grafana variables filled in
+#   dashboard-check.sh check DASHBOARD SCRAPE    fails on a name that SCRAPE (a /metrics
+#                                                page) does not serve and PLANNED does not list
+#
+# No root and no server needed: `curl -s http://ADDR:PORT/metrics > scrape.txt`.
+set -u
+
+# Metrics whose data other work adds to auditskip. The dashboard may show them
+# ahead of time; each is printed as a notice until auditskip serves it.
+PLANNED="auditskip_stale auditskip_missed_matches_total auditskip_estimated_saved_seconds_total"
+
+usage() {
+	echo "usage: $0 names|exprs DASHBOARD | check DASHBOARD SCRAPE" >&2
+	exit 2
+}
+
+# Every query text: panel targets, and query variables (label_values(METRIC, LABEL)).
+queries() {
+	jq -r '[.panels[]?, (.panels[]?.panels[]?) | .targets[]? | .expr | strings] +
+	       [.templating.list[]? | select(.type == "query") | (.query.query? // .query) | strings]
+	       | .[]' "$1"
+}
+
+# Metric names: what is left once strings, label matchers, ranges, grouping
+# clauses, variables, numbers and function calls are taken out.
+names() {
+	queries "$1" | jq -Rr '
+		sub("^label_values\\((?<m>[a-zA-Z_:][a-zA-Z0-9_:]*),.*\\)$"; "\(.m)")
+		| gsub("\"(\\\\.|[^\"\\\\])*\""; "")
+		| gsub("\\{[^}]*\\}"; "") | gsub("\\[[^\\]]*\\]"; "")
+		| gsub("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)"; "")
+		| gsub("\\$\\{[^}]*\\}|\\$[a-zA-Z_][a-zA-Z0-9_]*"; "")
+		| [scan("\\b(?>[a-zA-Z_:][a-zA-Z0-9_:]*)(?!\\s*\\()")]
+		| .[] | select(IN("and", "or", "unless", "bool", "offset", "group_left",
+				  "group_right", "atan2", "inf", "nan") | not)' | sort -u
+}
+
+# Values that make each query valid PromQL for an instant query.
+exprs() {
+	jq -r '[.panels[]?, (.panels[]?.panels[]?) | .targets[]? | .expr | strings] | .[]' "$1" |
+		sed -e 's/\$__rate_interval/1m/g; s/\$__interval/15s/g; s/\$__range/1h/g' \
+			-e 's/\$instance/.*/g; s/\${instance[^}]*}/.*/g'
+}
+
+check() {
+	local dashboard=$1 scrape=$2 name bad=0
+	local served
+	served=$(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$scrape" | sort -u)
+	if [ -z "$served" ]; then
+		echo "FAIL $scrape has no '# TYPE' line: not a /metrics page"
+		return 1
+	fi
+	if [ -z "$(names "$dashboard")" ]; then
+		echo "FAIL $dashboard uses no metric"
+		return 1
+	fi
+	for name in $(names "$dashboard"); do
+		if grep -qx "$name" <<<"$served"; then
+			case " $PLANNED " in *" $name "*)
+				echo "NOTICE $name is served now: take it off PLANNED in $0" ;;
+			esac
+		elif case " $PLANNED " in *" $name "*) true ;; *) false ;; esac then
+			echo "NOTICE $name: planned, not served yet (the dashboard shows it once auditskip exports it)"
+		else
+			echo "FAIL $name: used by $dashboard, neither served nor planned"
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+case "${1:-}" in
+names) [ $# = 2 ] || usage; names "$2" ;;
+exprs) [ $# = 2 ] || usage; exprs "$2" ;;
+check) [ $# = 3 ] || usage; check "$2" "$3" ;;
+*) usage ;;
+esac
