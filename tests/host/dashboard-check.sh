@@ -6,6 +6,7 @@
 #   dashboard-check.sh exprs DASHBOARD           its PromQL, Grafana variables filled in
 #   dashboard-check.sh check DASHBOARD SCRAPE    fails on a name that SCRAPE (a /metrics
 #                                                page) does not serve and PLANNED does not list
+#   dashboard-check.sh planned                   the PLANNED names
 #
 # No root and no server needed: `curl -s http://ADDR:PORT/metrics > scrape.txt`.
 set -u
@@ -15,7 +16,7 @@ set -u
 PLANNED="auditskip_stale auditskip_missed_matches_total auditskip_estimated_saved_seconds_total"
 
 usage() {
-	echo "usage: $0 names|exprs DASHBOARD | check DASHBOARD SCRAPE" >&2
+	echo "usage: $0 names|exprs DASHBOARD | check DASHBOARD SCRAPE | planned" >&2
 	exit 2
 }
 
@@ -78,5 +79,6 @@ case "${1:-}" in
 names) [ $# = 2 ] || usage; names "$2" ;;
 exprs) [ $# = 2 ] || usage; exprs "$2" ;;
 check) [ $# = 3 ] || usage; check "$2" "$3" ;;
+planned) printf '%s\n' $PLANNED ;;
 *) usage ;;
 esac
