@@ -48,9 +48,33 @@ exprs() {
 			-e 's/\$instance/.*/g; s/\${instance[^}]*}/.*/g'
 }
 
+# What an import needs: a Prometheus data source variable that every panel
+# and query uses, unique panel ids, and a query in every target.
+structure() {
+	jq -r '
+		(if [.templating.list[]? | select(.type == "datasource" and .query == "prometheus"
+			and .name == "datasource")] | length == 1 then empty
+		 else "no Prometheus data source variable named datasource" end),
+		(.panels[] | select(.datasource.uid != "${datasource}") | "panel \(.id) \(.title): data source is not ${datasource}"),
+		(.panels[] | .targets[] | select(.datasource.uid != "${datasource}" or (.expr | type) != "string" or (.refId | type) != "string")
+			| "a target of a panel lacks the ${datasource} data source, expr or refId"),
+		(if ([.panels[].id] | length) == ([.panels[].id] | unique | length) then empty
+		 else "panel ids are not unique" end),
+		(.panels[] | select((.description // "") | test("[a-z]") | not) | "panel \(.id) \(.title) has no description"),
+		(.panels[] | select([.targets[].expr | test("\\b(\($planned | split(" ") | join("|")))\\b")] | any)
+			| select(.description | test("shown once auditskip exports it"; "i") | not)
+			| "panel \(.id) \(.title) shows a planned metric; its description must say \"Shown once auditskip exports it\"")
+	' --arg planned "$PLANNED" "$1"
+}
+
 check() {
 	local dashboard=$1 scrape=$2 name bad=0
-	local served
+	local served problems
+	problems=$(structure "$dashboard") || return 1
+	if [ -n "$problems" ]; then
+		sed 's/^/FAIL /' <<<"$problems"
+		bad=1
+	fi
 	served=$(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$scrape" | sort -u)
 	if [ -z "$served" ]; then
 		echo "FAIL $scrape has no '# TYPE' line: not a /metrics page"
