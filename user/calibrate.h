@@ -17,7 +17,7 @@
 
 struct calibration_point {
 	int rules;		/* exit rules loaded (0: dummy contexts) */
-	double ns;		/* median getpid latency */
+	double ns;		/* getpid latency: lowest of the passes' medians */
 };
 
 struct calibration {
@@ -33,14 +33,17 @@ struct calibration {
 
 /*
  * Saves the whole rule list (raw AUDIT_LIST_RULES records), removes it, times
- * getpid in freshly forked children at 0, 1 and max_rules/4 steps of
- * non-matching exit rules on openat, then puts the saved list back in its
- * order and verifies it record by record. Enables audit for the run if it was
+ * getpid in freshly forked children (pinned, SCHED_FIFO where allowed) at 0,
+ * 1 and max_rules/4 steps of non-matching exit rules on openat, in 5 passes
+ * keeping each point's lowest pass median, then puts the saved list back in
+ * its order and verifies it record by record. Enables audit for the run if it was
  * off and restores the flag. Refuses to start when the list cannot be saved
  * (audit locked: enabled 2). SIGINT, SIGTERM and SIGHUP are held until the
  * rules are back. 0 or a negative errno; every failure is printed.
  */
 int calibrate_run(int max_rules, bool verbose, struct calibration *out);
+/* The same, timing on `cpu` (-1: the CPU the caller runs on). */
+int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibration *out);
 
 /* JSON via json-c, written to a temporary file and renamed. 0 or -errno. */
 int calibration_save(const char *path, const struct calibration *c);

@@ -1,0 +1,281 @@
+# shellcheck shell=bash disable=SC2034
+# SPDX-License-Identifier: GPL-2.0
+# Shared by bench/reproduce.sh and bench/overhead.sh (bash): saving and
+# restoring the machine's audit rules and enabled flag, loading N exit rules
+# that cannot match getpid, timing getpid with audit_bench, and noticing when
+# another process changed audit policy under a measurement.
+#
+# Every rule added here carries BENCH_KEY. The rules that were loaded before
+# are saved with `auditctl -l` and put back with `auditctl -R`, then compared
+# line by line; the enabled flag is put back last. This runs from an EXIT
+# trap, so a failure or Ctrl-C restores too.
+
+OUT=${OUT:-.output}
+BENCH_KEY=auditskip-bench
+AUDIT_BENCH=$OUT/audit_bench
+AUDITSKIP=$OUT/auditskip
+GETPID_LOOP=$OUT/getpid_loop
+# Held while policy is changed, so two benchmark scripts never interleave.
+LOCK_FILE=${LOCK_FILE:-/run/lock/auditskip-audit-policy.lock}
+# Time getpid at real-time priority, pinned (BENCH_RT=0: normal priority).
+BENCH_RT=${BENCH_RT:-1}
+BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
+BENCH_ARGS=${BENCH_ARGS:-}
+BENCH_TMP=$(mktemp -d /tmp/auditskip-bench.XXXXXX)
+SAVED_RULES=$BENCH_TMP/saved.rules
+SAVED_ENABLED=
+POLICY_SAVED=0
+RESTORE_STATUS=0
+
+log() { echo "$(basename "$0"): $*" >&2; }
+die() {
+	log "$*"
+	exit 1
+}
+
+audit_enabled_flag() {
+	auditctl -s 2>/dev/null | awk '$1 == "enabled" { print $2 }'
+}
+
+# The rule list as auditctl prints it, empty when there are no rules.
+audit_rules_now() {
+	auditctl -l 2>/dev/null | grep -v '^No rules$' || true
+}
+
+bench_require() {
+	[ "$(id -u)" = 0 ] || die "run as root (it changes audit rules and loads BPF programs)"
+	command -v auditctl >/dev/null || die "auditctl is missing (apt-get install auditd)"
+	command -v jq >/dev/null || die "jq is missing (apt-get install jq)"
+	local f
+	for f in "$@"; do
+		[ -x "$f" ] || die "$f is missing: run 'make' first"
+	done
+}
+
+# Active test scripts: tests/host/*.sh processes with a child right now.
+host_tests_active() {
+	local p
+	for p in $(pgrep -f 'tests/host/[a-z_-]*\.sh' || true); do
+		pgrep -P "$p" >/dev/null && return 0
+	done
+	return 1
+}
+
+audit_policy_sig() { { audit_enabled_flag; audit_rules_now; } | md5sum; }
+
+# Quiet: no active host test, and the same policy before and after 10 s.
+audit_policy_quiet() {
+	local a
+	host_tests_active && { sleep 10; return 1; }
+	a=$(audit_policy_sig)
+	sleep 10
+	! host_tests_active && [ "$a" = "$(audit_policy_sig)" ]
+}
+
+# Takes the lock and saves rules and flag; refuses a locked configuration.
+audit_policy_save() {
+	exec 9>"$LOCK_FILE"
+	if ! flock -n 9; then
+		log "waiting for another benchmark run to release $LOCK_FILE"
+		flock -w 1800 9 || die "timed out waiting for $LOCK_FILE"
+	fi
+	# The host tests change audit policy too, and neither side survives the
+	# other: wait (up to WAIT_FOR_TESTS seconds) until no test script under
+	# tests/host is doing anything and the policy has not changed for 10 s.
+	local waited=0 said=0
+	until audit_policy_quiet; do
+		if [ "$waited" -ge "${WAIT_FOR_TESTS:-900}" ]; then
+			log "WARNING: audit policy still busy after $waited s: going ahead"
+			break
+		fi
+		[ "$said" = 1 ] || log "audit policy is in use (host tests running?): waiting for it to settle"
+		said=1
+		waited=$((waited + 10))
+	done
+	SAVED_ENABLED=$(audit_enabled_flag)
+	[ -n "$SAVED_ENABLED" ] || die "cannot read audit status (is CONFIG_AUDIT on?)"
+	[ "$SAVED_ENABLED" != 2 ] ||
+		die "audit is locked (enabled 2): rules cannot be changed and restored; nothing was touched"
+	audit_rules_now >"$SAVED_RULES"
+	if grep -q -- "key=$BENCH_KEY\$" "$SAVED_RULES"; then
+		die "rules with key $BENCH_KEY are loaded already (another run, or left over): nothing was touched"
+	fi
+	if grep -q -- 'key=auditskip-test$' "$SAVED_RULES"; then
+		log "WARNING: rules with key auditskip-test are loaded: the host tests seem to be running;"
+		log "         they change audit policy too, so measurements may be retried or disturbed"
+	fi
+	POLICY_SAVED=1
+	log "saved $(wc -l <"$SAVED_RULES") rules and audit enabled=$SAVED_ENABLED"
+	trap audit_policy_restore EXIT
+	trap 'exit 130' INT TERM HUP
+}
+
+audit_policy_restore() {
+	local rc=$?
+	[ "$POLICY_SAVED" = 1 ] || return
+	POLICY_SAVED=0
+	trap - INT TERM HUP
+	[ -n "${BENCH_CHILD_PIDS:-}" ] && kill "$BENCH_CHILD_PIDS" 2>/dev/null
+	auditctl -D -k "$BENCH_KEY" >/dev/null 2>&1
+	if ! audit_rules_now | cmp -s - "$SAVED_RULES"; then
+		auditctl -D >/dev/null 2>&1
+		if [ -s "$SAVED_RULES" ]; then
+			auditctl -R "$SAVED_RULES" >"$BENCH_TMP/reload.log" 2>&1 || true
+		fi
+	fi
+	if audit_rules_now | cmp -s - "$SAVED_RULES"; then
+		log "restored $(wc -l <"$SAVED_RULES") rules (verified with auditctl -l)"
+	else
+		log "RULES NOT RESTORED EXACTLY; the saved list is kept in $SAVED_RULES.kept:"
+		audit_rules_now | diff "$SAVED_RULES" - >&2 || true
+		cp "$SAVED_RULES" "$SAVED_RULES.kept" 2>/dev/null
+		RESTORE_STATUS=1
+	fi
+	auditctl -e "$SAVED_ENABLED" >/dev/null || {
+		log "CANNOT RESTORE audit enabled=$SAVED_ENABLED"
+		RESTORE_STATUS=1
+	}
+	log "restored audit enabled=$(audit_enabled_flag)"
+	[ "$RESTORE_STATUS" = 0 ] && [ -z "$(ls "$BENCH_TMP"/*.kept 2>/dev/null)" ] &&
+		rm -rf "$BENCH_TMP"
+	[ "$rc" = 0 ] && rc=$RESTORE_STATUS
+	exit "$rc"
+}
+
+# Rule i: "-a always,exit -F arch=b64 -S SYSCALL -F uid=4700000+i -k BENCH_KEY".
+BENCH_LOADED=0
+BENCH_SYSCALL=${BENCH_SYSCALL:-openat}
+
+# Leaves exactly N bench rules loaded (after all other rules were removed).
+bench_set_rules() {
+	local want=$1
+	if [ "$want" -lt "$BENCH_LOADED" ]; then
+		auditctl -D -k "$BENCH_KEY" >/dev/null
+		BENCH_LOADED=0
+	fi
+	while [ "$BENCH_LOADED" -lt "$want" ]; do
+		BENCH_LOADED=$((BENCH_LOADED + 1))
+		auditctl -a always,exit -F arch=b64 -S "$BENCH_SYSCALL" \
+			-F uid=$((4700000 + BENCH_LOADED)) -k "$BENCH_KEY" >/dev/null ||
+			die "cannot add exit rule $BENCH_LOADED"
+	done
+}
+
+# True when audit is on and exactly our BENCH_LOADED rules are loaded.
+bench_state_ok() {
+	local now n mine
+	[ "$(audit_enabled_flag)" = 1 ] || return 1
+	now=$(audit_rules_now)
+	n=$(printf '%s' "$now" | grep -c . || true)
+	mine=$(printf '%s' "$now" | grep -c -- "key=$BENCH_KEY\$" || true)
+	[ "$n" = "$BENCH_LOADED" ] && [ "$mine" = "$BENCH_LOADED" ]
+}
+
+# Puts our state back after someone else changed it.
+bench_reassert_state() {
+	local n=$BENCH_LOADED
+	auditctl -e 1 >/dev/null
+	auditctl -D >/dev/null
+	BENCH_LOADED=0
+	bench_set_rules "$n"
+}
+
+# Processes with a BPF program on raw_syscalls:sys_enter/sys_exit (either
+# way of attaching), one pid a line. Anyone else's tracer there adds its cost
+# to every syscall measured, so it disturbs a measurement like a rule change.
+syscall_tracer_pids() {
+	bpftool perf list -j 2>/dev/null |
+		jq -r '.[] | select(.tracepoint == "sys_exit" or .tracepoint == "sys_enter") | .pid' |
+		sort -u
+}
+
+# Samples, every 0.2 s until stopped, whether anything but ALLOWED_PID has a
+# syscall tracer and whether audit policy is still ours; writes what it saw
+# to $BENCH_TMP/disturbed.
+ALLOWED_PID=
+GUARD_TRACERS=1
+watch_start() {
+	local sig
+	sig=$(audit_policy_sig)
+	: >"$BENCH_TMP/disturbed"
+	(
+		while :; do
+			if [ "$GUARD_TRACERS" = 1 ]; then
+				for p in $(syscall_tracer_pids); do
+					[ "$p" = "${ALLOWED_PID:-}" ] ||
+						echo "tracer pid $p ($(cat /proc/"$p"/comm 2>/dev/null))"
+				done
+			fi
+			[ "$(audit_policy_sig)" = "$sig" ] || echo "audit policy changed"
+			sleep 0.2
+		done
+	) >>"$BENCH_TMP/disturbed" 2>/dev/null &
+	WATCH_PID=$!
+}
+
+watch_stop() { # true when nothing foreign was seen
+	kill "$WATCH_PID" 2>/dev/null
+	wait "$WATCH_PID" 2>/dev/null || true
+	[ ! -s "$BENCH_TMP/disturbed" ]
+}
+
+# bench_guarded CMD...: runs CMD with its output in $GUARDED_OUT; repeats it
+# when audit policy was not ours before or after, or another process had a
+# syscall tracer attached meanwhile. Waits up to GUARD_WAIT seconds (default
+# 900) for a quiet machine. (No subshell, so BENCH_RETRIES and BENCH_LOADED
+# stay current.)
+BENCH_RETRIES=0
+GUARDED_OUT=$BENCH_TMP/guarded.out
+bench_guarded() {
+	local waited=0 why
+	while [ "$waited" -le "${GUARD_WAIT:-900}" ]; do
+		if ! bench_state_ok; then
+			why="audit policy changed by another process"
+			bench_reassert_state
+		elif [ "$GUARD_TRACERS" = 1 ] &&
+			[ -n "$(syscall_tracer_pids | grep -vx "${ALLOWED_PID:-none}")" ]; then
+			why="another process has a BPF program on the syscall tracepoints"
+		else
+			watch_start
+			"$@" >"$GUARDED_OUT" || {
+				watch_stop
+				die "failed: $*"
+			}
+			if watch_stop && bench_state_ok; then
+				return 0
+			fi
+			why="disturbed during the measurement: $(sort -u "$BENCH_TMP/disturbed" | head -n 3 | tr '\n' ' ')"
+		fi
+		BENCH_RETRIES=$((BENCH_RETRIES + 1))
+		echo "$why" >>"$BENCH_TMP/retries"
+		log "$why: waiting 10 s and measuring again"
+		sleep 10
+		waited=$((waited + 10))
+	done
+	die "the machine did not become quiet within ${GUARD_WAIT:-900} s; giving up"
+}
+
+# audit_bench's JSON, in a process forked now (audit must already be on).
+audit_bench_json() {
+	local pre=()
+	[ "$BENCH_RT" = 1 ] && pre=(chrt -f 1)
+	# shellcheck disable=SC2086
+	"${pre[@]}" "$AUDIT_BENCH" -c "$BENCH_CPU" $BENCH_ARGS "$@" --json
+}
+
+# bench_median [audit_bench options]: sets MEDIAN (ns), guarded.
+bench_median() {
+	bench_guarded audit_bench_json "$@"
+	MEDIAN=$(jq -r '.median_ns' "$GUARDED_OUT")
+}
+
+machine_description() {
+	echo "- uname -a: \`$(uname -a)\`"
+	echo "- nproc: $(nproc); CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "- auditskip $(cat VERSION 2>/dev/null || echo '?'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+}
+
+fmt_ns() { # one decimal is noise here: whole nanoseconds
+	awk -v v="$1" 'BEGIN { if (v == "" || v == "-") print "-"; else printf "%.0f ns", v }'
+}
