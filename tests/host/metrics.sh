@@ -222,9 +222,11 @@ test_scrape() {
 		"mask syscalls = the listing's mask bits"
 	check "prometheus" "$((n * $(promval 'auditskip_exit_rules')))" \
 		"$(promval 'auditskip_needless_rule_visits_total{syscall="getpid"}')" "needless getpid visits = N x rules"
-	check "prometheus" "tracepoint netlink $(cat VERSION)" \
-		"$(promql 'auditskip_info' | jq -r '.data.result[0].metric | "\(.mode) \(.mirror) \(.version)"')" \
-		"info labels"
+	wait_for 5 grep -q '"type":"interval"' "$run"
+	check "prometheus" \
+		"$(jq -r 'select(.type == "interval") | "\(.mode) \(.mirror_source) \(.kernel)"' "$run" | tail -n 1) $(cat VERSION)" \
+		"$(promql 'auditskip_info' | jq -r '.data.result[0].metric | "\(.mode) \(.mirror) \(.kernel) \(.version)"')" \
+		"info labels = the JSON's mode, mirror source, kernel; VERSION"
 	check "prometheus" 1 "$(promval 'count(auditskip_info)')" "one info series"
 	check "prometheus" 1 \
 		"$(promval 'sum(auditskip_skippable_walks_total) <= bool sum(auditskip_exit_filter_walks_total)')" \
