@@ -22,8 +22,16 @@ TOOL_TIMEOUT=120   # seconds for one auditskip run; TCG is slow
 NR_GETPID=39
 NR_OPENAT=257
 
-pass() { echo "VMTEST PASS $1"; }
-fail() { echo "VMTEST FAIL $1: $2"; }
+# Seconds since the last result line, from the guest's clock (for finding
+# slow tests; TCG makes everything slow).
+LAST_T=$(cut -d' ' -f1 /proc/uptime)
+took() {
+	_now=$(cut -d' ' -f1 /proc/uptime)
+	echo "VMTEST INFO took $(awk -v a="$LAST_T" -v b="$_now" 'BEGIN { printf "%.1f", b - a }')s: $1"
+	LAST_T=$_now
+}
+pass() { echo "VMTEST PASS $1"; took "$1"; }
+fail() { echo "VMTEST FAIL $1: $2"; took "$1"; }
 info() { echo "VMTEST INFO $*"; }
 
 KVER=$(uname -r)
@@ -373,6 +381,40 @@ t_first_syscall() {
 	dump $name
 }
 
+# Same after a rule leaves the exit list without any netlink request: a tree
+# rule (no arch, so it sets every syscall bit) is killed when its directory
+# is removed (kill_rules). The shell's own startup getpid comes before the
+# removal, under the full mask; getpid_loop's comes after it and must be
+# skippable. This also leaves audit_n_rules stale (guest only).
+t_first_syscall_tree_kill() {
+	M=$1
+	name=first-syscall-tree-kill-$M
+	rules_reset
+	load_openat_rules 4 || { fail $name "could not load rules"; rules_reset; return; }
+	mkdir -p /tmp/tk/sub
+	auditctl -a always,exit -F dir=/tmp/tk -F perm=wa -k vmtest
+	tool $name --mode $M --json -- sh -c 'rm -rf /tmp/tk; getpid_loop 1'
+	left=$(auditctl -l | grep -c 'dir=/tmp/tk\| /tmp/tk ')
+	rules_reset
+	jlast "$T/$name.out" summary >"$T/$name.sum"
+	sc=$(scget "$T/$name.sum" $NR_GETPID scans)
+	sk=$(scget "$T/$name.sum" $NR_GETPID skippable)
+	info "$name: getpid scans=$sc skippable=$sk; tree rule still listed afterwards: $left"
+	if [ $rc -ne 0 ]; then
+		fail $name "exit status $rc"
+	elif [ "$left" != 0 ]; then
+		fail $name "the kernel did not remove the tree rule"
+	elif [ -z "$sc" ] || [ "$sc" -lt 2 ]; then
+		fail $name "getpid scans=$sc, expected the shell's and getpid_loop's"
+	elif [ "$sk" != 1 ]; then
+		fail $name "getpid skippable=$sk, expected 1 (getpid_loop's, after the tree rule was killed)"
+	else
+		pass $name
+		return
+	fi
+	dump $name
+}
+
 # Set operations on files of ids, one a line. (busybox has no comm, and its
 # grep -f with an empty pattern file matches everything, hence awk.)
 minus() { awk -v a="$1" 'FILENAME == a { seen[$0] = 1; next } !($0 in seen)' "$1" "$2"; }
@@ -428,20 +470,29 @@ interval_count() {
 	grep -cE '"type" *: *"interval"' "$MIRROR_OUT"
 }
 
-# wait_interval AFTER: wait (up to 30 s) until interval line number AFTER+1 is
-# complete, and flatten it into $T/iv.flat.
+# wait_interval AFTER [FILE]: wait (up to 30 s) until interval line number
+# AFTER+1 is complete, and flatten it into FILE (default $T/iv.flat).
 wait_interval() {
 	_want=$(($1 + 1))
 	_t=0
 	while [ $_t -lt 60 ]; do
 		_line=$(grep -E '"type" *: *"interval"' "$MIRROR_OUT" | sed -n "${_want}p")
 		case "$_line" in
-		*"}") echo "$_line" | jflat >"$T/iv.flat"; return 0 ;;
+		*"}") echo "$_line" | jflat >"${2:-$T/iv.flat}"; return 0 ;;
 		esac
 		sleep 0.5
 		_t=$((_t + 1))
 	done
 	return 1
+}
+
+# wait_fresh_interval: flatten into $T/iv.flat the first interval line that
+# was certainly computed after this call (so after the rule change before it):
+# the line after the next one. The next line itself may have been computed
+# before the change and written after; it is kept in $T/iv-next.flat.
+wait_fresh_interval() {
+	_n=$(interval_count)
+	wait_interval $_n "$T/iv-next.flat" && wait_interval $((_n + 1))
 }
 
 # Exit rules as auditctl lists them, counted independently of the tool.
@@ -463,20 +514,18 @@ auditctl_exit_rules() {
 # mirror_check NAME [EXPECTED_EXIT_RULES]
 mirror_check() {
 	name=mirror-$1
-	n0=$(interval_count)
 	auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
-	if ! wait_interval $n0; then
+	if ! wait_fresh_interval; then
 		fail $name "no interval line within 30 s"
 		return
 	fi
 	auditskip rules --json >"$T/rules2.json" 2>>"$T/rules.err"
 	if ! cmp -s "$T/rules1.json" "$T/rules2.json"; then
 		# The kernel's list was still changing (e.g. an RCU-deferred free):
-		# compare with the following interval instead.
-		n0=$(interval_count)
+		# compare with a later interval instead.
 		auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
-		wait_interval $n0 || { fail $name "no interval line within 30 s"; return; }
-		info "$name: rule list changed while waiting; used the next interval"
+		wait_fresh_interval || { fail $name "no interval line within 30 s"; return; }
+		info "$name: rule list changed while waiting; used a later interval"
 	fi
 	jflat <"$T/rules1.json" >"$T/rules.flat"
 	re=$(get "$T/rules.flat" exit_rules)
@@ -489,6 +538,13 @@ mirror_check() {
 	src=$(get "$T/iv.flat" mirror_source)
 	ac=$(auditctl_exit_rules)
 	info "$name: interval exit_rules=$ie mask_bits=$ib generation=$ig source=$src; rules --json exit_rules=$re mask_bits=$rb; auditctl -l exit rules=$ac"
+	# The loader reports the mirror it read at its last rule sync (every
+	# 250 ms), so the first line after a change may still show the old one.
+	ne=$(get "$T/iv-next.flat" exit_rules)
+	nh=$(get "$T/iv-next.flat" mask_hex | tr A-F a-f)
+	if [ "$ne" != "$re" ] || [ "$nh" != "$rh" ]; then
+		info "$name: the first interval line after the change still showed exit_rules=$ne mask_bits=$(get "$T/iv-next.flat" mask_bits) generation=$(get "$T/iv-next.flat" mirror_generation)"
+	fi
 	if [ -z "$re" ] || [ ${#rh} -ne 512 ]; then
 		fail $name "auditskip rules --json gave exit_rules=\"$re\", mask_hex of ${#rh} chars: $(head -c 200 "$T/rules1.json") $(head -n 3 "$T/rules.err")"
 	elif [ -n "$2" ] && [ "$re" != "$2" ]; then
@@ -647,7 +703,8 @@ for M in $MODES; do t_mode_forced $M; done
 for M in $MODES; do t_exact $M; done
 for M in $MODES; do t_openat $M; done
 for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
+for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
 for M in $MODES; do t_detach $M; done
-# Last: it leaves the kernel's audit_n_rules stale (guest only).
+# Also leaves audit_n_rules stale (guest only).
 t_mirror
 exit 0

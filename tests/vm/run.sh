@@ -15,7 +15,8 @@
 # "N passed, N failed"; the exit status is non-zero if any test failed or a
 # guest did not finish.
 #
-# Environment: VMTEST_TIMEOUT (seconds per guest, default 300),
+# Environment: VMTEST_TIMEOUT (seconds per guest, default 420; a guest
+# takes about two minutes on an idle machine),
 # VMTEST_MEM (default 1G), VMTEST_SMP (default 2).
 
 set -euo pipefail
@@ -24,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
 STATIC=$ROOT/.output/static   # built by `make static`
-TIMEOUT=${VMTEST_TIMEOUT:-300}
+TIMEOUT=${VMTEST_TIMEOUT:-420}
 MEM=${VMTEST_MEM:-1G}
 SMP=${VMTEST_SMP:-2}
 RULES_SRC=/usr/share/doc/auditd/examples/rules
