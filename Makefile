@@ -17,16 +17,19 @@ CFLAGS ?= -g -O2
 WARN := -Wall -Wextra -Werror
 INCLUDES := -I$(OUTPUT) -Iinclude -Iuser
 USER_CFLAGS = $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(VERSION)"'
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
 	-Iinclude -I$(VMLINUX_DIR)
 
 LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd
 # Static binaries go into the guests' initramfs, which has no shared libraries.
-STATIC_LIBS := -static $(LIBS)
+# Debian ships no static GnuTLS dependencies for libmicrohttpd.a, so static
+# builds have no HTTP server (--metrics says so).
+STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
+STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/audit_bench
 UNIT_TESTS := $(OUTPUT)/test_mask
 
@@ -82,7 +85,12 @@ $(OUTPUT)/audit_bench: bench/audit_bench.c | $(OUTPUT)
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/audit_bench
 
-$(OUTPUT)/static/auditskip: $(LOADER_OBJS)
+$(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -DAUDITSKIP_NO_HTTP -c $< -o $@
+
+$(OUTPUT)/static/auditskip: $(STATIC_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@

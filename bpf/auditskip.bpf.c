@@ -2,9 +2,9 @@
 /*
  * Counts walks of audit's exit filter list and classifies each one against a
  * mirror of the aggregate exit-rule mask: a walk whose syscall bit is clear
- * is one the patched kernel would skip. The loader turns on exactly one
- * counting program (the attach mode) plus, in trampoline modes, the
- * programs that rebuild the mirror whenever the kernel changes the list.
+ * is one the patched kernel would skip. The loader turns on the programs of
+ * exactly one attach mode, plus, where it can find the kernel's lists, the
+ * mirror_* programs that keep the mirror equal to them.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -12,9 +12,14 @@
 #include <bpf/bpf_core_read.h>
 #include "auditskip.h"
 
-/* kernel/audit.h and kernel/auditsc.c values, stable since 5.16. */
+/* Values from kernel/audit.h, kernel/auditsc.c and uapi/linux/audit.h. */
 #define AUDIT_CTX_SYSCALL 1
+#define AUDIT_CTX_URING 2
 #define AUDIT_STATE_DISABLED 0
+#define AUDIT_ADD_RULE 1011
+#define AUDIT_FILTER_EXIT 4
+#define AUDIT_FILTER_URING_EXIT 7
+#define AUDIT_FILTER_PREPEND 0x10
 #define E2BIG 7
 
 char LICENSE[] SEC("license") = "GPL";
@@ -22,12 +27,16 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by the loader before load. */
 const volatile bool filter_tasks = false;	/* count only tgids in `tracked` */
 const volatile __u64 exit_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_EXIT] */
+const volatile __u64 uring_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_URING_EXIT] */
+const volatile __u64 n_rules_addr = 0;		/* &audit_n_rules */
 const volatile long fork_nrs[FORK_NRS] = { -1, -1, -1, -1 };	/* clone, clone3, fork, vfork */
+const volatile long corrupt_nr = -1;		/* tests only: a bit the mirror must lack */
 
 /* Kept current by the loader while it runs. */
 volatile bool audit_on = false;		/* audit_enabled, from AUDIT_GET */
 volatile __u32 auditd_tgid = 0;		/* audit_filter_syscall() exempts it */
 volatile __u64 lost_children = 0;	/* descendants `tracked` had no room for */
+volatile __u64 missed_total = 0;	/* indexes missed_log */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -51,11 +60,33 @@ struct {
 } counts SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NR_SLOTS);
+	__type(key, __u32);
+	__type(value, struct scan_counts);
+} uring_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MISSED_LOG);
+	__type(key, __u32);
+	__type(value, struct missed_match);
+} missed_log SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, __u8);
 } tracked SEC(".maps");
+
+/* filter-syscall: ctx->prio at entry of the walk, by thread. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u64);
+} walk_prio SEC(".maps");
 
 static __always_inline bool task_counted(__u32 tgid)
 {
@@ -64,46 +95,129 @@ static __always_inline bool task_counted(__u32 tgid)
 	return !filter_tasks || bpf_map_lookup_elem(&tracked, &tgid);
 }
 
-/* O(1) whatever the number of rules: one bit test against the mirror. */
-static __always_inline void count_walk(__u64 nr)
+static __always_inline bool bit_set(const __u32 *mask, __u32 slot)
 {
-	__u32 zero = 0, slot = nr < MASK_BITS ? nr : SLOT_OUT_OF_RANGE;
-	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
-	struct scan_counts *c = bpf_map_lookup_elem(&counts, &slot);
-
-	if (!m || !c)
-		return;
-	c->scans++;
-	/* audit_in_mask() never matches a number past the mask. */
-	if (slot < MASK_BITS && (m->mask[slot / 32] & (1U << (slot % 32))))
-		return;
-	c->skippable++;
-	/* A skippable walk matches nothing, so it visits every entry. */
-	c->walked_skipped += m->exit_rules;
+	return slot < MASK_BITS && (mask[slot / 32] & (1U << (slot % 32)));
 }
 
 /*
- * filter-op: __audit_filter_op() also walks the inode hash lists (name set)
- * and the io_uring list (context URING); only the syscall exit walk counts.
- * audit_filter_syscall() already returned for auditd before calling it.
+ * O(1) whatever the number of rules: one bit test against the mirror.
+ * Returns the slot's counters, *skip telling whether the patched kernel
+ * would have skipped this walk.
  */
-SEC("fentry/__audit_filter_op")
-int BPF_PROG(count_filter_op, struct task_struct *tsk, struct audit_context *actx,
-	     struct list_head *list, struct audit_names *name, unsigned long op)
+static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, bool *skip)
 {
-	if (name || actx->context != AUDIT_CTX_SYSCALL)
+	__u32 zero = 0, slot = nr < MASK_BITS ? nr : SLOT_OUT_OF_RANGE;
+	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
+	struct scan_counts *c;
+
+	if (!m)
+		return NULL;
+	c = bpf_map_lookup_elem(uring ? (void *)&uring_counts : (void *)&counts, &slot);
+	if (!c)
+		return NULL;
+	c->scans++;
+	/* audit_in_mask() never matches a number past the mask. */
+	*skip = !bit_set(uring ? m->uring_mask : m->mask, slot);
+	if (*skip) {
+		c->skippable++;
+		/* A skippable walk matches nothing, so it visits every entry. */
+		c->walked_skipped += uring ? m->uring_rules : m->exit_rules;
+	}
+	return c;
+}
+
+/*
+ * What the walk found. A match in a walk the mirror calls skippable means
+ * the mask would have suppressed an audit record: it must never happen.
+ */
+static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool matched,
+					  __u64 nr, bool uring, struct audit_context *actx)
+{
+	struct missed_match *rec;
+	const char *key;
+	__u32 idx;
+
+	if (!matched) {
+		if (!skip)
+			c->needless++;
+		return;
+	}
+	c->matched++;
+	if (!skip)
+		return;
+	c->missed++;
+	idx = __sync_fetch_and_add(&missed_total, 1);
+	rec = idx < MISSED_LOG ? bpf_map_lookup_elem(&missed_log, &idx) : NULL;
+	if (!rec)
+		return;
+	rec->nr = nr;
+	rec->uring = uring;
+	/* audit_filter_rules() copied the matching rule's key here. */
+	key = BPF_CORE_READ(actx, filterkey);
+	if (key)
+		bpf_probe_read_kernel_str(rec->key, sizeof(rec->key), key);
+}
+
+/*
+ * filter-op: __audit_filter_op() also walks the inode hash lists (name set);
+ * the exit and io_uring lists are told apart by the context. Its return
+ * value says whether a rule matched. audit_filter_syscall() and
+ * audit_filter_uring() already returned for auditd before calling it.
+ */
+SEC("fexit/__audit_filter_op")
+int BPF_PROG(count_filter_op, struct task_struct *tsk, struct audit_context *actx,
+	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
+{
+	struct scan_counts *c;
+	bool uring, skip;
+	int kind;
+
+	if (name)
 		return 0;
-	if (task_counted(tsk->tgid))
-		count_walk(op);
+	kind = actx->context;
+	if (kind != AUDIT_CTX_SYSCALL && kind != AUDIT_CTX_URING)
+		return 0;
+	uring = kind == AUDIT_CTX_URING;
+	if (!task_counted(tsk->tgid))
+		return 0;
+	c = count_walk(op, uring, &skip);
+	if (c)
+		count_outcome(c, skip, ret != 0, op, uring, actx);
 	return 0;
 }
 
-/* filter-syscall: runs before the auditd check inside the function. */
+/*
+ * filter-syscall: the function returns nothing, but audit_filter_rules()
+ * raises ctx->prio to the matching rule's priority, and refuses rules at
+ * or below the current one, so a match is exactly a rise of ctx->prio.
+ */
 SEC("fentry/audit_filter_syscall")
+int BPF_PROG(save_filter_prio, struct task_struct *tsk, struct audit_context *actx)
+{
+	__u32 tid = tsk->pid;
+	__u64 prio = actx->prio;
+
+	if (task_counted(tsk->tgid))
+		bpf_map_update_elem(&walk_prio, &tid, &prio, BPF_ANY);
+	return 0;
+}
+
+SEC("fexit/audit_filter_syscall")
 int BPF_PROG(count_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
-	if (task_counted(tsk->tgid))
-		count_walk((__u64)(long)actx->major);
+	__u32 tid = tsk->pid;
+	__u64 *before = bpf_map_lookup_elem(&walk_prio, &tid);
+	__u64 nr = (__u64)(long)actx->major;
+	struct scan_counts *c;
+	bool skip;
+
+	if (!before)
+		return 0;
+	c = count_walk(nr, false, &skip);
+	if (c)
+		count_outcome(c, skip, actx->prio > *before, nr, false, actx);
+	bpf_map_delete_elem(&walk_prio, &tid);
 	return 0;
 }
 
@@ -113,11 +227,12 @@ int BPF_PROG(count_syscall_exit, int success, long return_code)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct audit_context *actx = task->audit_context;
+	bool skip;
 
 	if (!actx || actx->dummy || actx->context != AUDIT_CTX_SYSCALL)
 		return 0;
 	if (task_counted(task->tgid))
-		count_walk((__u64)(long)actx->major);
+		count_walk((__u64)(long)actx->major, false, &skip);
 	return 0;
 }
 
@@ -154,6 +269,7 @@ int count_sys_exit(struct bpf_raw_tracepoint_args *args)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct audit_context *actx;
+	bool skip;
 	long nr;
 
 	if (!audit_on)
@@ -166,7 +282,7 @@ int count_sys_exit(struct bpf_raw_tracepoint_args *args)
 	if (args->args[1] == 0 && is_fork(nr))
 		return 0;
 	if (task_counted(bpf_get_current_pid_tgid() >> 32))
-		count_walk((__u64)nr);
+		count_walk((__u64)nr, false, &skip);
 	return 0;
 }
 
@@ -198,12 +314,14 @@ int forget_exit(struct bpf_raw_tracepoint_args *args)
 	return 0;
 }
 
-/* ---- Mirror rebuild from the kernel's own exit list (trampoline modes) ---- */
+/* ---- The mirror, kept equal to the kernel's lists (trampoline modes) ---- */
 
 struct rebuild_walk {
 	struct list_head *pos;
-	__u32 n;
+	__u64 head;
+	bool uring;
 	bool done;
+	__u32 n;
 };
 
 static long rebuild_step(__u32 i, struct rebuild_walk *w)
@@ -212,92 +330,144 @@ static long rebuild_step(__u32 i, struct rebuild_walk *w)
 	struct mask_mirror *acc = bpf_map_lookup_elem(&rebuild_scratch, &zero);
 	struct list_head *pos = w->pos, *next = BPF_CORE_READ(pos, next);
 	struct audit_entry *e;
+	__u32 *dst;
 
 	if (!acc)
 		return 1;
-	if (!next || (__u64)next == exit_list_addr) {
+	if (!next || (__u64)next == w->head) {
 		w->done = true;
 		return 1;
 	}
 	e = (void *)next - bpf_core_field_offset(struct audit_entry, list);
 	if (bpf_core_read(rule_mask, sizeof(rule_mask), &e->rule.mask))
 		return 1;
+	dst = w->uring ? acc->uring_mask : acc->mask;
 	for (int k = 0; k < MASK_WORDS; k++)
-		acc->mask[k] |= rule_mask[k];
+		dst[k] |= rule_mask[k];
 	w->n++;
 	w->pos = next;
 	return 0;
 }
 
-static __always_inline bool same_mask(const __u32 *a, const __u32 *b)
+/* ORs one list's masks into the scratch mirror; false if the walk was cut short. */
+static __always_inline bool rebuild_list(__u64 head, bool uring, __u32 *n)
+{
+	struct rebuild_walk w = { .pos = (struct list_head *)head, .head = head, .uring = uring };
+
+	if (!head)
+		return true;
+	bpf_loop(MAX_EXIT_RULES, rebuild_step, &w, 0);
+	*n = w.n;
+	return w.done;
+}
+
+static __always_inline bool same_mirror(const struct mask_mirror *a, const struct mask_mirror *b)
 {
 	for (int k = 0; k < MASK_WORDS; k++)
-		if (a[k] != b[k])
+		if (a->mask[k] != b->mask[k] || a->uring_mask[k] != b->uring_mask[k])
 			return false;
-	return true;
+	return a->source == b->source && a->exit_rules == b->exit_rules &&
+	       a->uring_rules == b->uring_rules && a->truncated == b->truncated &&
+	       a->kernel_n_rules == b->kernel_n_rules;
 }
 
 /*
- * Runs in the fexit of every function that changes the exit list, so the
- * mirror is current before the change returns to user space. The list is
- * RCU-protected and trampolines run under rcu_read_lock(), so walking it
- * here is safe; two rebuilds racing can briefly publish the older result,
- * which the next change or listing repairs.
+ * Runs after every function that changes the lists, so the mirror is current
+ * before the change returns to user space. The lists are RCU-protected and
+ * trampolines run under rcu_read_lock(), so walking them here is safe. Two
+ * rebuilds racing can briefly publish the older result, which the next
+ * change or the loader's next listing repairs.
  */
 static __noinline int rebuild_mirror(void)
 {
 	__u32 zero = 0;
 	struct mask_mirror *acc = bpf_map_lookup_elem(&rebuild_scratch, &zero);
 	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
-	struct rebuild_walk w = { .pos = (struct list_head *)exit_list_addr };
+	bool whole;
 
 	if (!acc || !m || !exit_list_addr)
 		return 0;
 	__builtin_memset(acc, 0, sizeof(*acc));
-	bpf_loop(MAX_EXIT_RULES, rebuild_step, &w, 0);
-	acc->exit_rules = w.n;
-	acc->truncated = !w.done;
+	whole = rebuild_list(exit_list_addr, false, &acc->exit_rules);
+	whole &= rebuild_list(uring_list_addr, true, &acc->uring_rules);
+	acc->truncated = !whole;
 	acc->source = MIRROR_KERNEL_LIST;
+	acc->kernel_n_rules = -1;
+	if (n_rules_addr)
+		bpf_probe_read_kernel(&acc->kernel_n_rules, sizeof(acc->kernel_n_rules),
+				      (void *)n_rules_addr);
+	if (corrupt_nr >= 0 && corrupt_nr < MASK_BITS)
+		acc->mask[(__u32)corrupt_nr / 32] &= ~(1U << ((__u32)corrupt_nr % 32));
 	/* The generation counts changes, not rebuilds (listing rebuilds too). */
-	if (m->source == acc->source && m->exit_rules == acc->exit_rules &&
-	    m->truncated == acc->truncated && same_mask(m->mask, acc->mask))
+	if (same_mirror(m, acc))
 		return 0;
 	acc->generation = m->generation + 1;
 	bpf_map_update_elem(&mirror, &zero, acc, BPF_ANY);
 	return 0;
 }
 
-/* Netlink add and delete (audit_add_rule() is inlined into it). */
+/*
+ * Like the patched kernel, set a new rule's bits before it is published:
+ * audit_add_rule() (inlined here) links it before our fexit runs, and a
+ * syscall on another CPU could match it in between. Class bits (the top
+ * AUDIT_SYSCALL_CLASSES) expand to syscall lists only the kernel knows, so
+ * they mark everything until the rebuild narrows the mask again.
+ */
+SEC("fentry/audit_rule_change")
+int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
+{
+	struct audit_rule_data *d = data;
+	__u32 zero = 0, list, rule_mask[MASK_WORDS];
+	struct mask_mirror *m;
+	__u32 *dst;
+	bool classes;
+
+	if (type != AUDIT_ADD_RULE || datasz < sizeof(*d))
+		return 0;
+	m = bpf_map_lookup_elem(&mirror, &zero);
+	if (!m || bpf_probe_read_kernel(rule_mask, sizeof(rule_mask), d->mask))
+		return 0;
+	list = BPF_CORE_READ(d, flags) & ~AUDIT_FILTER_PREPEND;
+	if (list != AUDIT_FILTER_EXIT && list != AUDIT_FILTER_URING_EXIT)
+		return 0;
+	dst = list == AUDIT_FILTER_EXIT ? m->mask : m->uring_mask;
+	classes = rule_mask[MASK_WORDS - 1] >> 16;
+	for (int k = 0; k < MASK_WORDS; k++)
+		__sync_fetch_and_or(&dst[k], classes ? ~0U : rule_mask[k]);
+	return 0;
+}
+
+/* Netlink add and delete (audit_add_rule() and audit_del_rule()). */
 SEC("fexit/audit_rule_change")
-int BPF_PROG(rebuild_on_rule_change)
+int BPF_PROG(mirror_on_rule_change)
 {
 	return rebuild_mirror();
 }
 
-/* AUDIT_LIST_RULES: lets the loader build the mirror at start-up. */
+/* AUDIT_LIST_RULES: the loader's listing builds the mirror at start-up. */
 SEC("fexit/audit_list_rules_send")
-int BPF_PROG(rebuild_on_list_rules)
+int BPF_PROG(mirror_on_list_rules)
 {
 	return rebuild_mirror();
 }
 
 /* Tree rules removed automatically when a tree is pruned or killed. */
 SEC("fexit/kill_rules")
-int BPF_PROG(rebuild_on_kill_rules)
+int BPF_PROG(mirror_on_kill_rules)
 {
 	return rebuild_mirror();
 }
 
 /* Watch updates and audit_remove_parent_watches(), inlined into it. */
 SEC("fexit/audit_watch_handle_event")
-int BPF_PROG(rebuild_on_watch_event)
+int BPF_PROG(mirror_on_watch_event)
 {
 	return rebuild_mirror();
 }
 
 /* LSM policy reload replaces every rule with an LSM field. */
 SEC("fexit/audit_update_lsm_rules")
-int BPF_PROG(rebuild_on_lsm_update)
+int BPF_PROG(mirror_on_lsm_update)
 {
 	return rebuild_mirror();
 }

@@ -27,21 +27,37 @@ enum mirror_source {
 	MIRROR_KERNEL_LIST = 2,	/* BPF, from audit_filter_list[AUDIT_FILTER_EXIT] */
 };
 
-/* Aggregate of every exit-list rule's mask: what the patched kernel tests. */
+/* Aggregates of every exit-list rule's mask: what the patched kernel tests. */
 struct mask_mirror {
-	__u32 mask[MASK_WORDS];
+	__u32 mask[MASK_WORDS];		/* audit_filter_list[AUDIT_FILTER_EXIT] */
+	__u32 uring_mask[MASK_WORDS];	/* audit_filter_list[AUDIT_FILTER_URING_EXIT] */
 	__u32 exit_rules;
+	__u32 uring_rules;
 	__u32 source;		/* enum mirror_source */
-	__u64 generation;	/* bumped on every rebuild */
 	__u32 truncated;	/* the BPF walk hit its bound before the list head */
+	__s32 kernel_n_rules;	/* audit_n_rules as BPF read it, -1: unreadable */
 	__u32 pad;
+	__u64 generation;	/* counts changes of the above */
 };
 
-/* Per syscall slot, per CPU. */
+/* Per syscall (or io_uring op) slot, per CPU. */
 struct scan_counts {
 	__u64 scans;		/* walks of the exit filter list */
-	__u64 skippable;	/* walks whose syscall bit is clear in the mirror */
+	__u64 skippable;	/* walks whose bit is clear in the mirror */
 	__u64 walked_skipped;	/* rule entries those skippable walks visited */
+	/* Only where the mode sees the walk's outcome: */
+	__u64 matched;		/* walks in which a rule matched */
+	__u64 needless;		/* the bit was set, yet no rule matched */
+	__u64 missed;		/* a rule matched although the bit was clear */
+};
+
+/* The first missed matches, for the report. */
+#define MISSED_LOG 8
+#define KEY_LEN 64
+struct missed_match {
+	__u32 nr;
+	__u32 uring;	/* 1: an io_uring op on the io_uring exit list */
+	char key[KEY_LEN];
 };
 
 /* Which program counts walks; the loader turns on one. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libaudit.h>
 #include "args.h"
 #include "attach.h"
 
@@ -37,6 +38,7 @@ enum {
 	OPT_BTF,
 	OPT_SYNC,
 	OPT_METRICS,
+	OPT_CORRUPT,
 };
 
 static const struct argp_option options[] = {
@@ -50,6 +52,8 @@ static const struct argp_option options[] = {
 	{ "sync-ms", OPT_SYNC, "MS", 0, "Rule list resync period (default 250)", 0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
+	/* Proves the missed-match counter can fire: the mirror loses one bit. */
+	{ "test-corrupt-mirror", OPT_CORRUPT, "SYSCALL", OPTION_HIDDEN, NULL, 0 },
 	{},
 };
 
@@ -120,6 +124,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 10, 1000, &v))
 			argp_error(state, "invalid --sync-ms '%s': give 10 to 1000", arg);
 		env->sync_ms = v;
+		break;
+	case OPT_CORRUPT:
+		env->corrupt_nr = audit_name_to_syscall(arg, audit_detect_machine());
+		if (env->corrupt_nr < 0 && parse_long(arg, 0, 2047, &env->corrupt_nr))
+			argp_error(state, "unknown syscall '%s'", arg);
 		break;
 	case OPT_METRICS:
 		env->metrics = arg;

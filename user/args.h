@@ -24,6 +24,7 @@ struct env {
 	const char *btf_path;	/* NULL: /sys/kernel/btf/vmlinux */
 	int sync_ms;		/* how often audit status and rules are re-read */
 	const char *metrics;	/* ADDR:PORT for Prometheus, or NULL */
+	long corrupt_nr;	/* tests only: a syscall bit the mirror must lack, or -1 */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -32,12 +32,14 @@ const struct mode_info modes[MODE_COUNT] = {
 	},
 };
 
-/* Every fexit program rebuilds the mirror; its target is in the section name. */
-static const char *rebuild_target(const struct bpf_program *prog)
+/* mirror_* programs keep the mirror; their target is in the section name. */
+static const char *mirror_target(const struct bpf_program *prog)
 {
 	const char *sec = bpf_program__section_name(prog);
 
-	return strncmp(sec, "fexit/", 6) ? NULL : sec + 6;
+	if (strncmp(bpf_program__name(prog), "mirror_", 7))
+		return NULL;
+	return strchr(sec, '/') + 1;
 }
 
 /* Attaches and hands the link to the skeleton, whose destroy detaches it. */
@@ -66,18 +68,36 @@ static bool has_func(const struct btf *btf, const char *name)
 	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
 }
 
-static struct bpf_program *counting_prog(struct auditskip_bpf *s, enum attach_mode mode)
+/* A mode's programs, the ones that must be attached first leading. */
+static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, struct bpf_program **progs)
 {
 	switch (mode) {
 	case MODE_FILTER_OP:
-		return s->progs.count_filter_op;
+		progs[0] = s->progs.count_filter_op;
+		return 1;
 	case MODE_FILTER_SYSCALL:
-		return s->progs.count_filter_syscall;
+		progs[0] = s->progs.save_filter_prio;
+		progs[1] = s->progs.count_filter_syscall;
+		return 2;
 	case MODE_SYSCALL_EXIT:
-		return s->progs.count_syscall_exit;
+		progs[0] = s->progs.count_syscall_exit;
+		return 1;
 	default:
-		return s->progs.count_sys_exit;
+		progs[0] = s->progs.count_sys_exit;
+		return 1;
 	}
+}
+
+static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode,
+			 const struct bpf_program *prog)
+{
+	struct bpf_program *progs[2];
+	int n = mode_progs(s, mode, progs);
+
+	for (int i = 0; i < n; i++)
+		if (progs[i] == prog)
+			return true;
+	return false;
 }
 
 /* One mode: 0, or a negative errno with `why` filled in. */
@@ -103,17 +123,20 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	}
 	out->kernel_mirror = trampoline && req->exit_list_addr;
 	bpf_object__for_each_program(prog, s->obj) {
-		const char *target = rebuild_target(prog);
+		const char *target = mirror_target(prog);
 
-		bpf_program__set_autoload(prog, target && out->kernel_mirror &&
-							has_func(btf, target));
+		bpf_program__set_autoload(prog, is_mode_prog(s, mode, prog) ||
+							(target && out->kernel_mirror &&
+							 has_func(btf, target)));
 	}
-	bpf_program__set_autoload(counting_prog(s, mode), true);
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
 	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
 
 	s->rodata->filter_tasks = req->filter_tasks;
 	s->rodata->exit_list_addr = out->kernel_mirror ? req->exit_list_addr : 0;
+	s->rodata->uring_list_addr = out->kernel_mirror ? req->uring_list_addr : 0;
+	s->rodata->n_rules_addr = out->kernel_mirror ? req->n_rules_addr : 0;
+	s->rodata->corrupt_nr = req->corrupt_nr;
 	memcpy((void *)s->rodata->fork_nrs, req->fork_nrs, sizeof(req->fork_nrs));
 
 	err = auditskip_bpf__load(s);
@@ -122,7 +145,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 		goto fail;
 	}
 	bpf_object__for_each_program(prog, s->obj) {
-		if (!bpf_program__autoload(prog) || prog == counting_prog(s, mode))
+		if (!bpf_program__autoload(prog) || is_mode_prog(s, mode, prog))
 			continue;
 		err = attach_prog(s, prog);
 		if (err) {
@@ -203,12 +226,15 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 
 int attach_start_counting(struct attached *at)
 {
-	struct bpf_program *prog = counting_prog(at->skel, at->mode);
-	int err = attach_prog(at->skel, prog);
+	struct bpf_program *progs[2];
+	int n = mode_progs(at->skel, at->mode, progs), err = 0;
 
-	if (err)
-		fprintf(stderr, "auditskip: attaching %s failed: %s\n", bpf_program__name(prog),
-			strerror(-err));
+	for (int i = 0; i < n && !err; i++) {
+		err = attach_prog(at->skel, progs[i]);
+		if (err)
+			fprintf(stderr, "auditskip: attaching %s failed: %s\n",
+				bpf_program__name(progs[i]), strerror(-err));
+	}
 	return err;
 }
 

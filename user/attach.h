@@ -22,6 +22,9 @@ struct attach_req {
 	bool filter_tasks;
 	bool follow_children;
 	__u64 exit_list_addr;	/* 0: the loader keeps the mirror */
+	__u64 uring_list_addr;
+	__u64 n_rules_addr;	/* 0: audit_n_rules is not listed */
+	long corrupt_nr;	/* tests only: a bit the mirror must lack, or -1 */
 	long fork_nrs[FORK_NRS];	/* native numbers, -1 where absent */
 	const char *btf_path;
 	bool verbose;

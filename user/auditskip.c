@@ -114,9 +114,20 @@ static int cmd_rules(const struct env *env)
 	return 0;
 }
 
-static int read_counts(struct auditskip_bpf *skel, struct counts_snapshot *s)
+static void add_counts(struct scan_counts *to, const struct scan_counts *c)
 {
-	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.counts);
+	to->scans += c->scans;
+	to->skippable += c->skippable;
+	to->walked_skipped += c->walked_skipped;
+	to->matched += c->matched;
+	to->needless += c->needless;
+	to->missed += c->missed;
+}
+
+/* Sums a per-CPU counts map. */
+static int read_counts(struct bpf_map *map, struct counts_snapshot *s)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(map);
 	struct scan_counts *per_cpu;
 
 	if (ncpu < 0)
@@ -128,21 +139,23 @@ static int read_counts(struct auditskip_bpf *skel, struct counts_snapshot *s)
 	for (__u32 k = 0; k < NR_SLOTS; k++) {
 		if (bpf_map_lookup_elem(fd, &k, per_cpu))
 			continue;
-		for (int c = 0; c < ncpu; c++) {
-			s->slot[k].scans += per_cpu[c].scans;
-			s->slot[k].skippable += per_cpu[c].skippable;
-			s->slot[k].walked_skipped += per_cpu[c].walked_skipped;
-		}
-		s->total.scans += s->slot[k].scans;
-		s->total.skippable += s->slot[k].skippable;
-		s->total.walked_skipped += s->slot[k].walked_skipped;
+		for (int c = 0; c < ncpu; c++)
+			add_counts(&s->slot[k], &per_cpu[c]);
+		add_counts(&s->total, &s->slot[k]);
 	}
 	free(per_cpu);
 	return 0;
 }
 
-static void subtract(struct counts_snapshot *d, const struct counts_snapshot *now,
-		     const struct counts_snapshot *then)
+static int read_walks(struct auditskip_bpf *skel, struct walk_counts *w)
+{
+	int err = read_counts(skel->maps.counts, &w->exit);
+
+	return err ? err : read_counts(skel->maps.uring_counts, &w->uring);
+}
+
+static void subtract_counts(struct counts_snapshot *d, const struct counts_snapshot *now,
+			    const struct counts_snapshot *then)
 {
 	for (int k = 0; k <= NR_SLOTS; k++) {
 		const struct scan_counts *a = k < NR_SLOTS ? &now->slot[k] : &now->total;
@@ -152,7 +165,17 @@ static void subtract(struct counts_snapshot *d, const struct counts_snapshot *no
 		o->scans = a->scans - b->scans;
 		o->skippable = a->skippable - b->skippable;
 		o->walked_skipped = a->walked_skipped - b->walked_skipped;
+		o->matched = a->matched - b->matched;
+		o->needless = a->needless - b->needless;
+		o->missed = a->missed - b->missed;
 	}
+}
+
+static void subtract(struct walk_counts *d, const struct walk_counts *now,
+		     const struct walk_counts *then)
+{
+	subtract_counts(&d->exit, &now->exit, &then->exit);
+	subtract_counts(&d->uring, &now->uring, &then->uring);
 }
 
 struct session {
@@ -161,23 +184,92 @@ struct session {
 	struct metrics_server *metrics;
 	struct ruleset rules;
 	struct report_ctx report;
+	struct walk_counts *now;
 	int mirror_fd;
+	/* Staleness: exit walks seen at the last sync that found no counted rule. */
+	bool was_ruleless;
+	__u64 walks_then;
 };
+
+/* Where no BPF program rebuilds it, the loader writes the mirror itself. */
+static int write_netlink_mirror(struct session *ss)
+{
+	struct mask_mirror *cur = &ss->report.mirror;
+	struct mask_mirror m = {
+		.exit_rules = ruleset_exit_rules(&ss->rules),
+		.uring_rules = ruleset_rules_on(&ss->rules, AUDIT_FILTER_URING_EXIT),
+		.source = MIRROR_NETLINK,
+		.kernel_n_rules = -1,
+		.generation = cur->generation,
+	};
+	__u32 zero = 0;
+
+	ruleset_exit_mask(&ss->rules, -1, m.mask);
+	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
+	if (ss->env->corrupt_nr >= 0)
+		m.mask[ss->env->corrupt_nr / 32] &= ~(1U << (ss->env->corrupt_nr % 32));
+	m.generation = cur->generation;
+	if (cur->source == m.source && cur->exit_rules == m.exit_rules &&
+	    cur->uring_rules == m.uring_rules && mask_equal(cur->mask, m.mask) &&
+	    mask_equal(cur->uring_mask, m.uring_mask))
+		return 0;
+	m.generation++;
+	if (bpf_map_update_elem(ss->mirror_fd, &zero, &m, BPF_ANY))
+		return -errno;
+	*cur = m;
+	return 0;
+}
+
+/*
+ * audit_n_rules counts every rule outside the user, exclude and fs lists.
+ * Where BPF can read it, a larger value than the rules listed is staleness.
+ * Elsewhere, a walk between two syncs that both found no such rule could only
+ * come from a stale count; walks while rules are loaded prove nothing.
+ */
+static void update_stale(struct session *ss)
+{
+	struct stale_report *st = &ss->report.stale;
+	bool ruleless;
+
+	st->counted_rules = ruleset_counted_rules(&ss->rules);
+	st->kernel_n_rules = ss->report.mirror.kernel_n_rules;
+	ruleless = st->counted_rules == 0;
+	if (ruleless && read_counts(ss->at.skel->maps.counts, &ss->now->exit) == 0) {
+		__u64 walks = ss->now->exit.total.scans;
+
+		if (ss->was_ruleless)
+			st->syscalls += walks - ss->walks_then;
+		ss->walks_then = walks;
+	}
+	ss->was_ruleless = ruleless;
+
+	if (st->kernel_n_rules >= 0)
+		st->verdict = (unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES :
+										    STALE_NO;
+	else if (st->syscalls)
+		st->verdict = STALE_YES;
+	else if (ruleless)
+		st->verdict = STALE_NO;
+	else if (st->verdict != STALE_YES)
+		st->verdict = STALE_UNKNOWN;
+}
 
 /*
  * Refreshes what the loader owns: audit's state for the BPF side, the rule
- * list for names, and, where no BPF program rebuilds it, the mirror itself.
+ * list (names, keys, staleness), the mirror where no BPF program keeps it,
+ * and the missed matches BPF logged.
  */
 static int sync_rules(struct session *ss)
 {
+	struct auditskip_bpf *skel = ss->at.skel;
 	struct audit_status_info st;
 	struct ruleset fresh;
 	__u32 zero = 0;
 	int err;
 
 	if (!audit_status_read(&st)) {
-		ss->at.skel->bss->audit_on = st.enabled;
-		ss->at.skel->bss->auditd_tgid = st.auditd_pid;
+		skel->bss->audit_on = st.enabled;
+		skel->bss->auditd_tgid = st.auditd_pid;
 	}
 	err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
 	if (err)
@@ -187,20 +279,14 @@ static int sync_rules(struct session *ss)
 	if (bpf_map_lookup_elem(ss->mirror_fd, &zero, &ss->report.mirror))
 		return -errno;
 	if (ss->report.mirror.source != MIRROR_KERNEL_LIST) {
-		struct mask_mirror m = { .exit_rules = ruleset_exit_rules(&ss->rules),
-					 .source = MIRROR_NETLINK };
-
-		ruleset_exit_mask(&ss->rules, -1, m.mask);
-		m.generation = ss->report.mirror.generation;
-		if (ss->report.mirror.source != m.source ||
-		    ss->report.mirror.exit_rules != m.exit_rules ||
-		    !mask_equal(ss->report.mirror.mask, m.mask)) {
-			m.generation++;
-			if (bpf_map_update_elem(ss->mirror_fd, &zero, &m, BPF_ANY))
-				return -errno;
-			ss->report.mirror = m;
-		}
+		err = write_netlink_mirror(ss);
+		if (err)
+			return err;
 	}
+	update_stale(ss);
+	ss->report.missed_total = skel->bss->missed_total;
+	for (__u32 i = 0; i < MISSED_LOG && i < ss->report.missed_total; i++)
+		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &ss->report.missed[i]);
 	return 0;
 }
 
@@ -217,7 +303,7 @@ static int cmd_count(struct env *env)
 {
 	struct session ss = { .env = env };
 	struct audit_status_info st;
-	struct counts_snapshot *now = NULL, *prev = NULL, *delta = NULL;
+	struct walk_counts *now = NULL, *prev = NULL, *delta = NULL;
 	struct command child = { .pid = 0 };
 	struct attach_req req = {
 		.mode = env->mode,
@@ -225,6 +311,7 @@ static int cmd_count(struct env *env)
 		.follow_children = env->argv != NULL,
 		.btf_path = env->btf_path,
 		.verbose = env->verbose,
+		.corrupt_nr = env->corrupt_nr,
 	};
 	char kernel[128], scope[256], mirror_how[128];
 	double start, next_sync, next_report, end;
@@ -234,12 +321,15 @@ static int cmd_count(struct env *env)
 	err = preflight(env, &st);
 	if (err)
 		return 1;
-	/* audit_filter_list[AUDIT_FILTER_EXIT]; data symbols need KALLSYMS_ALL. */
-	if (!kallsyms_lookup("audit_filter_list", &list_addr))
+	/* Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it). */
+	if (!kallsyms_lookup("audit_filter_list", &list_addr)) {
 		req.exit_list_addr = list_addr + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
-	else if (env->verbose)
+		req.uring_list_addr = list_addr + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
+	} else if (env->verbose) {
 		fprintf(stderr,
 			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
+	}
+	kallsyms_lookup("audit_n_rules", &req.n_rules_addr);
 
 	now = calloc(1, sizeof(*now));
 	prev = calloc(1, sizeof(*prev));
@@ -263,6 +353,7 @@ static int cmd_count(struct env *env)
 	if (attach_prepare(&req, &ss.at))
 		goto out;
 	ss.mirror_fd = bpf_map__fd(ss.at.skel->maps.mirror);
+	ss.now = now;
 	err = sync_rules(&ss);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
@@ -322,6 +413,9 @@ static int cmd_count(struct env *env)
 		.scope = scope,
 		.rules = &ss.rules,
 		.mirror = ss.report.mirror,
+		.outcomes = ss.at.mode == MODE_FILTER_OP || ss.at.mode == MODE_FILTER_SYSCALL,
+		.uring = ss.at.mode == MODE_FILTER_OP,
+		.stale = ss.report.stale,
 	};
 	report_start(&ss.report);
 
@@ -340,12 +434,12 @@ static int cmd_count(struct env *env)
 			break;
 		if (t >= next_sync) {
 			sync_rules(&ss);
-			if (ss.metrics && !read_counts(ss.at.skel, now))
-				metrics_update(ss.metrics, &ss.report, now);
+			if (ss.metrics && !read_walks(ss.at.skel, now))
+				metrics_update(ss.metrics, &ss.report, &now->exit);
 			next_sync = t + env->sync_ms / 1000.0;
 		}
 		if (next_report && t >= next_report) {
-			read_counts(ss.at.skel, now);
+			read_walks(ss.at.skel, now);
 			subtract(delta, now, prev);
 			report_interval(&ss.report, delta, t - (next_report - env->interval));
 			*prev = *now;
@@ -363,7 +457,7 @@ static int cmd_count(struct env *env)
 		status = command_poll(&child, true);
 	}
 	sync_rules(&ss);
-	read_counts(ss.at.skel, now);
+	read_walks(ss.at.skel, now);
 	report_summary(&ss.report, now, now_s() - start, status);
 	ret = child.pid ? status : 0;
 out:
@@ -378,7 +472,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct env env = { .mode = -1, .top = 10, .sync_ms = 250 };
+	struct env env = { .mode = -1, .top = 10, .sync_ms = 250, .corrupt_nr = -1 };
 	int err = parse_args(argc, argv, &env);
 
 	if (err)

@@ -100,11 +100,98 @@ static json_object *full_mask_rules_json(const struct ruleset *rs)
 	return arr;
 }
 
-static json_object *counts_json(const struct report_ctx *r, const char *type,
-				const struct counts_snapshot *s, double seconds)
+static const char *stale_name(enum stale_verdict v)
 {
-	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	return v == STALE_YES ? "yes" : v == STALE_NO ? "no" : "unknown";
+}
+
+/* Outcome counters exist only where the mode sees the walk's result. */
+static void add_outcomes(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
+{
+	json_object_object_add(o, "needless_despite_mask",
+			       r->outcomes ? json_object_new_uint64(c->needless) : NULL);
+	json_object_object_add(o, "missed_matches",
+			       r->outcomes ? json_object_new_uint64(c->missed) : NULL);
+}
+
+static json_object *slots_json(const struct report_ctx *r, const struct counts_snapshot *s,
+			       bool uring)
+{
+	json_object *arr = json_object_new_array();
 	unsigned int order[NR_SLOTS], n = seen_slots(s, order);
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct scan_counts *c = &s->slot[order[i]];
+		json_object *e = json_object_new_object();
+		char name[64];
+
+		json_object_object_add(e, uring ? "op" : "nr", json_object_new_int(order[i]));
+		if (!uring) {
+			syscall_name(order[i], -1, name, sizeof(name));
+			add_str(e, "name", name);
+		}
+		add_u64(e, "scans", c->scans);
+		add_u64(e, "skippable", c->skippable);
+		add_u64(e, "walked_skipped", c->walked_skipped);
+		add_outcomes(e, r, c);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static json_object *uring_json(const struct report_ctx *r, const struct counts_snapshot *s)
+{
+	json_object *o;
+
+	if (!r->uring)
+		return NULL;
+	o = json_object_new_object();
+	add_u64(o, "exit_rules", r->mirror.uring_rules);
+	add_u64(o, "mask_bits", mask_count(r->mirror.uring_mask));
+	add_u64(o, "scans", s->total.scans);
+	add_u64(o, "skippable", s->total.skippable);
+	add_u64(o, "walked_skipped", s->total.walked_skipped);
+	add_outcomes(o, r, &s->total);
+	json_object_object_add(o, "ops", slots_json(r, s, true));
+	return o;
+}
+
+static json_object *missed_json(const struct report_ctx *r)
+{
+	json_object *arr = json_object_new_array();
+
+	for (__u64 i = 0; i < r->missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->missed[i];
+		json_object *e = json_object_new_object();
+		char name[64];
+
+		json_object_object_add(e, m->uring ? "op" : "nr", json_object_new_int(m->nr));
+		if (!m->uring) {
+			syscall_name(m->nr, -1, name, sizeof(name));
+			add_str(e, "name", name);
+		}
+		add_str(e, "key", m->key);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static json_object *stale_json(const struct stale_report *st)
+{
+	json_object *o = json_object_new_object();
+
+	add_str(o, "state", stale_name(st->verdict));
+	add_u64(o, "syscalls", st->syscalls);
+	json_object_object_add(o, "audit_n_rules", st->kernel_n_rules >= 0 ?
+					json_object_new_int(st->kernel_n_rules) : NULL);
+	add_u64(o, "counted_rules", st->counted_rules);
+	return o;
+}
+
+static json_object *counts_json(const struct report_ctx *r, const char *type,
+				const struct walk_counts *w, double seconds)
+{
+	json_object *o = json_object_new_object();
 
 	add_str(o, "type", type);
 	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
@@ -116,23 +203,14 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 							      "netlink");
 	add_u64(o, "mirror_generation", r->mirror.generation);
 	mask_json(o, r->mirror.mask, r->mirror.exit_rules);
-	add_u64(o, "scans", s->total.scans);
-	add_u64(o, "skippable", s->total.skippable);
-	add_u64(o, "walked_skipped", s->total.walked_skipped);
-	for (unsigned int i = 0; i < n; i++) {
-		const struct scan_counts *c = &s->slot[order[i]];
-		json_object *e = json_object_new_object();
-		char name[64];
-
-		syscall_name(order[i], -1, name, sizeof(name));
-		json_object_object_add(e, "nr", json_object_new_int(order[i]));
-		add_str(e, "name", name);
-		add_u64(e, "scans", c->scans);
-		add_u64(e, "skippable", c->skippable);
-		add_u64(e, "walked_skipped", c->walked_skipped);
-		json_object_array_add(arr, e);
-	}
-	json_object_object_add(o, "syscalls", arr);
+	add_u64(o, "scans", w->exit.total.scans);
+	add_u64(o, "skippable", w->exit.total.skippable);
+	add_u64(o, "walked_skipped", w->exit.total.walked_skipped);
+	add_outcomes(o, r, &w->exit.total);
+	json_object_object_add(o, "missed", missed_json(r));
+	json_object_object_add(o, "syscalls", slots_json(r, &w->exit, false));
+	json_object_object_add(o, "uring", uring_json(r, &w->uring));
+	json_object_object_add(o, "stale", stale_json(&r->stale));
 	return o;
 }
 
@@ -164,13 +242,14 @@ void report_start(const struct report_ctx *r)
 	fflush(r->out);
 }
 
-void report_interval(const struct report_ctx *r, const struct counts_snapshot *d, double seconds)
+void report_interval(const struct report_ctx *r, const struct walk_counts *w, double seconds)
 {
+	const struct counts_snapshot *d = &w->exit;
 	char stamp[16];
 	time_t now = time(NULL);
 
 	if (r->json) {
-		print_json(r->out, counts_json(r, "interval", d, seconds));
+		print_json(r->out, counts_json(r, "interval", w, seconds));
 		return;
 	}
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
@@ -180,6 +259,9 @@ void report_interval(const struct report_ctx *r, const struct counts_snapshot *d
 		share(d->total.skippable, d->total.scans),
 		(unsigned long long)d->total.walked_skipped, r->mirror.exit_rules,
 		mask_count(r->mirror.mask));
+	if (r->outcomes && d->total.missed)
+		fprintf(r->out, "          MISSED MATCHES %llu: see the summary\n",
+			(unsigned long long)d->total.missed);
 	fflush(r->out);
 }
 
@@ -203,13 +285,58 @@ static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 	}
 }
 
-void report_summary(const struct report_ctx *r, const struct counts_snapshot *t, double seconds,
+static void print_safety(FILE *out, const struct report_ctx *r, const struct scan_counts *t)
+{
+	if (!r->outcomes) {
+		fprintf(out, "  missed matches                   n/a  (mode %s cannot see a walk's outcome)\n",
+			r->mode);
+		return;
+	}
+	fprintf(out, "  missed matches         %14llu  (a rule matched with its bit clear: must be 0)\n",
+		(unsigned long long)t->missed);
+	fprintf(out, "  needless despite mask  %14llu  (bit set, no rule matched)\n",
+		(unsigned long long)t->needless);
+	if (!r->missed_total)
+		return;
+	fprintf(out, "\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",
+		(unsigned long long)r->missed_total);
+	for (__u64 i = 0; i < r->missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->missed[i];
+		char name[64];
+
+		if (m->uring)
+			snprintf(name, sizeof(name), "io_uring op %u", m->nr);
+		else
+			syscall_name(m->nr, -1, name, sizeof(name));
+		fprintf(out, "     %s, rule key \"%s\"\n", name, m->key[0] ? m->key : "(none)");
+	}
+}
+
+static void print_stale(FILE *out, const struct stale_report *st)
+{
+	char n_rules[32] = "unreadable";
+
+	if (st->kernel_n_rules >= 0)
+		snprintf(n_rules, sizeof(n_rules), "%d", st->kernel_n_rules);
+	fprintf(out, "  stale rule accounting  %14s  (audit_n_rules %s, rules that count %u)\n",
+		stale_name(st->verdict), n_rules, st->counted_rules);
+	if (st->verdict == STALE_YES)
+		fprintf(out,
+			"    %llu syscalls ran with a full audit context no rule needed; it lasts until reboot\n",
+			(unsigned long long)st->syscalls);
+	else if (st->verdict == STALE_UNKNOWN)
+		fprintf(out,
+			"    unknown while rules are loaded and audit_n_rules cannot be read (no KALLSYMS_ALL)\n");
+}
+
+void report_summary(const struct report_ctx *r, const struct walk_counts *w, double seconds,
 		    int command_status)
 {
+	const struct counts_snapshot *t = &w->exit;
 	unsigned int order[NR_SLOTS], n;
 
 	if (r->json) {
-		json_object *o = counts_json(r, "summary", t, seconds);
+		json_object *o = counts_json(r, "summary", w, seconds);
 
 		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->rules));
 		if (command_status >= 0)
@@ -227,6 +354,12 @@ void report_summary(const struct report_ctx *r, const struct counts_snapshot *t,
 		(unsigned long long)t->total.walked_skipped);
 	fprintf(r->out, "  exit-list rules now    %14u  (mask bits set: %u)\n", r->mirror.exit_rules,
 		mask_count(r->mirror.mask));
+	print_safety(r->out, r, &t->total);
+	if (r->uring)
+		fprintf(r->out, "  io_uring exit walks    %14llu  (skippable %llu, %u io_uring rules)\n",
+			(unsigned long long)w->uring.total.scans,
+			(unsigned long long)w->uring.total.skippable, r->mirror.uring_rules);
+	print_stale(r->out, &r->stale);
 	if (!t->total.scans)
 		fprintf(r->out,
 			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"

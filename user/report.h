@@ -13,6 +13,22 @@ struct counts_snapshot {
 	struct scan_counts total;
 };
 
+/* Walks of both lists __audit_filter_op() serves for syscalls and io_uring. */
+struct walk_counts {
+	struct counts_snapshot exit;
+	struct counts_snapshot uring;	/* io_uring ops; filter-op mode only */
+};
+
+enum stale_verdict { STALE_UNKNOWN, STALE_NO, STALE_YES };
+
+/* audit_n_rules left counting rules that are gone (the series' first fix). */
+struct stale_report {
+	enum stale_verdict verdict;
+	__u64 syscalls;		/* non-dummy syscalls while no rule needed a context */
+	int kernel_n_rules;	/* audit_n_rules, -1 where it cannot be read */
+	unsigned int counted_rules;	/* rules that should make up audit_n_rules */
+};
+
 struct report_ctx {
 	FILE *out;
 	bool json;
@@ -24,13 +40,18 @@ struct report_ctx {
 	const char *scope;	/* whole machine, pid N, or the command */
 	const struct ruleset *rules;	/* from netlink, for names and keys */
 	struct mask_mirror mirror;	/* as the BPF side classifies now */
+	bool outcomes;		/* the mode sees whether a rule matched */
+	bool uring;		/* the mode sees io_uring walks */
+	__u64 missed_total;
+	struct missed_match missed[MISSED_LOG];
+	struct stale_report stale;
 };
 
 void report_start(const struct report_ctx *r);
-void report_interval(const struct report_ctx *r, const struct counts_snapshot *delta,
+void report_interval(const struct report_ctx *r, const struct walk_counts *delta,
 		     double seconds);
 /* command_status: the command's exit status, or -1 without a command. */
-void report_summary(const struct report_ctx *r, const struct counts_snapshot *total,
+void report_summary(const struct report_ctx *r, const struct walk_counts *total,
 		    double seconds, int command_status);
 /* `auditskip rules` */
 void report_rules(FILE *out, const struct ruleset *rs, bool json);

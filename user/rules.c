@@ -121,9 +121,9 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	return 0;
 }
 
-bool rule_on_exit_list(const struct audit_rule *r)
+bool rule_on_list(const struct audit_rule *r, unsigned int list)
 {
-	return r->list == AUDIT_FILTER_EXIT && !r->inode_hash;
+	return r->list == list && !r->inode_hash;
 }
 
 int ruleset_load(struct ruleset *rs)
@@ -197,19 +197,32 @@ bool ruleset_equal(const struct ruleset *a, const struct ruleset *b)
 	return a->n == b->n && (a->n == 0 || !memcmp(a->rules, b->rules, a->n * sizeof(*a->rules)));
 }
 
-size_t ruleset_exit_rules(const struct ruleset *rs)
+size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < rs->n; i++)
-		n += rule_on_exit_list(&rs->rules[i]);
+		n += rule_on_list(&rs->rules[i], list);
 	return n;
 }
 
-void ruleset_exit_mask(const struct ruleset *rs, long skip, syscall_mask out)
+void ruleset_mask(const struct ruleset *rs, unsigned int list, long skip, syscall_mask out)
 {
 	memset(out, 0, sizeof(syscall_mask));
 	for (size_t i = 0; i < rs->n; i++)
-		if ((long)i != skip && rule_on_exit_list(&rs->rules[i]))
+		if ((long)i != skip && rule_on_list(&rs->rules[i], list))
 			mask_or(out, rs->rules[i].mask);
+}
+
+size_t ruleset_counted_rules(const struct ruleset *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		unsigned int list = rs->rules[i].list;
+
+		n += list != AUDIT_FILTER_USER && list != AUDIT_FILTER_EXCLUDE &&
+		     list != AUDIT_FILTER_FS;
+	}
+	return n;
 }

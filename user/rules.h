@@ -28,15 +28,33 @@ struct ruleset {
 
 /* Fills `r` from one AUDIT_LIST_RULES record; returns 0 or -EINVAL. */
 int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len);
-/* On the list audit_filter_syscall() walks. */
-bool rule_on_exit_list(const struct audit_rule *r);
+/* On audit_filter_list[list] (AUDIT_FILTER_EXIT: what audit_filter_syscall() walks). */
+bool rule_on_list(const struct audit_rule *r, unsigned int list);
 
 /* Lists the kernel's rules over netlink; 0 or a negative errno. */
 int ruleset_load(struct ruleset *rs);
 void ruleset_free(struct ruleset *rs);
 bool ruleset_equal(const struct ruleset *a, const struct ruleset *b);
-size_t ruleset_exit_rules(const struct ruleset *rs);
-/* OR of the exit-list masks, leaving out rule `skip` (-1: none). */
-void ruleset_exit_mask(const struct ruleset *rs, long skip, syscall_mask out);
+size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list);
+/* OR of the masks of the rules on `list`, leaving out rule `skip` (-1: none). */
+void ruleset_mask(const struct ruleset *rs, unsigned int list, long skip, syscall_mask out);
+/* The rules audit_add_rule() counts in audit_n_rules. */
+size_t ruleset_counted_rules(const struct ruleset *rs);
+
+/* The exit list, which most callers mean. */
+static inline bool rule_on_exit_list(const struct audit_rule *r)
+{
+	return rule_on_list(r, AUDIT_FILTER_EXIT);
+}
+
+static inline size_t ruleset_exit_rules(const struct ruleset *rs)
+{
+	return ruleset_rules_on(rs, AUDIT_FILTER_EXIT);
+}
+
+static inline void ruleset_exit_mask(const struct ruleset *rs, long skip, syscall_mask out)
+{
+	ruleset_mask(rs, AUDIT_FILTER_EXIT, skip, out);
+}
 
 #endif /* __RULES_H */

@@ -161,6 +161,28 @@ static void test_aggregate(void **state)
 	assert_false(mask_test(agg, nr_of("getpid")));
 }
 
+/* audit_add_rule(): every list but user, exclude and fs counts in audit_n_rules. */
+static void test_counted_rules(void **state)
+{
+	struct audit_rule rules[4];
+	struct ruleset rs = { rules, 4 };
+	syscall_mask uring;
+
+	(void)state;
+	rules[0] = build_rule("openat", NULL);
+	rules[1] = build_rule(NULL, "path=/etc/shadow", NULL); /* inode hash, still counted */
+	rules[2] = build_rule("getpid", NULL);
+	rules[2].list = AUDIT_FILTER_EXCLUDE;
+	rules[3] = build_rule("openat", NULL);
+	rules[3].list = AUDIT_FILTER_URING_EXIT;
+
+	assert_int_equal(ruleset_counted_rules(&rs), 3);
+	assert_int_equal(ruleset_exit_rules(&rs), 1);
+	assert_int_equal(ruleset_rules_on(&rs, AUDIT_FILTER_URING_EXIT), 1);
+	ruleset_mask(&rs, AUDIT_FILTER_URING_EXIT, -1, uring);
+	assert_int_equal(mask_count(uring), 1);
+}
+
 static void test_rejects_truncated(void **state)
 {
 	struct audit_rule_data *d = audit_rule_create_data();
@@ -186,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_parse_fields),
 		cmocka_unit_test(test_inode_hash_rules),
 		cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_counted_rules),
 		cmocka_unit_test(test_rejects_truncated),
 	};
 
