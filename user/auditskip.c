@@ -418,6 +418,8 @@ static int cmd_count(struct env *env)
 		.stale = ss.report.stale,
 	};
 	report_start(&ss.report);
+	if (ss.metrics && !read_walks(ss.at.skel, now))
+		metrics_update(ss.metrics, &ss.report, &now->exit);
 
 	start = now_s();
 	next_sync = start + env->sync_ms / 1000.0;
