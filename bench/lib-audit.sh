@@ -110,12 +110,25 @@ audit_policy_save() {
 	trap 'exit 130' INT TERM HUP
 }
 
+# Commands run at exit before the policy is restored (e.g. unmounting).
+BENCH_EXIT_HOOKS=()
+bench_on_exit() { BENCH_EXIT_HOOKS+=("$1"); }
+
 audit_policy_restore() {
-	local rc=$?
+	local rc=$? hook
 	[ "$POLICY_SAVED" = 1 ] || return
 	POLICY_SAVED=0
+	# Everything below must run whatever fails on the way.
+	set +e
 	trap - INT TERM HUP
-	[ -n "${BENCH_CHILD_PIDS:-}" ] && kill "$BENCH_CHILD_PIDS" 2>/dev/null
+	if [ -n "${BENCH_CHILD_PIDS:-}" ]; then
+		kill -INT "$BENCH_CHILD_PIDS" 2>/dev/null
+		wait "$BENCH_CHILD_PIDS" 2>/dev/null
+	fi
+	[ -n "${WATCH_PID:-}" ] && kill "$WATCH_PID" 2>/dev/null
+	for hook in "${BENCH_EXIT_HOOKS[@]}"; do
+		eval "$hook" || log "at exit, failed: $hook"
+	done
 	auditctl -D -k "$BENCH_KEY" >/dev/null 2>&1
 	if ! audit_rules_now | cmp -s - "$SAVED_RULES"; then
 		auditctl -D >/dev/null 2>&1

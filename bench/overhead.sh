@@ -53,6 +53,11 @@ fi
 BPFTRACE_VERSION=$(bpftrace --version 2>/dev/null | head -n 1)
 
 audit_policy_save
+# bpftrace finds tracepoints through tracefs (auditskip does not need it).
+if [ ! -d /sys/kernel/tracing/events/raw_syscalls ] && [ ! -d /sys/kernel/debug/tracing/events/raw_syscalls ]; then
+	mount -t tracefs tracefs /sys/kernel/tracing || die "cannot mount tracefs (bpftrace needs it)"
+	bench_on_exit 'umount /sys/kernel/tracing'
+fi
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
@@ -76,8 +81,9 @@ map_memlock() {
 	echo "$total ${names[*]}"
 }
 
-rss_kb() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
-cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
+tool_alive() { kill -0 "$1" 2>/dev/null || die "the tool (pid $1) exited during the measurement"; }
+rss_kb() { tool_alive "$1" && awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
+cpu_ticks() { tool_alive "$1" && awk '{ print $14 + $15 }' /proc/"$1"/stat; }
 
 # start_tool NAME: starts it in the background and waits until it counts;
 # sets TOOL_PID, or returns 1 with the reason in $BENCH_TMP/tool.err.
@@ -95,11 +101,13 @@ start_tool() {
 	esac
 	TOOL_PID=$!
 	BENCH_CHILD_PIDS=$TOOL_PID
+	ALLOWED_PID=$TOOL_PID	# its tracer is the one being measured
 	for _ in $(seq 1 300); do
 		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
 			wait "$TOOL_PID" 2>/dev/null || true
 			TOOL_PID=
 			BENCH_CHILD_PIDS=
+			ALLOWED_PID=
 			return 1
 		fi
 		case "$name" in
@@ -118,6 +126,7 @@ stop_tool() {
 	wait "$TOOL_PID" 2>/dev/null || true
 	TOOL_PID=
 	BENCH_CHILD_PIDS=
+	ALLOWED_PID=
 }
 
 # ------------------------------------------------------------ measure ---
