@@ -160,27 +160,42 @@ static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool
 }
 
 /*
- * filter-op: __audit_filter_op() also walks the inode hash lists (name set);
- * the exit and io_uring lists are told apart by the context. Its return
- * value says whether a rule matched. audit_filter_syscall() and
- * audit_filter_uring() already returned for auditd before calling it.
+ * Which list a __audit_filter_op() call walks. The inode hash lists come
+ * with a name. __audit_uring_exit() filters the io_uring list also while
+ * the context is still in a syscall (an op run inline by io_uring_enter),
+ * so the list's address decides; without kallsyms, the context does.
+ */
+static __always_inline int walked_list(struct audit_context *actx, struct list_head *list,
+				       struct audit_names *name)
+{
+	int kind;
+
+	if (name)
+		return -1;
+	if (exit_list_addr)
+		return (__u64)list == exit_list_addr   ? AUDIT_CTX_SYSCALL :
+		       (__u64)list == uring_list_addr ? AUDIT_CTX_URING :
+							 -1;
+	kind = actx->context;
+	return kind == AUDIT_CTX_SYSCALL || kind == AUDIT_CTX_URING ? kind : -1;
+}
+
+/*
+ * filter-op: its return value says whether a rule matched.
+ * audit_filter_syscall() and audit_filter_uring() already returned for
+ * auditd before calling it.
  */
 SEC("fexit/__audit_filter_op")
 int BPF_PROG(count_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
 {
+	int kind = walked_list(actx, list, name);
 	struct scan_counts *c;
 	bool uring, skip;
-	int kind;
 
-	if (name)
-		return 0;
-	kind = actx->context;
-	if (kind != AUDIT_CTX_SYSCALL && kind != AUDIT_CTX_URING)
+	if (kind < 0 || !task_counted(tsk->tgid))
 		return 0;
 	uring = kind == AUDIT_CTX_URING;
-	if (!task_counted(tsk->tgid))
-		return 0;
 	c = count_walk(op, uring, &skip);
 	if (c)
 		count_outcome(c, skip, ret != 0, op, uring, actx);

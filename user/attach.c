@@ -133,9 +133,10 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
 
 	s->rodata->filter_tasks = req->filter_tasks;
-	s->rodata->exit_list_addr = out->kernel_mirror ? req->exit_list_addr : 0;
-	s->rodata->uring_list_addr = out->kernel_mirror ? req->uring_list_addr : 0;
-	s->rodata->n_rules_addr = out->kernel_mirror ? req->n_rules_addr : 0;
+	/* The mirror_* programs that use these load only with kernel_mirror. */
+	s->rodata->exit_list_addr = req->exit_list_addr;
+	s->rodata->uring_list_addr = req->uring_list_addr;
+	s->rodata->n_rules_addr = req->n_rules_addr;
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	memcpy((void *)s->rodata->fork_nrs, req->fork_nrs, sizeof(req->fork_nrs));
 
