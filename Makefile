@@ -30,7 +30,7 @@ LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
-TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/audit_bench
+TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
 UNIT_TESTS := $(OUTPUT)/test_mask
 
 ifeq ($(V),1)
@@ -78,12 +78,17 @@ $(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
+$(OUTPUT)/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -luring -o $@
+
 $(OUTPUT)/audit_bench: bench/audit_bench.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -lm -o $@
 
 # Statically linked copies for the QEMU guests.
-static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/audit_bench
+static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
+	$(OUTPUT)/static/audit_bench
 
 $(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h
 	$(Q)mkdir -p $(@D)
@@ -98,6 +103,10 @@ $(OUTPUT)/static/auditskip: $(STATIC_OBJS)
 $(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -luring -o $@
 
 $(OUTPUT)/static/audit_bench: bench/audit_bench.c
 	$(Q)mkdir -p $(@D)

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An io_uring workload for the io_uring exit list: N IORING_OP_OPENAT of
+ * /dev/null, one at a time, each file closed again with close(2). Audit
+ * filters each op it issues (audit_uring_entry()/audit_uring_exit());
+ * an op that must retry from an io-wq worker is filtered once more there.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <liburing.h>
+
+int main(int argc, char **argv)
+{
+	struct io_uring ring;
+	char *end;
+	long n;
+	int err;
+
+	n = argc == 2 ? strtol(argv[1], &end, 10) : -1;
+	if (argc != 2 || *end || n < 0) {
+		fprintf(stderr, "usage: uring_openat N\n");
+		return 2;
+	}
+	err = io_uring_queue_init(8, &ring, 0);
+	if (err) {
+		fprintf(stderr, "uring_openat: io_uring_queue_init: %s\n", strerror(-err));
+		return 1;
+	}
+	for (long i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+		struct io_uring_cqe *cqe;
+
+		io_uring_prep_openat(sqe, AT_FDCWD, "/dev/null", O_RDONLY, 0);
+		io_uring_submit(&ring);
+		err = io_uring_wait_cqe(&ring, &cqe);
+		if (err || cqe->res < 0) {
+			fprintf(stderr, "uring_openat: openat: %s\n", strerror(err ? -err : -cqe->res));
+			return 1;
+		}
+		close(cqe->res);
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
