@@ -460,6 +460,11 @@ static int cmd_count(struct env *env)
 	}
 	sync_rules(&ss);
 	read_walks(ss.at.skel, now);
+	/* The last, partial interval, so the intervals add up to the summary. */
+	if (next_report) {
+		subtract(delta, now, prev);
+		report_interval(&ss.report, delta, now_s() - (next_report - env->interval));
+	}
 	report_summary(&ss.report, now, now_s() - start, status);
 	ret = child.pid ? status : 0;
 out:

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Reliability on the host (tracepoint mode): counters that add up across
+# CPUs and intervals, kill -9 leaving nothing behind, and a mirror that
+# converges after heavy rule churn. Rules and the enabled flag are restored.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+require_root_and_audit
+auditctl -e 1 >/dev/null
+
+# Per-CPU counters summed exactly: one workload pinned to each CPU, with
+# interval lines that must add up to the summary and never go backwards.
+test_counters() {
+	local out=$TMP/cpus.json a=$((30000 + RANDOM % 10000)) b=$((30000 + RANDOM % 10000))
+	local last=$(($(nproc) - 1))
+	add_rules 8 openat
+	"$AUDITSKIP" --json -i 0.2 -- sh -c \
+		"taskset -c 0 $GETPID_LOOP $a & taskset -c $last $GETPID_LOOP $b; wait" >"$out"
+	check counters "$((a + b))" "$(syscall_field "$out" getpid skippable)" \
+		"getpid walks on CPU 0 and CPU $last"
+	check counters "$(summary_field "$out" scans)" \
+		"$(jq -s '[.[] | select(.type == "interval") | .scans] | add' "$out")" \
+		"interval walks add up to the summary"
+	check counters "$(summary_field "$out" walked_skipped)" \
+		"$(jq -s '[.[] | select(.type == "interval") | .walked_skipped] | add' "$out")" \
+		"interval visits add up to the summary"
+	check counters true \
+		"$(jq -s '[.[] | select(.type == "interval") | .scans >= 0 and .skippable <= .scans] | all' "$out")" \
+		"no interval goes negative"
+	auditctl -D -k "$KEY" >/dev/null
+}
+
+# Nothing is pinned, so the kernel drops every program with the last fd.
+test_kill9() {
+	local out=$TMP/kill9.json
+	"$AUDITSKIP" --json -i 1 >"$out" &
+	local pid=$!
+	while ! grep -q '"type":"start"' "$out" 2>/dev/null; do sleep 0.05; done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	check_detached "kill -9"
+}
+
+# Thousands of rule changes while a workload runs; afterwards the mirror
+# must equal the rule list within one resync.
+test_churn() {
+	local out=$TMP/churn.json rules=$TMP/churn-rules.json
+	rm -f "$TMP/ready" "$TMP/go"
+	"$AUDITSKIP" --json -i 0.5 --sync-ms 100 -- \
+		"$GETPID_LOOP" 200000 --pause "$TMP/ready" "$TMP/go" 200000 >"$out" &
+	local pid=$!
+	# auditctl -R reads a whole batch per process: many changes, few forks.
+	local batch=$TMP/batch.rules i
+	: >"$batch"
+	for i in $(seq 1 500); do
+		echo "-a always,exit -F arch=b64 -S getpid -F uid=$((4300000 + i)) -k $KEY" >>"$batch"
+		echo "-a always,exit -F arch=b64 -S openat -F uid=$((4300000 + i)) -k $KEY" >>"$batch"
+		echo "-d always,exit -F arch=b64 -S getpid -F uid=$((4300000 + i)) -k $KEY" >>"$batch"
+	done
+	for i in 1 2; do
+		auditctl -R "$batch" >/dev/null 2>&1
+		auditctl -D -k "$KEY" >/dev/null
+	done
+	auditctl -R "$batch" >/dev/null 2>&1 # ends with 500 openat rules
+	sleep 0.3                            # three resyncs
+	"$AUDITSKIP" rules --json >"$rules"
+	touch "$TMP/go"
+	wait "$pid"
+	check churn 0 "$?" "auditskip and the workload exited cleanly"
+	check churn "$(jq -r .mask_hex "$rules")" "$(summary_field "$out" mask_hex)" \
+		"mirror equals the rule list after churn"
+	check churn 500 "$(summary_field "$out" exit_rules)" "mirror rule count"
+	check churn true "$(jq -s '[.[] | select(.type == "interval") | .mirror_generation] |
+		. == sort' "$out")" "generation never goes back"
+	check_detached churn
+	auditctl -D -k "$KEY" >/dev/null
+}
+
+test_counters
+test_kill9
+test_churn
+summary_line
