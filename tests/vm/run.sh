@@ -17,14 +17,15 @@
 #
 # Environment: VMTEST_TIMEOUT (seconds per guest, default 420; a guest
 # takes about two minutes on an idle machine),
-# VMTEST_MEM (default 1G), VMTEST_SMP (default 2).
+# VMTEST_MEM (default 1G), VMTEST_SMP (default 2), VMTEST_STATIC (directory
+# with the static auditskip and getpid_loop, default .output/static).
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
-STATIC=$ROOT/.output/static   # built by `make static`
+STATIC=${VMTEST_STATIC:-$ROOT/.output/static}   # built by `make static`
 TIMEOUT=${VMTEST_TIMEOUT:-420}
 MEM=${VMTEST_MEM:-1G}
 SMP=${VMTEST_SMP:-2}
