@@ -257,7 +257,11 @@ bench_guarded() {
 			if watch_stop && bench_state_ok; then
 				return 0
 			fi
-			why="disturbed during the measurement: $(sort -u "$BENCH_TMP/disturbed" | head -n 3 | tr '\n' ' ')"
+			if [ -s "$BENCH_TMP/disturbed" ]; then
+				why="disturbed during the measurement: $(sort -u "$BENCH_TMP/disturbed" | head -n 3 | tr '\n' ' ')"
+			else
+				why="audit policy not as set after the measurement"
+			fi
 		fi
 		BENCH_RETRIES=$((BENCH_RETRIES + 1))
 		echo "$why" >>"$BENCH_TMP/retries"

@@ -205,7 +205,8 @@ report() {
 	echo "- auditskip: \`auditskip -m MODE --json\` (whole machine, resync every 250 ms)"
 	echo "- timing: audit_bench median of 21 rounds of about $ROUND_MS ms$([ "$BENCH_RT" = 1 ] && echo ", SCHED_FIFO priority 1 pinned to CPU $BENCH_CPU"); audit on; rules \`-a always,exit -F arch=b64 -S $BENCH_SYSCALL -F uid=N\` (getpid never matches)"
 	echo "- each of $CYCLES cycles: nothing attached, each tool in turn, nothing attached again;"
-	echo "  added = median over cycles of (tool - mean of the cycle's two unattached medians)"
+	echo "  added = median over cycles of (tool - mean of the cycle's two unattached medians),"
+	echo "  with the range over cycles in brackets; \"nothing attached\" is the median of those means"
 	echo
 	echo "## Added ns per getpid"
 	echo
@@ -218,7 +219,10 @@ report() {
 	printf -- '---|\n'
 	for rules in $RULE_SETS; do
 		printf '| %s | %s |' "$rules" "$(fmt_ns "${BASE[$rules]}")"
-		for tool in "${TOOLS[@]}"; do printf ' %s |' "$(signed "${ADDED[$rules,$tool]}")"; done
+		for tool in "${TOOLS[@]}"; do
+			printf ' %s (%s) |' "$(signed "${ADDED[$rules,$tool]}")" \
+				"$(sort -g "$BENCH_TMP/added-$rules-$tool" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%+.0f..%+.0f", lo, hi }')"
+		done
 		printf ' %s |\n' "$(awk -v a="${ADDED[$rules,${TOOLS[0]}]}" -v b="${ADDED[$rules,bpftrace]}" \
 			'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
 	done
@@ -245,19 +249,37 @@ report() {
 	set -- $RULE_SETS
 	first=$1
 	last=${!#}
+	range() { sort -g "$BENCH_TMP/added-$1-$2" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
 	for tool in "${TOOLS[@]}"; do
 		[ "$tool" = bpftrace ] && continue
-		awk -v t="$tool" -v a1="${ADDED[$first,$tool]}" -v b1="${ADDED[$first,bpftrace]}" \
-			-v an="${ADDED[$last,$tool]}" -v bn="${ADDED[$last,bpftrace]}" -v f="$first" -v l="$last" 'BEGIN {
-			printf "- auditskip (%s) adds less than bpftrace: %s with %s rule(s) (%.0f vs %.0f ns), %s with %s rules (%.0f vs %.0f ns)\n",
-				t, a1 < b1 ? "yes" : "NO", f, a1, b1, an < bn ? "yes" : "NO", l, an, bn
+		# A verdict only where the spread over cycles is smaller than the
+		# difference it would decide.
+		awk -v t="$tool" -v f="$first" -v l="$last" \
+			-v a1="${ADDED[$first,$tool]}" -v b1="${ADDED[$first,bpftrace]}" \
+			-v an="${ADDED[$last,$tool]}" -v bn="${ADDED[$last,bpftrace]}" \
+			-v ra1="$(range "$first" "$tool")" -v rb1="$(range "$first" bpftrace)" \
+			-v ran="$(range "$last" "$tool")" -v rbn="$(range "$last" bpftrace)" '
+		function less(a, b, ra, rb,   x, y) {
+			split(ra, x, " "); split(rb, y, " ")
+			if (x[2] < y[1]) return "yes"
+			if (x[1] > y[2]) return "NO"
+			return (a < b ? "probably (medians)" : "NO (medians)") ", but the ranges over cycles overlap"
+		}
+		BEGIN {
+			printf "- auditskip (%s) adds less than bpftrace: with %s rule(s) %s (%.0f vs %.0f ns); with %s rules %s (%.0f vs %.0f ns)\n",
+				t, f, less(a1, b1, ra1, rb1), a1, b1, l, less(an, bn, ran, rbn), an, bn
+			split(ran, x, " "); split(ra1, y, " ")
 			d = a1 != 0 ? (an - a1) / a1 * 100 : 0
-			printf "- its added cost with %s rules within 10%% of that with %s: %s (%+.0f ns, %+.1f%%)\n",
-				l, f, (d <= 10 && d >= -10) ? "yes" : "NO", an - a1, d
+			if (x[2] - x[1] > 0.2 * (a1 > 0 ? a1 : -a1) || y[2] - y[1] > 0.2 * (a1 > 0 ? a1 : -a1))
+				verdict = sprintf("cannot tell here: the ranges over cycles (%+.0f..%+.0f and %+.0f..%+.0f ns) are wider than 10%% of %.0f ns", y[1], y[2], x[1], x[2], a1)
+			else
+				verdict = (d <= 10 && d >= -10) ? "yes" : "NO"
+			printf "- its added cost with %s rules within 10%% of that with %s: %s (medians %+.0f ns, %+.1f%%)\n",
+				l, f, verdict, an - a1, d
 		}'
 	done
 	[ "$BENCH_RETRIES" = 0 ] ||
-		echo "- $BENCH_RETRIES measurement(s) were repeated because another process changed audit policy meanwhile"
+		echo "- $BENCH_RETRIES measurement(s) were repeated: $(sort "$BENCH_TMP/retries" | uniq -c | sed 's/^ *//' | tr '\n' ';')"
 }
 
 if [ -n "$OUTFILE" ]; then

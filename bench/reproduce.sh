@@ -206,7 +206,7 @@ report() {
 		echo "- not computed: RULE_COUNTS must include 1 and 256"
 	fi
 	[ "$BENCH_RETRIES" = 0 ] ||
-		echo "- $BENCH_RETRIES measurement(s) were repeated because another process changed audit policy meanwhile"
+		echo "- $BENCH_RETRIES measurement(s) were repeated: $(sort "$BENCH_TMP/retries" | uniq -c | sed 's/^ *//' | tr '\n' ';')"
 	echo
 	echo "## Stale accounting (automatically removed watch / tree)"
 	echo
