@@ -20,18 +20,18 @@ USER_CFLAGS = $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(VERSION)"'
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
 	-Iinclude -I$(VMLINUX_DIR)
 
-LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd
+LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lm
 # Static binaries go into the guests' initramfs, which has no shared libraries.
 # Debian ships no static GnuTLS dependencies for libmicrohttpd.a, so static
 # builds have no HTTP server (--metrics says so).
 STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
-	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c
+	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
-UNIT_TESTS := $(OUTPUT)/test_mask
+UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration
 
 ifeq ($(V),1)
 Q =
@@ -85,6 +85,10 @@ $(OUTPUT)/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
 $(OUTPUT)/audit_bench: bench/audit_bench.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -lm -o $@
+
+$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibrate.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -ljson-c -lm -o $@
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \

@@ -345,7 +345,6 @@ static long rebuild_step(__u32 i, struct rebuild_walk *w)
 	struct mask_mirror *acc = bpf_map_lookup_elem(&rebuild_scratch, &zero);
 	struct list_head *pos = w->pos, *next = BPF_CORE_READ(pos, next);
 	struct audit_entry *e;
-	__u32 *dst;
 
 	if (!acc)
 		return 1;
@@ -356,9 +355,14 @@ static long rebuild_step(__u32 i, struct rebuild_walk *w)
 	e = (void *)next - bpf_core_field_offset(struct audit_entry, list);
 	if (bpf_core_read(rule_mask, sizeof(rule_mask), &e->rule.mask))
 		return 1;
-	dst = w->uring ? acc->uring_mask : acc->mask;
-	for (int k = 0; k < MASK_WORDS; k++)
-		dst[k] |= rule_mask[k];
+	/* Two loops, not a selected pointer the verifier cannot bound. */
+	if (w->uring) {
+		for (int k = 0; k < MASK_WORDS; k++)
+			acc->uring_mask[k] |= rule_mask[k];
+	} else {
+		for (int k = 0; k < MASK_WORDS; k++)
+			acc->mask[k] |= rule_mask[k];
+	}
 	w->n++;
 	w->pos = next;
 	return 0;
@@ -434,21 +438,22 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 	struct audit_rule_data *d = data;
 	__u32 zero = 0, list, rule_mask[MASK_WORDS];
 	struct mask_mirror *m;
-	__u32 *dst;
-	bool classes;
 
 	if (type != AUDIT_ADD_RULE || datasz < sizeof(*d))
 		return 0;
 	m = bpf_map_lookup_elem(&mirror, &zero);
 	if (!m || bpf_probe_read_kernel(rule_mask, sizeof(rule_mask), d->mask))
 		return 0;
+	if (rule_mask[MASK_WORDS - 1] >> 16)
+		__builtin_memset(rule_mask, 0xff, sizeof(rule_mask));
 	list = BPF_CORE_READ(d, flags) & ~AUDIT_FILTER_PREPEND;
-	if (list != AUDIT_FILTER_EXIT && list != AUDIT_FILTER_URING_EXIT)
-		return 0;
-	dst = list == AUDIT_FILTER_EXIT ? m->mask : m->uring_mask;
-	classes = rule_mask[MASK_WORDS - 1] >> 16;
-	for (int k = 0; k < MASK_WORDS; k++)
-		__sync_fetch_and_or(&dst[k], classes ? ~0U : rule_mask[k]);
+	if (list == AUDIT_FILTER_EXIT) {
+		for (int k = 0; k < MASK_WORDS; k++)
+			__sync_fetch_and_or(&m->mask[k], rule_mask[k]);
+	} else if (list == AUDIT_FILTER_URING_EXIT) {
+		for (int k = 0; k < MASK_WORDS; k++)
+			__sync_fetch_and_or(&m->uring_mask[k], rule_mask[k]);
+	}
 	return 0;
 }
 

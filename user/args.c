@@ -18,6 +18,7 @@ static const char doc[] =
 	"\n"
 	"USAGE: auditskip [OPTION...] [-- COMMAND [ARG...]]\n"
 	"       auditskip rules [--json]\n"
+	"       auditskip calibrate [--rules N] [--cpu CPU] [--calibration FILE]\n"
 	"\n"
 	"EXAMPLES:\n"
 	"    auditskip                 # whole machine until Ctrl-C\n"
@@ -26,6 +27,7 @@ static const char doc[] =
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
+	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
 	"\n"
 	"MODES (best first; the first that loads is used):\n"
 	"    filter-op       fentry on __audit_filter_op\n"
@@ -39,6 +41,9 @@ enum {
 	OPT_SYNC,
 	OPT_METRICS,
 	OPT_CORRUPT,
+	OPT_CALIBRATION,
+	OPT_RULES,
+	OPT_CPU,
 };
 
 static const struct argp_option options[] = {
@@ -51,6 +56,10 @@ static const struct argp_option options[] = {
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", OPT_SYNC, "MS", 0, "Rule list resync period (default 250)", 0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
+	{ "calibration", OPT_CALIBRATION, "FILE", 0,
+	  "Calibration to read, or with 'calibrate' to write (default /var/lib/auditskip/calibration.json)", 0 },
+	{ "rules", OPT_RULES, "N", 0, "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
+	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	/* Proves the missed-match counter can fire: the mirror loses one bit. */
 	{ "test-corrupt-mirror", OPT_CORRUPT, "SYSCALL", OPTION_HIDDEN, NULL, 0 },
@@ -130,6 +139,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (env->corrupt_nr < 0 && parse_long(arg, 0, 2047, &env->corrupt_nr))
 			argp_error(state, "unknown syscall '%s'", arg);
 		break;
+	case OPT_CALIBRATION:
+		env->calibration = arg;
+		break;
+	case OPT_RULES:
+		if (parse_long(arg, 1, 4096, &v))
+			argp_error(state, "invalid --rules '%s': give 1 to 4096", arg);
+		env->calib_rules = v;
+		break;
+	case OPT_CPU:
+		if (parse_long(arg, 0, 4095, &v))
+			argp_error(state, "invalid --cpu '%s'", arg);
+		env->calib_cpu = v;
+		break;
 	case OPT_METRICS:
 		env->metrics = arg;
 		break;
@@ -139,6 +161,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (state->arg_num == 0 && !strcmp(arg, "rules")) {
 			env->command = CMD_RULES;
+			break;
+		}
+		if (state->arg_num == 0 && !strcmp(arg, "calibrate")) {
+			env->command = CMD_CALIBRATE;
 			break;
 		}
 		argp_error(state, "unexpected argument '%s' (a command to run goes after --)", arg);
@@ -176,8 +202,9 @@ int parse_args(int argc, char **argv, struct env *env)
 		fprintf(stderr, "auditskip: -p and -- COMMAND cannot be combined\n");
 		return 2;
 	}
-	if (env->command == CMD_RULES && (env->argv || env->pid)) {
-		fprintf(stderr, "auditskip: 'rules' takes no process to count\n");
+	if (env->command != CMD_COUNT && (env->argv || env->pid)) {
+		fprintf(stderr, "auditskip: '%s' takes no process to count\n",
+			env->command == CMD_RULES ? "rules" : "calibrate");
 		return 2;
 	}
 	return 0;

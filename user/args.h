@@ -9,6 +9,7 @@
 enum subcommand {
 	CMD_COUNT,	/* attach and count walks */
 	CMD_RULES,	/* print the exit rules and their aggregate mask */
+	CMD_CALIBRATE,	/* measure the cost of a visited rule entry */
 };
 
 struct env {
@@ -25,6 +26,9 @@ struct env {
 	int sync_ms;		/* how often audit status and rules are re-read */
 	const char *metrics;	/* ADDR:PORT for Prometheus, or NULL */
 	long corrupt_nr;	/* tests only: a syscall bit the mirror must lack, or -1 */
+	const char *calibration;	/* file to read (count) or write (calibrate) */
+	int calib_rules;	/* calibrate: most rules added; 0: max(64, exit rules) */
+	int calib_cpu;		/* calibrate: CPU to time on, -1: the current one */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -214,8 +214,10 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 		if (req->mode >= 0)
 			fprintf(stderr, "auditskip: mode %s cannot run on this kernel: %s\n",
 				modes[m].name, why);
-		else if (req->verbose)
-			fprintf(stderr, "auditskip: passing over mode %s: %s\n", modes[m].name, why);
+		else if (req->verbose || (err != -ENOENT && err != -EPERM))
+			/* Not absent, not refused by policy: the verifier said no. Say so. */
+			fprintf(stderr, "auditskip: passing over mode %s: %s%s\n", modes[m].name, why,
+				req->verbose ? "" : " (run with -v for the verifier's log)");
 	}
 	btf__free(btf);
 	if (err && req->mode < 0)

@@ -16,6 +16,7 @@
 #include "args.h"
 #include "attach.h"
 #include "auditskip.skel.h"
+#include "calibrate.h"
 #include "command.h"
 #include "metrics.h"
 #include "report.h"
@@ -112,6 +113,69 @@ static int cmd_rules(const struct env *env)
 	report_rules(stdout, &rs, env->json);
 	ruleset_free(&rs);
 	return 0;
+}
+
+static int cmd_calibrate(const struct env *env)
+{
+	const char *path = env->calibration ? env->calibration : calibration_default_path();
+	struct audit_status_info st;
+	struct calibration c;
+	struct ruleset rs;
+	int rules = env->calib_rules, err = preflight(env, &st);
+
+	if (err)
+		return 1;
+	if (!rules) {
+		/* The per-entry cost grows with the list: calibrate up to its length. */
+		if (ruleset_load(&rs)) {
+			fprintf(stderr, "auditskip: cannot list audit rules\n");
+			return 1;
+		}
+		rules = ruleset_exit_rules(&rs) > 64 ? ruleset_exit_rules(&rs) : 64;
+		ruleset_free(&rs);
+	}
+	err = calibrate_run_on_cpu(rules, env->calib_cpu, env->verbose, &c);
+	if (err) /* 75 (EX_TEMPFAIL): another process changed audit policy; try again */
+		return err == -EBUSY || err == -EAGAIN ? 75 : 1;
+	err = calibration_save(path, &c);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot save %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	printf("calibrated up to %d rules: %.2f ns per visited entry (fit), %.0f ns for a non-dummy context\n",
+	       c.rules_used, c.ns_per_entry, c.ns_context);
+	for (int i = 0; i < c.npoints; i++)
+		printf("  %4d rules: getpid %.0f ns\n", c.points[i].rules, c.points[i].ns);
+	printf("saved to %s\n", path);
+	return 0;
+}
+
+/*
+ * The time model: the file asked for, else the default file if there is
+ * one, else the series' slope. A file that is asked for and missing, or
+ * corrupt, is an error: estimates from the wrong model would mislead.
+ */
+static int load_calibration(const struct env *env, struct calibration *c, const char **from)
+{
+	const char *path = env->calibration ? env->calibration : calibration_default_path();
+	int err = calibration_load(path, c);
+
+	*from = err ? NULL : path;
+	if (!err || (err == -ENOENT && !env->calibration)) {
+		if (err)
+			*c = (struct calibration){ .ns_per_entry = DEFAULT_NS_PER_ENTRY };
+		return 0;
+	}
+	if (err == -ENOENT)
+		fprintf(stderr, "auditskip: no calibration at %s: run 'auditskip calibrate --calibration %s'\n",
+			path, path);
+	else if (err == -EINVAL)
+		fprintf(stderr,
+			"auditskip: %s is not a valid calibration: remove it or run 'auditskip calibrate'\n",
+			path);
+	else
+		fprintf(stderr, "auditskip: cannot read %s: %s\n", path, strerror(-err));
+	return err;
 }
 
 static void add_counts(struct scan_counts *to, const struct scan_counts *c)
@@ -314,12 +378,14 @@ static int cmd_count(struct env *env)
 		.corrupt_nr = env->corrupt_nr,
 	};
 	char kernel[128], scope[256], mirror_how[128];
+	struct calibration calib;
+	const char *calib_from;
 	double start, next_sync, next_report, end;
 	int err, status = -1, ret = 1;
 	__u64 list_addr;
 
 	err = preflight(env, &st);
-	if (err)
+	if (err || load_calibration(env, &calib, &calib_from))
 		return 1;
 	/* Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it). */
 	if (!kallsyms_lookup("audit_filter_list", &list_addr)) {
@@ -416,6 +482,9 @@ static int cmd_count(struct env *env)
 		.outcomes = ss.at.mode == MODE_FILTER_OP || ss.at.mode == MODE_FILTER_SYSCALL,
 		.uring = ss.at.mode == MODE_FILTER_OP,
 		.stale = ss.report.stale,
+		.calib = &calib,
+		.calib_from = calib_from,
+		.ncpus = libbpf_num_possible_cpus(),
 	};
 	report_start(&ss.report);
 	if (ss.metrics && !read_walks(ss.at.skel, now))
@@ -441,6 +510,10 @@ static int cmd_count(struct env *env)
 			next_sync = t + env->sync_ms / 1000.0;
 		}
 		if (next_report && t >= next_report) {
+			__u32 zero = 0;
+
+			/* In trampoline modes the mirror changes between syncs. */
+			bpf_map_lookup_elem(ss.mirror_fd, &zero, &ss.report.mirror);
 			read_walks(ss.at.skel, now);
 			subtract(delta, now, prev);
 			report_interval(&ss.report, delta, t - (next_report - env->interval));
@@ -479,11 +552,18 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct env env = { .mode = -1, .top = 10, .sync_ms = 250, .corrupt_nr = -1 };
+	struct env env = { .mode = -1, .top = 10, .sync_ms = 250, .corrupt_nr = -1, .calib_cpu = -1 };
 	int err = parse_args(argc, argv, &env);
 
 	if (err)
 		return err;
 	set_aumessage_mode(MSG_QUIET, DBG_NO);
-	return env.command == CMD_RULES ? cmd_rules(&env) : cmd_count(&env);
+	switch (env.command) {
+	case CMD_RULES:
+		return cmd_rules(&env);
+	case CMD_CALIBRATE:
+		return cmd_calibrate(&env);
+	default:
+		return cmd_count(&env);
+	}
 }

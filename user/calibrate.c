@@ -840,74 +840,40 @@ out:
 	return err;
 }
 
-#ifdef CALIBRATE_MAIN
 /*
- * Stand-alone driver for the benchmark scripts until the loader has a
- * calibrate command:
- *   calibrate [-r MAX_RULES] [-c CPU] [-o FILE] [-v]
- * prints the calibration as one JSON line and saves it to FILE (default
- * calibration_default_path()). Exit status 75 when another process changed
- * audit policy during the run or the fit was unusable: try again.
+ * Latency at `rules` non-matching exit rules, piecewise linear through the
+ * measured points (rules >= 1), extended past both ends along the nearest
+ * segment. The cost per entry is not constant: it grows once the list
+ * outgrows the caches, so a straight fit through all points would
+ * under-predict long lists.
  */
-int main(int argc, char **argv)
+static double latency_at(const struct calibration *c, double rules)
 {
-	const char *path = calibration_default_path();
-	struct calibration c;
-	bool verbose = false;
-	int opt, max_rules = 64, cpu = -1, err;
-	char *end;
+	const struct calibration_point *p = c->points;
+	int first = 0, n = c->npoints;
 
-	while ((opt = getopt(argc, argv, "r:c:o:v")) != -1) {
-		switch (opt) {
-		case 'r':
-			errno = 0;
-			max_rules = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || max_rules < 1) {
-				fprintf(stderr, "calibrate: invalid rule count '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			errno = 0;
-			cpu = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || cpu < 0) {
-				fprintf(stderr, "calibrate: invalid CPU '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'o':
-			path = optarg;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-r MAX_RULES] [-c CPU] [-o FILE] [-v]\n", argv[0]);
-			return 2;
+	while (first < n && p[first].rules < 1)
+		first++;
+	if (n - first < 2)
+		return rules * c->ns_per_entry;
+	for (int i = first; i < n - 1; i++) {
+		const struct calibration_point *a = &p[i], *b = &p[i + 1];
+
+		if (rules <= b->rules || i == n - 2) {
+			if (i > first && rules < a->rules)
+				continue;
+			return a->ns + (b->ns - a->ns) * (rules - a->rules) / (b->rules - a->rules);
 		}
 	}
-	err = calibrate_run_on_cpu(max_rules, cpu, verbose, &c);
-	if (err)	/* 75 (EX_TEMPFAIL): disturbed or too noisy, worth another try */
-		return err == -EBUSY || err == -EAGAIN ? 75 : 1;
-	err = calibration_save(path, &c);
-	if (err) {
-		fprintf(stderr, "calibrate: cannot save %s: %s\n", path, strerror(-err));
-		return 1;
-	}
-	err = calibration_load(path, &c);
-	if (err) {
-		fprintf(stderr, "calibrate: %s does not read back: %s\n", path, strerror(-err));
-		return 1;
-	}
-	{
-		FILE *fp = fopen(path, "re");
-		int ch;
-
-		while (fp && (ch = fgetc(fp)) != EOF)
-			putchar(ch);
-		if (fp)
-			fclose(fp);
-	}
-	return 0;
+	return rules * c->ns_per_entry; /* not reached */
 }
-#endif
+
+double calibration_walk_ns(const struct calibration *c, double entries)
+{
+	double ns;
+
+	if (entries <= 0)
+		return 0;
+	ns = latency_at(c, entries) - latency_at(c, 0);
+	return ns > 0 ? ns : 0;
+}

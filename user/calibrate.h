@@ -52,10 +52,11 @@ int calibration_load(const char *path, struct calibration *c);
 /* /var/lib/auditskip/calibration.json */
 const char *calibration_default_path(void);
 
-/* Predicted nanoseconds saved for `entries` visited rule entries. */
-static inline double calibration_saving_ns(const struct calibration *c, double entries)
-{
-	return entries * c->ns_per_entry;
-}
+/*
+ * What one walk over `entries` rules that cannot match costs, and so what
+ * skipping it saves: the measured latency curve at `entries` less its value
+ * at zero entries (a non-dummy context with nothing to walk).
+ */
+double calibration_walk_ns(const struct calibration *c, double entries);
 
 #endif /* __CALIBRATE_H */

@@ -114,6 +114,29 @@ static void add_outcomes(json_object *o, const struct report_ctx *r, const struc
 			       r->outcomes ? json_object_new_uint64(c->missed) : NULL);
 }
 
+/* Skippable walks times what one walk over their mean list length costs. */
+static double saved_ns(const struct report_ctx *r, const struct scan_counts *c)
+{
+	if (!c->skippable)
+		return 0;
+	return c->skippable *
+	       calibration_walk_ns(r->calib, (double)c->walked_skipped / c->skippable);
+}
+
+static double total_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s)
+{
+	double ns = 0;
+
+	for (unsigned int i = 0; i < NR_SLOTS; i++)
+		ns += saved_ns(r, &s->slot[i]);
+	return ns;
+}
+
+static double cpu_share(const struct report_ctx *r, double ns, double seconds)
+{
+	return seconds > 0 ? ns / (seconds * 1e9 * r->ncpus) : 0;
+}
+
 static json_object *slots_json(const struct report_ctx *r, const struct counts_snapshot *s,
 			       bool uring)
 {
@@ -134,6 +157,8 @@ static json_object *slots_json(const struct report_ctx *r, const struct counts_s
 		add_u64(e, "skippable", c->skippable);
 		add_u64(e, "walked_skipped", c->walked_skipped);
 		add_outcomes(e, r, c);
+		if (!uring)
+			json_object_object_add(e, "saved_ns", json_object_new_double(saved_ns(r, c)));
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -176,8 +201,15 @@ static json_object *missed_json(const struct report_ctx *r)
 	return arr;
 }
 
-static json_object *stale_json(const struct stale_report *st)
+/* What the stale contexts cost: the fixed price of a non-dummy context each. */
+static double stale_cost_ns(const struct report_ctx *r)
 {
+	return r->stale.syscalls * r->calib->ns_context;
+}
+
+static json_object *stale_json(const struct report_ctx *r)
+{
+	const struct stale_report *st = &r->stale;
 	json_object *o = json_object_new_object();
 
 	add_str(o, "state", stale_name(st->verdict));
@@ -185,12 +217,28 @@ static json_object *stale_json(const struct stale_report *st)
 	json_object_object_add(o, "audit_n_rules", st->kernel_n_rules >= 0 ?
 					json_object_new_int(st->kernel_n_rules) : NULL);
 	add_u64(o, "counted_rules", st->counted_rules);
+	json_object_object_add(o, "cost_ns", r->calib->ns_context > 0 ?
+					     json_object_new_double(stale_cost_ns(r)) : NULL);
+	return o;
+}
+
+static json_object *calibration_json(const struct report_ctx *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "calibrated", json_object_new_boolean(r->calib_from != NULL));
+	json_object_object_add(o, "file", r->calib_from ? json_object_new_string(r->calib_from) :
+							  NULL);
+	json_object_object_add(o, "ns_per_entry", json_object_new_double(r->calib->ns_per_entry));
+	json_object_object_add(o, "ns_context", json_object_new_double(r->calib->ns_context));
 	return o;
 }
 
 static json_object *counts_json(const struct report_ctx *r, const char *type,
 				const struct walk_counts *w, double seconds)
 {
+	double saved = total_saved_ns(r, &w->exit);
+
 	json_object *o = json_object_new_object();
 
 	add_str(o, "type", type);
@@ -207,10 +255,16 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	add_u64(o, "skippable", w->exit.total.skippable);
 	add_u64(o, "walked_skipped", w->exit.total.walked_skipped);
 	add_outcomes(o, r, &w->exit.total);
+	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
+	json_object_object_add(o, "saved_ns_per_s",
+			       json_object_new_double(seconds > 0 ? saved / seconds : 0));
+	json_object_object_add(o, "saved_cpu_share",
+			       json_object_new_double(cpu_share(r, saved, seconds)));
+	json_object_object_add(o, "calibration", calibration_json(r));
 	json_object_object_add(o, "missed", missed_json(r));
 	json_object_object_add(o, "syscalls", slots_json(r, &w->exit, false));
 	json_object_object_add(o, "uring", uring_json(r, &w->uring));
-	json_object_object_add(o, "stale", stale_json(&r->stale));
+	json_object_object_add(o, "stale", stale_json(r));
 	return o;
 }
 
@@ -312,8 +366,9 @@ static void print_safety(FILE *out, const struct report_ctx *r, const struct sca
 	}
 }
 
-static void print_stale(FILE *out, const struct stale_report *st)
+static void print_stale(FILE *out, const struct report_ctx *r)
 {
+	const struct stale_report *st = &r->stale;
 	char n_rules[32] = "unreadable";
 
 	if (st->kernel_n_rules >= 0)
@@ -324,9 +379,28 @@ static void print_stale(FILE *out, const struct stale_report *st)
 		fprintf(out,
 			"    %llu syscalls ran with a full audit context no rule needed; it lasts until reboot\n",
 			(unsigned long long)st->syscalls);
+	if (st->syscalls && r->calib->ns_context > 0)
+		fprintf(out, "    estimated cost: %.3f ms (%.0f ns a syscall, calibrated)\n",
+			stale_cost_ns(r) / 1e6, r->calib->ns_context);
 	else if (st->verdict == STALE_UNKNOWN)
 		fprintf(out,
 			"    unknown while rules are loaded and audit_n_rules cannot be read (no KALLSYMS_ALL)\n");
+}
+
+static void print_saved(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t,
+			double seconds)
+{
+	double ns = total_saved_ns(r, t);
+
+	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n", ns / 1e6,
+		seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));
+	if (r->calib_from)
+		fprintf(out, "    calibrated (%s, %s)\n", r->calib_from, r->calib->kernel);
+	else
+		fprintf(out,
+			"    UNCALIBRATED: %.1f ns per visited entry, the series' slope from 128 to 256 rules;\n"
+			"    run 'auditskip calibrate' to measure this machine\n",
+			r->calib->ns_per_entry);
 }
 
 void report_summary(const struct report_ctx *r, const struct walk_counts *w, double seconds,
@@ -359,7 +433,8 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 		fprintf(r->out, "  io_uring exit walks    %14llu  (skippable %llu, %u io_uring rules)\n",
 			(unsigned long long)w->uring.total.scans,
 			(unsigned long long)w->uring.total.skippable, r->mirror.uring_rules);
-	print_stale(r->out, &r->stale);
+	print_saved(r->out, r, t, seconds);
+	print_stale(r->out, r);
 	if (!t->total.scans)
 		fprintf(r->out,
 			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"
