@@ -25,9 +25,15 @@ mount -t tmpfs tmpfs /tmp
 # auditd runs) from interleaving with the result lines.
 dmesg -n 1
 
-echo "VMTEST BOOT $(uname -r)"
+# vmsuite=stale-watch on the kernel command line runs guest-stale.sh watch;
+# without it, the main suite runs.
+suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
+echo "VMTEST BOOT $(uname -r) ${suite:-main}"
 # The tests get their own process; a crash in them must still power off.
-sh /vmtest/guest-tests.sh </dev/null 2>&1
+case "$suite" in
+stale-*) sh /vmtest/guest-stale.sh "${suite#stale-}" </dev/null 2>&1 ;;
+*) sh /vmtest/guest-tests.sh </dev/null 2>&1 ;;
+esac
 echo "VMTEST DONE rc=$?"
 sync
 poweroff -f

@@ -68,7 +68,7 @@ fi
 
 # Without them the guest still boots and reports a failed "tools" test,
 # which keeps the boot plumbing testable on its own.
-for f in auditskip getpid_loop; do
+for f in auditskip getpid_loop uring_openat; do
 	[ -x "$STATIC/$f" ] || log "WARNING: $STATIC/$f is missing: run 'make static' (or 'make vmtest')"
 done
 
@@ -155,14 +155,17 @@ build_initramfs() {
 	done
 
 	local f
-	for f in auditskip getpid_loop; do
+	for f in auditskip getpid_loop uring_openat; do
 		[ -x "$STATIC/$f" ] && install -m 0755 "$STATIC/$f" "$IROOT/bin/"
 	done
 	copy_bin "$(command -v auditctl)" /sbin/auditctl
 	copy_bin /usr/sbin/bpftool /sbin/bpftool
 
 	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
-	install -m 0755 "$VMDIR/guest-tests.sh" "$IROOT/vmtest/guest-tests.sh"
+	local s
+	for s in guest-lib.sh guest-tests.sh guest-stale.sh; do
+		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
+	done
 	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
 	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
 
@@ -185,9 +188,9 @@ TOTAL_PASS=0
 TOTAL_FAIL=0
 SUMMARY=()
 
-# run_guest SERIES KERNEL_IMAGE
+# run_guest SERIES KERNEL_IMAGE [SUITE]: one boot; SUITE picks the guest suite.
 run_guest() {
-	local series=$1 kernel=$2 logf=$CACHE/console-$1.log
+	local series=$1${3:+-$3} kernel=$2 suite=${3:-main} logf=$CACHE/console-$1${3:+-$3}.log
 	local t0 t1 secs status=0 npass nfail done_line
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
 	t0=$(date +%s)
@@ -197,7 +200,7 @@ run_guest() {
 		-accel tcg -cpu max -m "$MEM" -smp "$SMP" \
 		-nographic -no-reboot \
 		-kernel "$kernel" -initrd "$CACHE/initramfs.cpio.gz" \
-		-append 'console=ttyS0 audit=1 panic=-1 quiet' \
+		-append "console=ttyS0 audit=1 panic=-1 quiet vmsuite=$suite" \
 		</dev/null >"$logf" 2>&1 || status=$?
 	t1=$(date +%s)
 	secs=$((t1 - t0))
@@ -241,6 +244,9 @@ for series in "$@"; do
 		continue
 	fi
 	run_guest "$series" "$kernel"
+	# Stale accounting lasts until reboot: each case gets a fresh guest.
+	run_guest "$series" "$kernel" stale-watch
+	run_guest "$series" "$kernel" stale-tree
 done
 
 echo "== summary"

@@ -1,0 +1,160 @@
+#!/bin/sh
+# Shared by the guest suites (busybox sh): result lines, the kernel's
+# expected modes, JSON flattening, and running auditskip with a time limit.
+# Each test prints exactly one result line:
+#   VMTEST PASS name
+#   VMTEST FAIL name: reason
+# and may print "VMTEST INFO ..." lines with details; tests/vm/run.sh on the
+# host collects them from the serial console.
+
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+set -f # rule lines are expanded unquoted on purpose; never glob them
+
+T=/tmp/vmtest
+mkdir -p "$T"
+RULES_DIR=/vmtest/rules
+N=20000            # getpid calls per exactness run
+NRULES=64          # non-matching exit rules loaded for exactness runs
+TOOL_TIMEOUT=120   # seconds for one auditskip run; TCG is slow
+NR_GETPID=39
+NR_OPENAT=257
+
+# Seconds since the last result line, from the guest's clock (for finding
+# slow tests; TCG makes everything slow).
+LAST_T=$(cut -d' ' -f1 /proc/uptime)
+took() {
+	_now=$(cut -d' ' -f1 /proc/uptime)
+	echo "VMTEST INFO took $(awk -v a="$LAST_T" -v b="$_now" 'BEGIN { printf "%.1f", b - a }')s: $1"
+	LAST_T=$_now
+}
+pass() { echo "VMTEST PASS $1"; took "$1"; }
+fail() { echo "VMTEST FAIL $1: $2"; took "$1"; }
+info() { echo "VMTEST INFO $*"; }
+
+KVER=$(uname -r)
+# Which modes each Debian kernel can attach (see shared KERNEL-NOTES, sec. 2):
+# 6.1 has audit_filter_syscall but no __audit_filter_op; on 6.12
+# audit_filter_syscall is inlined away and __audit_filter_op exists.
+case "$KVER" in
+6.1.*)
+	AUTO=filter-syscall
+	MODES="filter-syscall syscall-exit tracepoint"
+	ABSENT=filter-op
+	;;
+6.12.*)
+	AUTO=filter-op
+	MODES="filter-op syscall-exit tracepoint"
+	ABSENT=filter-syscall
+	;;
+*)
+	AUTO=unknown
+	MODES="syscall-exit tracepoint"
+	ABSENT=
+	;;
+esac
+# Modes that see the audit exit filter itself through a BPF trampoline; only
+# they can be exact about every walk (tracepoint mode infers it at sys_exit).
+TRAMPOLINE_MODES=$(echo $MODES | sed 's/ *tracepoint//')
+# Modes that see whether a rule matched (missed matches).
+OUTCOME_MODES=$(echo $TRAMPOLINE_MODES | sed 's/ *syscall-exit//')
+
+# ---------------------------------------------------------------- helpers ---
+
+# jflat: JSON on stdin -> "path=value" lines (see jflat.awk). The sed puts
+# every string and every structural character on a line of its own; a string
+# is matched as a whole first, so commas or braces inside it stay put.
+jflat() {
+	sed -E 's/("([^"\\]|\\.)*"|[][{}:,])/\n\1\n/g' | awk -f /vmtest/jflat.awk
+}
+
+# jlast FILE TYPE: the last line of FILE whose "type" is TYPE, flattened.
+jlast() {
+	grep -E "\"type\" *: *\"$2\"" "$1" | tail -n 1 | jflat
+}
+
+# get FLATFILE KEY: a top-level (or dotted) value from a flattened object.
+get() {
+	sed -n "s/^$2=//p" "$1" | head -n 1
+}
+
+# scget FLATFILE NR FIELD: FIELD of the syscalls[] entry whose nr is NR;
+# empty when the syscall is not listed.
+scget() {
+	_i=$(sed -n "s/^syscalls\.\([0-9]*\)\.nr=$2\$/\1/p" "$1" | head -n 1)
+	[ -n "$_i" ] && sed -n "s/^syscalls\.$_i\.$3=//p" "$1" | head -n 1
+}
+
+# scsum FLATFILE FIELD: sum of FIELD over all syscalls[] entries.
+scsum() {
+	awk -F= -v f="$2" '$1 ~ "^syscalls\\.[0-9]+\\." f "$" { s += $2 } END { print s + 0 }' "$1"
+}
+
+# popcount of a hex string, to check mask_bits against mask_hex.
+hexbits() {
+	echo "$1" | awk '{
+		s = tolower($0); n = 0
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", substr(s, i, 1)) - 1
+			while (c > 0) { n += c % 2; c = int(c / 2) }
+		}
+		print n
+	}'
+}
+
+# tool NAME ARGS...: run auditskip with a time limit; output in $T/NAME.out
+# and $T/NAME.err, exit status in $rc.
+tool() {
+	_n=$1
+	shift
+	timeout $TOOL_TIMEOUT auditskip "$@" >"$T/$_n.out" 2>"$T/$_n.err"
+	rc=$?
+}
+
+# dump NAME: show what a failed run printed (lines cut short: mask_hex alone
+# is 512 characters).
+dump() {
+	info "--- $1: exit status $rc, stderr:"
+	tail -n 15 "$T/$1.err" 2>/dev/null | cut -c1-300 | sed 's/^/VMTEST INFO   /'
+	info "--- $1: stdout:"
+	tail -n 8 "$T/$1.out" 2>/dev/null | cut -c1-600 | sed 's/^/VMTEST INFO   /'
+}
+
+# Numbers of the loaded BPF programs and links, sorted for comm. bpftool
+# loads a helper iterator program named "iter" of its own while listing;
+# it is not the tool's and is left out.
+progs() {
+	bpftool prog list 2>/dev/null | grep -v ' name iter ' |
+		sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort
+}
+links() {
+	bpftool link list 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort
+}
+
+rules_reset() {
+	auditctl -D >/dev/null 2>&1
+}
+
+# openat rules that can never match (no such uid), as in the exactness runs.
+# Loaded with one auditctl -R: an auditctl per rule costs ~0.1 s under TCG.
+load_openat_rules() {
+	_i=0
+	: >"$T/openat.rules"
+	while [ $_i -lt "$1" ]; do
+		echo "-a always,exit -F arch=b64 -S openat -F uid=$((4000000 + _i)) -k vmtest" >>"$T/openat.rules"
+		_i=$((_i + 1))
+	done
+	auditctl -R "$T/openat.rules" >/dev/null || return 1
+	[ "$(auditctl -l | grep -c vmtest)" -eq "$1" ]
+}
+
+# ------------------------------------------------------------------ tests ---
+
+t_audit_enable() {
+	rules_reset
+	auditctl -e 1 >/dev/null
+	if auditctl -s | grep -q '^enabled 1'; then
+		pass audit-enable
+	else
+		fail audit-enable "auditctl -s: $(auditctl -s 2>&1 | head -n 1)"
+	fi
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Stale rule accounting (the series' second patch), in a fresh guest of its
+# own: a removed watch or tree leaves audit_n_rules counting a rule that is
+# gone until reboot, so each case needs a guest nobody made stale before.
+#   guest-stale.sh watch   fresh: not stale; an exit rule added and deleted:
+#                          not stale; a watched directory removed: stale,
+#                          still after auditctl -D
+#   guest-stale.sh tree    a watched tree removed: stale, still after -D
+
+. /vmtest/guest-lib.sh
+
+CASE=$1
+LOOPS=1000
+
+# stale_run NAME MODE: auditskip's summary for a getpid loop, flattened.
+stale_run() {
+	tool "$1" --mode "$2" --json -- getpid_loop $LOOPS
+	jlast "$T/$1.out" summary >"$T/$1.flat"
+}
+
+# expect NAME MODE STATE: the run's stale state, with the evidence it rests on.
+expect() {
+	stale_run "$1" "$2"
+	_state=$(get "$T/$1.flat" stale.state)
+	_n=$(get "$T/$1.flat" stale.audit_n_rules)
+	_counted=$(get "$T/$1.flat" stale.counted_rules)
+	_paid=$(get "$T/$1.flat" stale.syscalls)
+	_walks=$(scget "$T/$1.flat" $NR_GETPID scans)
+	info "$1 ($2): stale=$_state audit_n_rules=$_n counted=$_counted syscalls=$_paid getpid walks=${_walks:-0}"
+	if [ $rc -ne 0 ] || [ -z "$_state" ]; then
+		fail "$1-$2" "auditskip exit status $rc"
+		dump "$1"
+	elif [ "$_state" != "$3" ]; then
+		fail "$1-$2" "stale=$_state, want $3"
+	elif [ "$3" = yes ] && [ "${_walks:-0}" -lt $LOOPS ]; then
+		# Stale contexts are non-dummy: every getpid walks the (empty) list.
+		fail "$1-$2" "stale but only ${_walks:-0} getpid walks of $LOOPS"
+	elif [ "$3" = yes ] && [ "$_paid" -lt $LOOPS ]; then
+		fail "$1-$2" "stale but only $_paid syscalls counted as paying for it"
+	elif [ "$3" = no ] && [ "${_walks:-0}" != 0 ]; then
+		fail "$1-$2" "not stale yet ${_walks} getpid walks"
+	elif [ "$2" = "$AUTO" ] && [ "$3" = yes ] && [ "$_n" -le "$_counted" ]; then
+		fail "$1-$2" "audit_n_rules=$_n not above the $_counted rules that count"
+	else
+		pass "$1-$2"
+	fi
+}
+
+# Both ways of telling: audit_n_rules read by BPF (auto mode, kallsyms) and
+# walks while no rule is loaded (tracepoint mode).
+expect_both() {
+	expect "$1" "$AUTO" "$2"
+	expect "$1" tracepoint "$2"
+}
+
+t_audit_enable
+case "$CASE" in
+watch)
+	expect_both fresh no
+	auditctl -a always,exit -F arch=b64 -S openat -F uid=4242 -k vmtest >/dev/null
+	auditctl -d always,exit -F arch=b64 -S openat -F uid=4242 -k vmtest >/dev/null
+	expect_both plain-rule-deleted no
+	mkdir -p /tmp/sw && touch /tmp/sw/f
+	auditctl -w /tmp/sw/f -p wa -k vmtest >/dev/null
+	rm -rf /tmp/sw
+	sleep 1 # fsnotify removes the watch rule asynchronously
+	expect_both watch-removed yes
+	auditctl -D >/dev/null
+	expect_both watch-removed-after-D yes
+	;;
+tree)
+	mkdir -p /tmp/st/a/b
+	auditctl -a always,exit -F dir=/tmp/st -F perm=wa -k vmtest >/dev/null
+	rm -rf /tmp/st
+	sleep 1
+	expect_both tree-removed yes
+	auditctl -D >/dev/null
+	expect_both tree-removed-after-D yes
+	;;
+*)
+	fail stale "unknown case '$CASE'"
+	;;
+esac
+exit 0
