@@ -4,9 +4,12 @@
  *   getpid_loop N                        N getpid calls
  *   getpid_loop N --pause READY GO M     N, create READY, wait for GO, M more
  *   getpid_loop N --descendants D        a chain of D descendants, N calls each
+ *   getpid_loop N --per-cpu              a child pinned to each CPU, N calls each
  * Waiting uses nanosleep, access and wait4, never getpid.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +73,35 @@ static int descend(long n, long depth)
 	return WEXITSTATUS(status);
 }
 
+static int per_cpu(long n)
+{
+	int status, failed = 0, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (int cpu = 0; cpu < cpus; cpu++) {
+		pid_t child = fork();
+
+		if (child < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (child == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			if (sched_setaffinity(0, sizeof(set), &set)) {
+				perror("sched_setaffinity");
+				_exit(1);
+			}
+			getpids(n);
+			_exit(0);
+		}
+	}
+	while (wait(&status) > 0)
+		failed |= !WIFEXITED(status) || WEXITSTATUS(status);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2) {
@@ -82,6 +114,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[2], "--descendants"))
 		return descend(count(argv[1]), count(argv[3]));
-	fprintf(stderr, "usage: getpid_loop N [--pause READY GO M | --descendants D]\n");
+	if (argc == 3 && !strcmp(argv[2], "--per-cpu"))
+		return per_cpu(count(argv[1]));
+	fprintf(stderr, "usage: getpid_loop N [--pause READY GO M | --descendants D | --per-cpu]\n");
 	return 2;
 }
