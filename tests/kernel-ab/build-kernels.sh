@@ -1,0 +1,216 @@
+#!/bin/bash
+# Builds the two kernels of the A/B test from Debian's linux-source-6.12:
+#
+#   .output/kernels/unpatched/bzImage   the source as Debian ships it
+#   .output/kernels/patched/bzImage     the same source with patches/0*.patch
+#
+# Both use tinyconfig plus patches/kernel.config. Run by `make kernels`.
+#
+# The source is unpacked once per package version into .output/kernel-ab/.
+# Each kernel is cached by a key made of the source version, the config
+# fragment, the compiler and pahole versions and (patched kernel only) the
+# patches: when the key has not changed the build is skipped. When it has,
+# the kernel is rebuilt incrementally in its own build directory (O=); the
+# patched kernel's build directory starts as a copy of the unpatched one, so
+# a first patched build only compiles what the patches touch, and links.
+#
+# Prints the build times (also kept in .output/kernels/*/build-seconds).
+#
+# Environment: KERNEL_AB_JOBS (default: nproc), KERNEL_AB_FORCE=1 throws
+# the build directories away and builds both kernels again.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=$ROOT/.output/kernel-ab
+KOUT=$ROOT/.output/kernels
+PATCHES=$ROOT/patches
+FRAGMENT=$PATCHES/kernel.config
+SRC_PKG=linux-source-6.12
+JOBS=${KERNEL_AB_JOBS:-$(nproc)}
+
+log() { echo "kernels: $*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+[ -f "$FRAGMENT" ] || die "no config fragment $FRAGMENT"
+
+# ------------------------------------------------------------ packages ---
+# Only what is missing is installed (as root), from Debian's registry.
+need=()
+for p in $SRC_PKG dwarves flex bison bc libssl-dev libelf-dev build-essential \
+	xz-utils; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	[ "$(id -u)" -eq 0 ] || die "missing packages: ${need[*]} (install them as root)"
+	log "installing ${need[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q "${need[@]}" >/dev/null ||
+		{ apt-get update -q >/dev/null && apt-get install -y -q "${need[@]}" >/dev/null; } ||
+		die "could not install ${need[*]}"
+fi
+
+SRC_VER=$(dpkg-query -W -f='${Version}' $SRC_PKG)
+TARBALL=/usr/src/$SRC_PKG.tar.xz
+[ -f "$TARBALL" ] || die "$TARBALL is missing (reinstall $SRC_PKG)"
+
+# ------------------------------------------------------- source tree ---
+# One tree, unpacked once per package version, serves both kernels, each
+# built in its own directory (O=). The patches are applied for the patched
+# build and reverted (patch -R, which gives the files new mtimes, so make
+# sees the change) for the unpatched one; what is applied is kept in
+# $APPLIED. Both builds see the same absolute source path, so the patched
+# build directory, seeded from the unpatched one, rebuilds only what the
+# patches touch.
+SRCDIR=$WORK/src
+TREE=$SRCDIR/$SRC_PKG
+APPLIED=$SRCDIR/applied
+mkdir -p "$WORK" "$KOUT"
+unpack() {
+	log "unpacking $SRC_PKG $SRC_VER"
+	rm -rf "$SRCDIR" "$WORK/build"
+	mkdir -p "$SRCDIR"
+	tar -xf "$TARBALL" -C "$SRCDIR"
+	[ -f "$TREE/Makefile" ] || die "unexpected layout of $TARBALL"
+	echo "$SRC_VER" >"$SRCDIR/.version"
+}
+[ "$(cat "$SRCDIR/.version" 2>/dev/null)" = "$SRC_VER" ] || unpack
+[ -z "${KERNEL_AB_FORCE:-}" ] || rm -rf "$WORK/build"
+KVER=$(make -s -C "$TREE" kernelversion)
+
+# revert_patches: back to the source as shipped.
+revert_patches() {
+	local p
+	[ -d "$APPLIED" ] || return 0
+	for p in $(ls "$APPLIED" | sort -r); do
+		log "reverting $p"
+		if ! patch -p1 -R -s -d "$TREE" <"$APPLIED/$p"; then
+			log "cannot revert $p: unpacking the source again"
+			unpack
+			return 0
+		fi
+		rm "$APPLIED/$p"
+	done
+	rmdir "$APPLIED"
+}
+
+# apply_patches FILE...: the tree with exactly these patches applied.
+apply_patches() {
+	local p
+	if [ -d "$APPLIED" ] && [ "$(cd "$APPLIED" && ls)" = "$(for p in "$@"; do basename "$p"; done)" ] &&
+		[ "$(cat "$APPLIED"/*)" = "$(cat "$@")" ]; then
+		return 0
+	fi
+	revert_patches
+	mkdir -p "$APPLIED"
+	for p in "$@"; do
+		log "applying $(basename "$p")"
+		patch -p1 -s -N -d "$TREE" <"$p" || die "$(basename "$p") does not apply to $SRC_PKG $SRC_VER"
+		cp "$p" "$APPLIED/"
+	done
+}
+
+sha() { sha256sum | cut -c1-16; }
+FRAG_HASH=$(sha <"$FRAGMENT")
+shopt -s nullglob
+PATCH_FILES=("$PATCHES"/0*.patch)
+shopt -u nullglob
+[ ${#PATCH_FILES[@]} -gt 0 ] || die "no patches in $PATCHES"
+PATCH_HASH=$(cat "${PATCH_FILES[@]}" | sha)
+TOOLS="$(gcc --version | head -n 1); $(pahole --version)"
+
+# ---------------------------------------------------------------- build ---
+
+# up_to_date NAME KEY
+up_to_date() {
+	[ -z "${KERNEL_AB_FORCE:-}" ] && [ -f "$KOUT/$1/bzImage" ] &&
+		[ "$(cat "$KOUT/$1/key" 2>/dev/null)" = "$2" ]
+}
+
+# build_kernel NAME KEY: build the tree as it is now in $WORK/build/NAME.
+build_kernel() {
+	local name=$1 key=$2 src=$TREE
+	local bdir=$WORK/build/$name dest=$KOUT/$name
+	local t0 t1 missing opt warnings
+
+	mkdir -p "$bdir" "$dest"
+	log "$name: configuring in $bdir"
+	make -s -C "$src" O="$bdir" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" "$FRAGMENT" >/dev/null
+	make -s -C "$src" O="$bdir" olddefconfig >/dev/null
+	missing=()
+	while read -r opt; do
+		grep -qx "$opt" "$bdir/.config" || missing+=("$opt")
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT")
+	[ ${#missing[@]} -eq 0 ] || die "$name: options of the fragment did not survive olddefconfig: ${missing[*]}"
+
+	log "$name: make -j$JOBS bzImage (log: $dest/build.log)"
+	t0=$(date +%s)
+	if ! make -C "$src" O="$bdir" -j"$JOBS" bzImage >"$dest/build.log" 2>&1; then
+		tail -n 30 "$dest/build.log" >&2
+		die "$name: build failed"
+	fi
+	t1=$(date +%s)
+
+	# The trampoline modes need BTF and a __audit_filter_op to attach to.
+	grep -q ' __audit_filter_op$' "$bdir/System.map" ||
+		die "$name: __audit_filter_op is not a function in this build"
+	[ -s "$bdir/vmlinux" ] && readelf -S "$bdir/vmlinux" | grep -q '\.BTF' ||
+		die "$name: vmlinux has no .BTF section"
+	warnings=$(grep -c 'warning:' "$dest/build.log" || true)
+
+	cp "$bdir/arch/x86/boot/bzImage" "$dest/bzImage.tmp"
+	cp "$bdir/.config" "$dest/config"
+	cp "$bdir/System.map" "$dest/System.map"
+	echo $((t1 - t0)) >"$dest/build-seconds"
+	echo "$warnings" >"$dest/warnings"
+	mv "$dest/bzImage.tmp" "$dest/bzImage"
+	echo "$key" >"$dest/key"
+	log "$name: built in $((t1 - t0)) s with $JOBS jobs, $warnings compiler warnings"
+}
+
+UKEY=$(printf '%s\n' "$SRC_VER" "$FRAG_HASH" "$TOOLS" | sha)
+PKEY=$(printf '%s\n' "$SRC_VER" "$FRAG_HASH" "$TOOLS" "$PATCH_HASH" | sha)
+
+if up_to_date unpatched "$UKEY"; then
+	log "unpatched: up to date (built in $(cat "$KOUT/unpatched/build-seconds") s), skipping"
+else
+	revert_patches
+	build_kernel unpatched "$UKEY"
+fi
+
+if up_to_date patched "$PKEY"; then
+	log "patched: up to date (built in $(cat "$KOUT/patched/build-seconds") s), skipping"
+else
+	# Seeded from the unpatched build: same source path, same config, so
+	# only the files the patches touch (and the link) are redone.
+	if [ ! -f "$WORK/build/patched/.config" ] && [ -f "$WORK/build/unpatched/vmlinux" ]; then
+		log "patched: seeding the build directory from the unpatched build"
+		rm -rf "$WORK/build/patched"
+		cp -a "$WORK/build/unpatched" "$WORK/build/patched"
+	fi
+	apply_patches "${PATCH_FILES[@]}"
+	build_kernel patched "$PKEY"
+fi
+
+# Warnings from the files the patches touch are errors here.
+touched=$(cat "${PATCH_FILES[@]}" | sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' | sort -u)
+for f in $touched; do
+	if grep -F "$f:" "$KOUT/patched/build.log" | grep -q 'warning:'; then
+		grep -F "$f:" "$KOUT/patched/build.log" >&2
+		die "the patched kernel has compiler warnings in $f"
+	fi
+done
+
+grep -q ' audit_exit_syscalls$' "$KOUT/patched/System.map" ||
+	die "patched: no audit_exit_syscalls in System.map: are the patches applied?"
+if grep -q ' audit_exit_syscalls$' "$KOUT/unpatched/System.map"; then
+	die "unpatched: has audit_exit_syscalls: the pristine tree is patched"
+fi
+
+echo "kernel $KVER ($SRC_PKG $SRC_VER), fragment $FRAG_HASH, patches $PATCH_HASH"
+for n in unpatched patched; do
+	echo "  $n: $KOUT/$n/bzImage ($(du -k "$KOUT/$n/bzImage" | cut -f1) KiB)," \
+		"build $(cat "$KOUT/$n/build-seconds") s with $JOBS jobs," \
+		"$(cat "$KOUT/$n/warnings") warnings"
+done
