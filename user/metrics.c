@@ -132,30 +132,42 @@ static void info(FILE *out, const struct report_ctx *r)
 }
 
 /*
- * Metrics whose data other work will add to struct report_ctx. Each stays
- * silent until its field exists: a series that is always 0 would look like
- * a measurement.
+ * Metrics that exist only where the mode can know them: a series that is
+ * always 0 would look like a measurement.
  */
 
 /* auditskip_stale (gauge): audit_n_rules left counting rules no list holds. */
 static void stale_state(FILE *out, const struct report_ctx *r)
 {
-	(void)out;
-	(void)r;
+	gauge(out, "auditskip_stale",
+	      "1 when audit_n_rules counts rules that are gone (every syscall pays for a full "
+	      "audit context until reboot), else 0; see auditskip_stale_known.",
+	      r->stale.verdict == STALE_YES);
+	gauge(out, "auditskip_stale_known",
+	      "0 while rules are loaded and audit_n_rules cannot be read: staleness unknown.",
+	      r->stale.verdict != STALE_UNKNOWN);
+	family(out, "auditskip_stale_syscalls_total", "counter",
+	       "Syscalls that ran with a full audit context while no rule needed one.");
+	fprintf(out, "auditskip_stale_syscalls_total %llu\n", (unsigned long long)r->stale.syscalls);
 }
 
 /* auditskip_missed_matches_total (counter): walks deemed skippable in which a rule matched. */
-static void missed_matches(FILE *out, const struct report_ctx *r)
+static void missed_matches(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
 {
-	(void)out;
-	(void)r;
+	if (!r->outcomes)
+		return;
+	family(out, "auditskip_missed_matches_total", "counter",
+	       "Walks in which a rule matched although the mask's bit was clear; must stay 0.");
+	fprintf(out, "auditskip_missed_matches_total %llu\n", (unsigned long long)t->total.missed);
 }
 
 /* auditskip_estimated_saved_seconds_total (counter): CPU time the skip would have saved. */
-static void estimated_saved_seconds(FILE *out, const struct report_ctx *r)
+static void estimated_saved_seconds(FILE *out, const struct report_ctx *r,
+				    const struct counts_snapshot *t)
 {
-	(void)out;
-	(void)r;
+	family(out, "auditskip_estimated_saved_seconds_total", "counter",
+	       "CPU time the skip would have saved, from the calibrated time model.");
+	fprintf(out, "auditskip_estimated_saved_seconds_total %.9f\n", report_saved_ns(r, t) / 1e9);
 }
 
 void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
@@ -176,8 +188,8 @@ void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_s
 	      "Changes of the mask mirror since auditskip started.", r->mirror.generation);
 	info(out, r);
 	stale_state(out, r);
-	missed_matches(out, r);
-	estimated_saved_seconds(out, r);
+	missed_matches(out, r, t);
+	estimated_saved_seconds(out, r, t);
 }
 
 #ifdef AUDITSKIP_NO_HTTP

@@ -123,7 +123,7 @@ static double saved_ns(const struct report_ctx *r, const struct scan_counts *c)
 	       calibration_walk_ns(r->calib, (double)c->walked_skipped / c->skippable);
 }
 
-static double total_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s)
+double report_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s)
 {
 	double ns = 0;
 
@@ -237,7 +237,7 @@ static json_object *calibration_json(const struct report_ctx *r)
 static json_object *counts_json(const struct report_ctx *r, const char *type,
 				const struct walk_counts *w, double seconds)
 {
-	double saved = total_saved_ns(r, &w->exit);
+	double saved = report_saved_ns(r, &w->exit);
 
 	json_object *o = json_object_new_object();
 
@@ -390,7 +390,7 @@ static void print_stale(FILE *out, const struct report_ctx *r)
 static void print_saved(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t,
 			double seconds)
 {
-	double ns = total_saved_ns(r, t);
+	double ns = report_saved_ns(r, t);
 
 	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n", ns / 1e6,
 		seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));

@@ -63,6 +63,8 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *delta
 /* command_status: the command's exit status, or -1 without a command. */
 void report_summary(const struct report_ctx *r, const struct walk_counts *total,
 		    double seconds, int command_status);
+/* Estimated nanoseconds the fast path would have saved over these walks. */
+double report_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s);
 /* `auditskip rules` */
 void report_rules(FILE *out, const struct ruleset *rs, bool json);
 
