@@ -54,7 +54,7 @@ static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "Count only this process (tgid)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
-	{ "sync-ms", OPT_SYNC, "MS", 0, "Rule list resync period (default 250)", 0 },
+	{ "sync-ms", OPT_SYNC, "MS", 0, "Resync audit status and rules at least this often (default 1000)", 0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
 	{ "calibration", OPT_CALIBRATION, "FILE", 0,
 	  "Calibration to read, or with 'calibrate' to write (default /var/lib/auditskip/calibration.json)", 0 },

@@ -4,6 +4,7 @@
  * patch series skip the exit filter walk, on this stock kernel?
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "calibrate.h"
 #include "command.h"
 #include "metrics.h"
+#include "notify.h"
 #include "report.h"
 #include "rules.h"
 #include "syscalls.h"
@@ -57,12 +59,19 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sleep_s(double s)
+/*
+ * Sleeps up to `s` seconds, less when a signal arrives or audit logs a rule
+ * change on `notify_fd` (then true: resync now).
+ */
+static bool wait_s(double s, int notify_fd)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+	struct pollfd pfd = { .fd = notify_fd, .events = POLLIN };
+	int ms = s > 0 ? (int)(s * 1000) + 1 : 0;
 
-	if (s > 0)
-		nanosleep(&ts, NULL); /* a signal ends it early, as wanted */
+	/* poll() with no descriptor (-1 is ignored) is a sleep a signal ends. */
+	if (poll(&pfd, 1, ms) > 0 && notify_fd >= 0)
+		return config_change_drain(notify_fd);
+	return false;
 }
 
 /* One clear line for what stops us before anything is attached. */
@@ -377,11 +386,11 @@ static int cmd_count(struct env *env)
 		.verbose = env->verbose,
 		.corrupt_nr = env->corrupt_nr,
 	};
-	char kernel[128], scope[256], mirror_how[128];
+	char kernel[128], scope[256], mirror_how[192];
 	struct calibration calib;
 	const char *calib_from;
 	double start, next_sync, next_report, end;
-	int err, status = -1, ret = 1;
+	int err, status = -1, ret = 1, notify_fd = -1;
 	__u64 list_addr;
 
 	err = preflight(env, &st);
@@ -466,7 +475,7 @@ static int cmd_count(struct env *env)
 			 "rebuilt by BPF from the kernel's exit list on every rule change");
 	else
 		snprintf(mirror_how, sizeof(mirror_how),
-			 "kept by the loader from the netlink rule list, resynced every %d ms",
+			 "kept by the loader from the netlink rule list, resynced on every rule change audit logs and every %d ms",
 			 env->sync_ms);
 	ss.report = (struct report_ctx){
 		.out = stdout,
@@ -490,6 +499,10 @@ static int cmd_count(struct env *env)
 	if (ss.metrics && !read_walks(ss.at.skel, now))
 		metrics_update(ss.metrics, &ss.report, &now->exit);
 
+	notify_fd = config_change_open();
+	if (notify_fd < 0 && env->verbose)
+		fprintf(stderr, "auditskip: cannot hear of rule changes (%s): resyncing every %d ms only\n",
+			strerror(-notify_fd), env->sync_ms);
 	start = now_s();
 	next_sync = start + env->sync_ms / 1000.0;
 	next_report = env->interval ? start + env->interval : 0;
@@ -524,7 +537,8 @@ static int cmd_count(struct env *env)
 			wake = next_report;
 		if (end && end < wake)
 			wake = end;
-		sleep_s(wake - now_s());
+		if (wait_s(wake - now_s(), notify_fd))
+			next_sync = now_s();
 	}
 	/* A signal meant for us also ends the command, so its report is whole. */
 	if (child.pid && status < 0) {
@@ -541,6 +555,8 @@ static int cmd_count(struct env *env)
 	report_summary(&ss.report, now, now_s() - start, status);
 	ret = child.pid ? status : 0;
 out:
+	if (notify_fd >= 0)
+		close(notify_fd);
 	metrics_stop(ss.metrics);
 	attach_destroy(&ss.at);
 	ruleset_free(&ss.rules);
@@ -552,7 +568,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct env env = { .mode = -1, .top = 10, .sync_ms = 250, .corrupt_nr = -1, .calib_cpu = -1 };
+	struct env env = { .mode = -1, .top = 10, .sync_ms = 1000, .corrupt_nr = -1, .calib_cpu = -1 };
 	int err = parse_args(argc, argv, &env);
 
 	if (err)
