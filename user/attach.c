@@ -28,7 +28,7 @@ const struct mode_info modes[MODE_COUNT] = {
 		"tracepoint", NULL,
 		"raw_syscalls:sys_exit and the audit context's dummy flag",
 		"the auditd exemption (approximated by auditd's pid), syscalls that never "
-		"return (exit, exit_group), and rule changes until the next resync",
+		"return (exit, exit_group), and rule changes until the loader hears of them",
 	},
 };
 
