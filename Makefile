@@ -46,7 +46,7 @@ endif
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
 .PHONY: all static clean install vmlinux test unit-test host-test vmtest format run \
-	reproduce overhead kernels kernel-ab
+	reproduce overhead soak kernels kernel-ab
 
 all: $(TOOLS)
 
@@ -148,6 +148,10 @@ reproduce: all static
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all
 	$(Q)bench/overhead.sh
+
+# Ten minutes under load with rules changing: memory flat, counts exact.
+soak: all
+	$(Q)bench/soak.sh -o bench/results/soak-$$(date +%F).md
 
 # Unpatched and patched kernels from linux-source-6.12 and patches/.
 kernels:

@@ -358,6 +358,7 @@ static int sync_rules(struct session *ss)
 	}
 	update_stale(ss);
 	ss->report.missed_total = skel->bss->missed_total;
+	ss->report.lost_descendants = skel->bss->lost_children;
 	for (__u32 i = 0; i < MISSED_LOG && i < ss->report.missed_total; i++)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &ss->report.missed[i]);
 	return 0;

@@ -262,6 +262,7 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 			       json_object_new_double(cpu_share(r, saved, seconds)));
 	json_object_object_add(o, "calibration", calibration_json(r));
 	json_object_object_add(o, "missed", missed_json(r));
+	add_u64(o, "lost_descendants", r->lost_descendants);
 	json_object_object_add(o, "syscalls", slots_json(r, &w->exit, false));
 	json_object_object_add(o, "uring", uring_json(r, &w->uring));
 	json_object_object_add(o, "stale", stale_json(r));

@@ -44,6 +44,7 @@ struct report_ctx {
 	bool outcomes;		/* the mode sees whether a rule matched */
 	bool uring;		/* the mode sees io_uring walks */
 	__u64 missed_total;
+	__u64 lost_descendants;	/* `-- COMMAND` descendants the tracked map had no room for */
 	struct missed_match missed[MISSED_LOG];
 	struct stale_report stale;
 	const struct calibration *calib;	/* time model; never NULL */

@@ -5,6 +5,7 @@
  *   getpid_loop N --pause READY GO M     N, create READY, wait for GO, M more
  *   getpid_loop N --descendants D        a chain of D descendants, N calls each
  *   getpid_loop N --per-cpu              a child pinned to each CPU, N calls each
+ *   getpid_loop --for SECONDS            as many calls as fit, then prints how many
  * Waiting uses nanosleep, access and wait4, never getpid.
  */
 #define _GNU_SOURCE
@@ -102,8 +103,27 @@ static int per_cpu(long n)
 	return failed;
 }
 
+/* The clock is read through the vDSO: no syscall but the getpids. */
+static int for_seconds(long seconds)
+{
+	struct timespec now, end;
+	unsigned long long n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += seconds;
+	do {
+		getpids(4096);
+		n += 4096;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	printf("%llu\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--for"))
+		return for_seconds(count(argv[2]));
 	if (argc == 2) {
 		getpids(count(argv[1]));
 		return 0;
@@ -116,6 +136,8 @@ int main(int argc, char **argv)
 		return descend(count(argv[1]), count(argv[3]));
 	if (argc == 3 && !strcmp(argv[2], "--per-cpu"))
 		return per_cpu(count(argv[1]));
-	fprintf(stderr, "usage: getpid_loop N [--pause READY GO M | --descendants D | --per-cpu]\n");
+	fprintf(stderr,
+		"usage: getpid_loop N [--pause READY GO M | --descendants D | --per-cpu]\n"
+		"       getpid_loop --for SECONDS\n");
 	return 2;
 }

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Soak: auditskip attached for SOAK_SECONDS (default 600) under steady
+# getpid load while exit rules change every few seconds. Reports the
+# loader's RSS and the BPF maps' locked memory at start and end (they must
+# stay flat), lost updates, and the final getpid count against the
+# workload's own.
+#
+#   bench/soak.sh [-o FILE]      (make soak)
+#
+# A permanent openat rule keeps every context non-dummy, so each getpid the
+# workload makes is one exit-filter walk. Rules and the enabled flag are
+# restored on exit. No watched directory is ever removed (that would leave
+# audit_n_rules stale until reboot).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib-audit.sh
+
+COMMAND="bench/soak.sh $*"
+OUTFILE=
+while getopts o: opt; do
+	case $opt in
+	o) OUTFILE=$OPTARG ;;
+	*) die "usage: $0 [-o FILE]" ;;
+	esac
+done
+SOAK_SECONDS=${SOAK_SECONDS:-600}
+CHANGE_EVERY=${CHANGE_EVERY:-3}
+
+bench_require "$AUDITSKIP" "$GETPID_LOOP"
+audit_policy_save
+STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+auditctl -e 1 >/dev/null
+auditctl -D >/dev/null
+auditctl -a always,exit -F arch=b64 -S openat -F uid=4500000 -k "$BENCH_KEY" >/dev/null
+
+# rss KiB and summed memlock of the map fds of process $1
+memory() {
+	local pid=$1 rss maps=0 f
+	rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")
+	for f in /proc/"$pid"/fdinfo/*; do
+		grep -q '^map_type:' "$f" 2>/dev/null || continue
+		maps=$((maps + $(awk '/^memlock:/ { print $2 }' "$f")))
+	done
+	echo "$rss $((maps / 1024))"
+}
+
+OUTJ=$BENCH_TMP/soak.json
+"$AUDITSKIP" --json -i 60 -- "$GETPID_LOOP" --for "$SOAK_SECONDS" >"$OUTJ" 2>"$BENCH_TMP/soak.err" &
+SKIP_PID=$!
+bench_on_exit "kill $SKIP_PID 2>/dev/null || true"
+while ! grep -q '"type":"start"' "$OUTJ" 2>/dev/null; do
+	kill -0 "$SKIP_PID" 2>/dev/null || die "auditskip did not start: $(cat "$BENCH_TMP/soak.err")"
+	sleep 0.2
+done
+sleep 2
+read -r RSS0 MAPS0 < <(memory "$SKIP_PID")
+log "attached (RSS ${RSS0} KiB, maps ${MAPS0} KiB); changing rules every ${CHANGE_EVERY} s for ${SOAK_SECONDS} s"
+
+# Rule changes: a batch of getpid and openat rules in, then out again.
+CHANGES=0
+i=0
+while kill -0 "$SKIP_PID" 2>/dev/null; do
+	i=$((i + 1))
+	if [ $((i % 2)) = 1 ]; then
+		for j in 1 2 3 4; do
+			auditctl -a always,exit -F arch=b64 -S getpid -F uid=$((4510000 + j)) -k "$BENCH_KEY-soak"
+			auditctl -a always,exit -F arch=b64 -S read -F uid=$((4510000 + j)) -k "$BENCH_KEY-soak"
+		done >/dev/null 2>&1
+		CHANGES=$((CHANGES + 8))
+	else
+		auditctl -D -k "$BENCH_KEY-soak" >/dev/null
+		CHANGES=$((CHANGES + 8))
+	fi
+	if [ $((i * CHANGE_EVERY)) -ge $((SOAK_SECONDS - 10)) ] && [ -z "${RSS1:-}" ]; then
+		read -r RSS1 MAPS1 < <(memory "$SKIP_PID")
+	fi
+	sleep "$CHANGE_EVERY"
+done
+wait "$SKIP_PID" || die "auditskip or the workload failed: $(tail -n 3 "$BENCH_TMP/soak.err")"
+RSS1=${RSS1:-$RSS0}
+MAPS1=${MAPS1:-$MAPS0}
+
+# The workload prints its count on the same stdout as auditskip's JSON.
+MADE=$(grep -v '^{' "$OUTJ" | tail -n 1)
+grep '^{' "$OUTJ" >"$OUTJ.lines"
+mv "$OUTJ.lines" "$OUTJ"
+COUNTED=$(jq -r 'select(.type == "summary") | [.syscalls[] | select(.name == "getpid") | .scans] | add // 0' "$OUTJ")
+INTERVALS=$(jq -s '[.[] | select(.type == "interval") | [.syscalls[] | select(.name == "getpid") | .scans] | add // 0] | add // 0' "$OUTJ")
+GENERATIONS=$(jq -r 'select(.type == "summary") | .mirror_generation' "$OUTJ")
+
+report() {
+	echo "# auditskip soak"
+	echo
+	echo "Run $STARTED with \`$COMMAND\`: ${SOAK_SECONDS} s of \`getpid_loop --for\` under auditskip"
+	echo "(mode $(jq -r 'select(.type == "start") | .mode' "$OUTJ")), exit rules changed every ${CHANGE_EVERY} s."
+	echo
+	machine_description
+	echo
+	echo "| | start | end |"
+	echo "|---|---|---|"
+	echo "| loader RSS | ${RSS0} KiB | ${RSS1} KiB |"
+	echo "| BPF maps (memlock) | ${MAPS0} KiB | ${MAPS1} KiB |"
+	echo
+	echo "- getpid calls the workload made: $MADE"
+	echo "- getpid walks auditskip counted: $COUNTED ($([ "$MADE" = "$COUNTED" ] && echo "equal" || echo "DIFFERENT"))"
+	echo "- sum of the interval lines: $INTERVALS ($([ "$INTERVALS" = "$COUNTED" ] && echo "equal to the summary" || echo "DIFFERENT from the summary"))"
+	echo "- rule changes made: $CHANGES; mirror generations seen: $GENERATIONS (changes that land between two resyncs count once)"
+	echo "- lost descendants: $(jq -r 'select(.type == "summary") | .lost_descendants' "$OUTJ"); missed matches: $(jq -r 'select(.type == "summary") | .missed_matches // "n/a (mode)"' "$OUTJ")"
+}
+
+if [ -n "$OUTFILE" ]; then
+	report | tee "$OUTFILE"
+else
+	report
+fi
