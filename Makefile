@@ -28,7 +28,7 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/notify.c
+	user/notify.c user/getpid_timing.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
@@ -83,11 +83,12 @@ $(OUTPUT)/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -luring -o $@
 
-$(OUTPUT)/audit_bench: bench/audit_bench.c | $(OUTPUT)
+$(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
 
-$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibrate.o
+$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibrate.o \
+	$(OUTPUT)/getpid_timing.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -ljson-c -lm -o $@
 
@@ -113,9 +114,9 @@ $(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -luring -o $@
 
-$(OUTPUT)/static/audit_bench: bench/audit_bench.c
+$(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:

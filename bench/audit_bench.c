@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/syscall.h>
+#include "getpid_timing.h"
 
 static struct {
 	long iterations;
@@ -84,39 +84,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double round_ns_per_call(long n)
-{
-	double start = now_ns();
-
-	/* syscall(), not getpid(): libc must not answer from a cache. */
-	for (long i = 0; i < n; i++)
-		syscall(SYS_getpid);
-	return (now_ns() - start) / n;
-}
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of sorted values. */
-static double percentile(const double *v, long n, double p)
-{
-	long rank = (long)(p / 100.0 * n + 0.999999);
-
-	return v[rank < 1 ? 0 : rank > n ? n - 1 : rank - 1];
-}
-
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
@@ -142,10 +109,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (long i = 0; i < env.warmup; i++)
-		round_ns_per_call(env.iterations);
+		getpid_round_ns(env.iterations);
 	for (long i = 0; i < env.rounds; i++)
-		ns[i] = round_ns_per_call(env.iterations);
-	qsort(ns, env.rounds, sizeof(*ns), by_value);
+		ns[i] = getpid_round_ns(env.iterations);
+	sort_values(ns, env.rounds);
 
 	if (env.json)
 		printf("{\"iterations\":%ld,\"rounds\":%ld,\"cpu\":%d,\"median_ns\":%.1f,"

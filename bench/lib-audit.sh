@@ -42,6 +42,22 @@ audit_rules_now() {
 	auditctl -l 2>/dev/null | grep -v '^No rules$' || true
 }
 
+# The scripts' one option: -o FILE also writes the report there.
+bench_parse_args() {
+	OUTFILE=
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-o)
+			OUTFILE=${2:?-o needs a file}
+			shift 2
+			;;
+		*)
+			die "usage: $0 [-o FILE]"
+			;;
+		esac
+	done
+}
+
 bench_require() {
 	[ "$(id -u)" = 0 ] || die "run as root (it changes audit rules and loads BPF programs)"
 	command -v auditctl >/dev/null || die "auditctl is missing (apt-get install auditd)"

@@ -23,18 +23,7 @@ cd "$(dirname "$0")/.."
 COMMAND="$0${*:+ $*}"
 . bench/lib-audit.sh
 
-OUTFILE=
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-o)
-		OUTFILE=${2:?-o needs a file}
-		shift 2
-		;;
-	*)
-		die "usage: $0 [-o FILE]"
-		;;
-	esac
-done
+bench_parse_args "$@"
 
 RULE_SETS=${RULE_SETS:-"1 1024"}
 MODES=${MODES:-"filter-op filter-syscall syscall-exit tracepoint"}

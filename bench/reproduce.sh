@@ -29,18 +29,7 @@ cd "$(dirname "$0")/.."
 COMMAND="$0${*:+ $*}"
 . bench/lib-audit.sh
 
-OUTFILE=
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-o)
-		OUTFILE=${2:?-o needs a file}
-		shift 2
-		;;
-	*)
-		die "usage: $0 [-o FILE]"
-		;;
-	esac
-done
+bench_parse_args "$@"
 
 RULE_COUNTS=${RULE_COUNTS:-"1 32 128 256"}
 CAL_RULES=${CAL_RULES:-64}

@@ -16,14 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib-audit.sh
 
-COMMAND="bench/soak.sh $*"
-OUTFILE=
-while getopts o: opt; do
-	case $opt in
-	o) OUTFILE=$OPTARG ;;
-	*) die "usage: $0 [-o FILE]" ;;
-	esac
-done
+COMMAND="$0${*:+ $*}"
+bench_parse_args "$@"
 SOAK_SECONDS=${SOAK_SECONDS:-600}
 CHANGE_EVERY=${CHANGE_EVERY:-3}
 

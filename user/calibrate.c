@@ -32,6 +32,7 @@
 #include <json-c/json.h>
 #include <libaudit.h>
 #include "calibrate.h"
+#include "getpid_timing.h"
 
 #define DEFAULT_PATH "/var/lib/auditskip/calibration.json"
 /* Rules calibrate_run() adds match uid 4600001.., which no task has. */
@@ -246,37 +247,6 @@ static int del_calib_rule(int fd, int i)
 
 /* -------------------------------------------------------------- timing --- */
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double round_ns(long n)
-{
-	double t0 = now_ns();
-
-	/* syscall(), not getpid(): libc must not answer from a cache. */
-	for (long i = 0; i < n; i++)
-		syscall(SYS_getpid);
-	return (now_ns() - t0) / n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
  * Median getpid latency in a child forked now: audit_alloc() gives a task
  * an audit context only if audit was enabled when it was forked, so the
@@ -321,14 +291,15 @@ static int time_getpid_in_child(int cpu, bool rt, double *ns)
 			sched_setscheduler(0, SCHED_FIFO, &sp);
 		}
 		/* Size the rounds from a short probe so slow lists stay quick. */
-		n = (long)(BENCH_TARGET_NS / round_ns(2000));
+		n = (long)(BENCH_TARGET_NS / getpid_round_ns(2000));
 		if (n < 1000)
 			n = 1000;
 		for (int i = 0; i < BENCH_WARMUP; i++)
-			round_ns(n);
+			getpid_round_ns(n);
 		for (int i = 0; i < BENCH_ROUNDS; i++)
-			v[i] = round_ns(n);
-		result = median(v, BENCH_ROUNDS);
+			v[i] = getpid_round_ns(n);
+		sort_values(v, BENCH_ROUNDS);
+		result = percentile(v, BENCH_ROUNDS, 50);
 		_exit(write(pipefd[1], &result, sizeof(result)) == sizeof(result) ? 0 : 1);
 	}
 	close(pipefd[1]);
