@@ -28,7 +28,7 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/notify.c user/getpid_timing.c
+	user/notify.c user/getpid_timing.c user/whatif.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
@@ -46,7 +46,7 @@ endif
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
 .PHONY: all static clean install vmlinux test unit-test host-test vmtest format run \
-	reproduce overhead soak kernels kernel-ab
+	reproduce overhead soak kernels kernel-ab classes
 
 all: $(TOOLS)
 
@@ -75,7 +75,8 @@ $(OUTPUT)/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
 
-$(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o
+$(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o \
+	$(OUTPUT)/whatif.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
@@ -161,6 +162,10 @@ kernels:
 # auditskip's predictions on the unpatched kernel against the patched one.
 kernel-ab: kernels static
 	$(Q)tests/kernel-ab/run.sh
+
+# The perm= classes, from a kernel tree (KSRC, e.g. an unpacked linux-source).
+classes:
+	user/gen-syscall-classes.sh $(KSRC) $$(make -s -C $(KSRC) kernelversion) > user/syscall_classes.h
 
 install: $(OUTPUT)/auditskip
 	install -D -m 0755 $< $(DESTDIR)$(prefix)/sbin/auditskip

@@ -52,6 +52,14 @@ struct {
 	__type(value, struct mask_mirror);
 } rebuild_scratch SEC(".maps");
 
+/* Kept by the loader from the rule list in every mode. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct whatif_masks);
+} whatif SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, NR_SLOTS);
@@ -101,11 +109,35 @@ static __always_inline bool bit_set(const __u32 *mask, __u32 slot)
 }
 
 /*
+ * The sharper masks are subsets of the patch's, so what it skips they skip
+ * too. A walk of another arch than the two known is judged by the patch's.
+ */
+static __always_inline void count_whatif(struct scan_counts *c, __u32 slot, __u32 arch,
+					 bool skip)
+{
+	__u32 zero = 0;
+	struct whatif_masks *w = bpf_map_lookup_elem(&whatif, &zero);
+
+	if (skip || !w) {
+		c->skippable_arch += skip;
+		c->skippable_perm += skip;
+		return;
+	}
+	if (arch && arch == w->arch_elf[0])
+		c->skippable_arch += !bit_set(w->arch_mask[0], slot);
+	else if (arch && arch == w->arch_elf[1])
+		c->skippable_arch += !bit_set(w->arch_mask[1], slot);
+	c->skippable_perm += !bit_set(w->perm_mask, slot);
+}
+
+/*
  * O(1) whatever the number of rules: one bit test against the mirror.
  * Returns the slot's counters, *skip telling whether the patched kernel
- * would have skipped this walk.
+ * would have skipped this walk. `arch` is the context's AUDIT_ARCH_*;
+ * io_uring ops have no what-if masks.
  */
-static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, bool *skip)
+static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, __u32 arch,
+						      bool *skip)
 {
 	__u32 zero = 0, slot = nr < MASK_BITS ? nr : SLOT_OUT_OF_RANGE;
 	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
@@ -124,6 +156,8 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, bool
 		/* A skippable walk matches nothing, so it visits every entry. */
 		c->walked_skipped += uring ? m->uring_rules : m->exit_rules;
 	}
+	if (!uring)
+		count_whatif(c, slot, arch, *skip);
 	return c;
 }
 
@@ -196,7 +230,7 @@ int BPF_PROG(count_filter_op, struct task_struct *tsk, struct audit_context *act
 	if (kind < 0 || !task_counted(tsk->tgid))
 		return 0;
 	uring = kind == AUDIT_CTX_URING;
-	c = count_walk(op, uring, &skip);
+	c = count_walk(op, uring, actx->arch, &skip);
 	if (c)
 		count_outcome(c, skip, ret != 0, op, uring, actx);
 	return 0;
@@ -229,7 +263,7 @@ int BPF_PROG(count_filter_syscall, struct task_struct *tsk, struct audit_context
 
 	if (!before)
 		return 0;
-	c = count_walk(nr, false, &skip);
+	c = count_walk(nr, false, actx->arch, &skip);
 	if (c)
 		count_outcome(c, skip, actx->prio > *before, nr, false, actx);
 	bpf_map_delete_elem(&walk_prio, &tid);
@@ -247,7 +281,7 @@ int BPF_PROG(count_syscall_exit, int success, long return_code)
 	if (!actx || actx->dummy || actx->context != AUDIT_CTX_SYSCALL)
 		return 0;
 	if (task_counted(task->tgid))
-		count_walk((__u64)(long)actx->major, false, &skip);
+		count_walk((__u64)(long)actx->major, false, actx->arch, &skip);
 	return 0;
 }
 
@@ -297,7 +331,7 @@ int count_sys_exit(struct bpf_raw_tracepoint_args *args)
 	if (args->args[1] == 0 && is_fork(nr))
 		return 0;
 	if (task_counted(bpf_get_current_pid_tgid() >> 32))
-		count_walk((__u64)nr, false, &skip);
+		count_walk((__u64)nr, false, BPF_CORE_READ(actx, arch), &skip);
 	return 0;
 }
 

@@ -49,6 +49,21 @@ struct scan_counts {
 	__u64 matched;		/* walks in which a rule matched */
 	__u64 needless;		/* the bit was set, yet no rule matched */
 	__u64 missed;		/* a rule matched although the bit was clear */
+	/* What-if masks beyond the patch (see struct whatif_masks): */
+	__u64 skippable_arch;	/* skippable with one mask per arch */
+	__u64 skippable_perm;	/* skippable with perm= rules narrowed */
+};
+
+/*
+ * Sharper masks than the patch's, kept by the loader from the rule list:
+ * one aggregate per arch (the kernel's ignores each rule's arch field), and
+ * one where rules with a perm= field and every syscall bit are narrowed to
+ * the syscalls that can satisfy it (audit_match_perm()).
+ */
+struct whatif_masks {
+	__u32 arch_elf[2];	/* native and compat AUDIT_ARCH_*, 0: none */
+	__u32 arch_mask[2][MASK_WORDS];
+	__u32 perm_mask[MASK_WORDS];
 };
 
 /* The first missed matches, for the report. */

@@ -25,6 +25,7 @@
 #include "rules.h"
 #include "syscalls.h"
 #include "sysinfo.h"
+#include "whatif.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -195,6 +196,8 @@ static void add_counts(struct scan_counts *to, const struct scan_counts *c)
 	to->matched += c->matched;
 	to->needless += c->needless;
 	to->missed += c->missed;
+	to->skippable_arch += c->skippable_arch;
+	to->skippable_perm += c->skippable_perm;
 }
 
 /* Sums a per-CPU counts map. */
@@ -241,6 +244,8 @@ static void subtract_counts(struct counts_snapshot *d, const struct counts_snaps
 		o->matched = a->matched - b->matched;
 		o->needless = a->needless - b->needless;
 		o->missed = a->missed - b->missed;
+		o->skippable_arch = a->skippable_arch - b->skippable_arch;
+		o->skippable_perm = a->skippable_perm - b->skippable_perm;
 	}
 }
 
@@ -336,6 +341,7 @@ static int sync_rules(struct session *ss)
 {
 	struct auditskip_bpf *skel = ss->at.skel;
 	struct audit_status_info st;
+	struct whatif_masks w;
 	struct ruleset fresh;
 	__u32 zero = 0;
 	int err;
@@ -356,6 +362,9 @@ static int sync_rules(struct session *ss)
 		if (err)
 			return err;
 	}
+	whatif_build(&ss->rules, &w);
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.whatif), &zero, &w, BPF_ANY))
+		return -errno;
 	update_stale(ss);
 	ss->report.missed_total = skel->bss->missed_total;
 	ss->report.lost_descendants = skel->bss->lost_children;

@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include "report.h"
 #include "syscalls.h"
+#include "whatif.h"
 
 /* Bumped when a key changes meaning or goes away; new keys keep it. */
 #define JSON_SCHEMA 1
@@ -106,6 +107,12 @@ static const char *stale_name(enum stale_verdict v)
 }
 
 /* Outcome counters exist only where the mode sees the walk's result. */
+static void add_whatif(json_object *o, const struct scan_counts *c)
+{
+	add_u64(o, "skippable_arch_mask", c->skippable_arch);
+	add_u64(o, "skippable_perm_mask", c->skippable_perm);
+}
+
 static void add_outcomes(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
 {
 	json_object_object_add(o, "needless_despite_mask",
@@ -157,8 +164,10 @@ static json_object *slots_json(const struct report_ctx *r, const struct counts_s
 		add_u64(e, "skippable", c->skippable);
 		add_u64(e, "walked_skipped", c->walked_skipped);
 		add_outcomes(e, r, c);
-		if (!uring)
+		if (!uring) {
+			add_whatif(e, c);
 			json_object_object_add(e, "saved_ns", json_object_new_double(saved_ns(r, c)));
+		}
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -254,6 +263,7 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	add_u64(o, "scans", w->exit.total.scans);
 	add_u64(o, "skippable", w->exit.total.skippable);
 	add_u64(o, "walked_skipped", w->exit.total.walked_skipped);
+	add_whatif(o, &w->exit.total);
 	add_outcomes(o, r, &w->exit.total);
 	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
 	json_object_object_add(o, "saved_ns_per_s",
@@ -429,6 +439,10 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 		(unsigned long long)t->total.walked_skipped);
 	fprintf(r->out, "  exit-list rules now    %14u  (mask bits set: %u)\n", r->mirror.exit_rules,
 		mask_count(r->mirror.mask));
+	fprintf(r->out, "  skippable, arch masks  %14llu  (one aggregate per arch, beyond the patch)\n",
+		(unsigned long long)t->total.skippable_arch);
+	fprintf(r->out, "  skippable, perm masks  %14llu  (perm= rules narrowed to their syscalls)\n",
+		(unsigned long long)t->total.skippable_perm);
 	print_safety(r->out, r, &t->total);
 	if (r->uring)
 		fprintf(r->out, "  io_uring exit walks    %14llu  (skippable %llu, %u io_uring rules)\n",
@@ -488,6 +502,7 @@ static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char
 
 void report_rules(FILE *out, const struct ruleset *rs, bool json)
 {
+	struct whatif_masks w;
 	syscall_mask all;
 	char name[64];
 
@@ -520,6 +535,10 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		}
 		json_object_object_add(o, "skipped_syscalls", skip);
 		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
+		whatif_build(rs, &w);
+		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
+		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
+		add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
 		print_json(out, o);
 		return;
 	}
@@ -535,6 +554,10 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 			fprintf(out, "            %s\n", rs->rules[i].text);
 	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
 		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
+	whatif_build(rs, &w);
+	fprintf(out, "Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
+		     "perm-narrowed mask %u bits\n",
+		mask_count(w.arch_mask[0]), mask_count(w.arch_mask[1]), mask_count(w.perm_mask));
 	print_syscalls(out, all, true, "Syscalls that still walk the list");
 	print_syscalls(out, all, false, "Syscalls the fast path would skip");
 	print_full_mask_rules(out, rs);

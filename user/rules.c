@@ -95,8 +95,13 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 			off += v;
 		} else if (f == AUDIT_PERM) {
 			describe_perm(v, val);
+			/* perm!= matches what perm= does not: it narrows nothing. */
+			if (op == AUDIT_EQUAL)
+				r->perm = v;
 		} else if (f == AUDIT_ARCH) {
 			machine = audit_elf_to_machine(v);
+			if (op == AUDIT_EQUAL)
+				r->arch_elf = v;
 			snprintf(val, sizeof(val), "%s",
 				 machine >= 0 ? audit_machine_to_name(machine) : "?");
 		} else {

@@ -15,12 +15,23 @@
 #include <libaudit.h>
 #include "mask.h"
 #include "rules.h"
+#include "whatif.h"
 
 /* auditctl's own flag (libaudit exports it, its header does not): fields such
  * as key= are refused until a syscall was added, and auditctl sets it. */
 extern int _audit_syscalladded;
+extern int _audit_elf; /* the arch= given, for syscall names */
 
 /* A rule as auditctl would send it: "-a always,exit" plus syscalls and fields. */
+static void add_pair(struct audit_rule_data **d, const char *pair)
+{
+	char *copy = strdup(pair);
+
+	assert_int_equal(audit_rule_fieldpair_data(d, copy, AUDIT_FILTER_EXIT), 0);
+	free(copy);
+}
+
+/* As auditctl orders it: arch= first (syscall names depend on it), then -S, then the rest. */
 static struct audit_rule build_rule(const char *syscalls, ...)
 {
 	struct audit_rule_data *d = audit_rule_create_data();
@@ -31,6 +42,13 @@ static struct audit_rule build_rule(const char *syscalls, ...)
 	assert_non_null(d);
 	d->flags = AUDIT_FILTER_EXIT;
 	d->action = AUDIT_ALWAYS;
+	_audit_syscalladded = 0;
+	_audit_elf = 0;
+	va_start(ap, syscalls);
+	while ((pair = va_arg(ap, const char *)))
+		if (!strncmp(pair, "arch=", 5))
+			add_pair(&d, pair);
+	va_end(ap);
 	if (syscalls) {
 		char *list = strdup(syscalls), *save = NULL;
 
@@ -45,12 +63,9 @@ static struct audit_rule build_rule(const char *syscalls, ...)
 	}
 	_audit_syscalladded = 1;
 	va_start(ap, syscalls);
-	while ((pair = va_arg(ap, const char *))) {
-		char *copy = strdup(pair);
-
-		assert_int_equal(audit_rule_fieldpair_data(&d, copy, AUDIT_FILTER_EXIT), 0);
-		free(copy);
-	}
+	while ((pair = va_arg(ap, const char *)))
+		if (strncmp(pair, "arch=", 5))
+			add_pair(&d, pair);
 	va_end(ap);
 	assert_int_equal(rule_from_data(&r, d, sizeof(*d) + d->buflen), 0);
 	audit_rule_free_data(d);
@@ -183,6 +198,58 @@ static void test_counted_rules(void **state)
 	assert_int_equal(mask_count(uring), 1);
 }
 
+/* audit_match_perm(): a perm= rule with every syscall bit can match only these. */
+static void test_perm_narrowing(void **state)
+{
+	struct audit_rule exec64 = build_rule(NULL, "arch=b64", "perm=x", NULL);
+	struct audit_rule tree = build_rule(NULL, "dir=/etc", "perm=wa", NULL);
+	struct audit_rule tree64 = build_rule(NULL, "arch=b64", "dir=/etc", "perm=wa", NULL);
+	struct audit_rule listed = build_rule("getpid", "perm=w", NULL);
+	syscall_mask m;
+
+	(void)state;
+	rule_perm_mask(&exec64, m);
+	assert_int_equal(mask_count(m), 2);
+	assert_true(mask_test(m, nr_of("execve")));
+	assert_true(mask_test(m, nr_of("execveat")));
+
+	rule_perm_mask(&tree64, m);
+	assert_true(mask_test(m, nr_of("chmod")));
+	assert_true(mask_test(m, nr_of("rename")));
+	assert_true(mask_test(m, nr_of("openat")));
+	assert_false(mask_test(m, nr_of("getpid")));
+	assert_false(mask_test(m, nr_of("execve")));
+	assert_false(mask_test(m, audit_name_to_syscall("chmod", MACH_X86)));
+	/* No arch field: the compat numbers count too (i386 chmod is 15). */
+	rule_perm_mask(&tree, m);
+	assert_true(mask_test(m, nr_of("chmod")));
+	assert_true(mask_test(m, audit_name_to_syscall("chmod", MACH_X86)));
+	assert_true(mask_count(m) < 200);
+
+	/* Only full-mask rules are narrowed. */
+	rule_perm_mask(&listed, m);
+	assert_true(mask_equal(m, listed.mask));
+}
+
+/* One aggregate per arch: a b32 rule's bits do not stop native walks. */
+static void test_arch_masks(void **state)
+{
+	struct audit_rule rules[2];
+	struct ruleset rs = { rules, 2 };
+	struct whatif_masks w;
+
+	(void)state;
+	rules[0] = build_rule("mkdir", "arch=b32", "uid=4242", NULL); /* i386 mkdir is 39 */
+	rules[1] = build_rule("openat", "arch=b64", NULL);
+	whatif_build(&rs, &w);
+	assert_int_equal(w.arch_elf[0], AUDIT_ARCH_X86_64);
+	assert_int_equal(w.arch_elf[1], AUDIT_ARCH_I386);
+	assert_false(mask_test(w.arch_mask[0], nr_of("getpid")));
+	assert_true(mask_test(w.arch_mask[1], audit_name_to_syscall("mkdir", MACH_X86)));
+	assert_true(mask_test(w.arch_mask[0], nr_of("openat")));
+	assert_int_equal(mask_count(w.perm_mask), 2);
+}
+
 static void test_rejects_truncated(void **state)
 {
 	struct audit_rule_data *d = audit_rule_create_data();
@@ -209,6 +276,8 @@ int main(void)
 		cmocka_unit_test(test_inode_hash_rules),
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_counted_rules),
+		cmocka_unit_test(test_perm_narrowing),
+		cmocka_unit_test(test_arch_masks),
 		cmocka_unit_test(test_rejects_truncated),
 	};
 

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <libaudit.h>
+#include "syscall_classes.h"
+#include "whatif.h"
+
+static void set_names(syscall_mask m, const char *const *names, int machine)
+{
+	for (; *names; names++) {
+		int nr = audit_name_to_syscall(*names, machine);
+
+		/* A name this arch lacks is skipped, like the kernel's #ifdef __NR_. */
+		if (nr >= 0)
+			mask_set(m, nr);
+	}
+}
+
+/* audit_match_perm() for one arch: which syscalls can pass perm=`perm`. */
+static void perm_syscalls(unsigned int perm, int machine, syscall_mask m)
+{
+	if (perm & AUDIT_PERM_WRITE)
+		set_names(m, class_write, machine);
+	if (perm & AUDIT_PERM_READ)
+		set_names(m, class_read, machine);
+	if (perm & AUDIT_PERM_ATTR)
+		set_names(m, class_chattr, machine);
+	/* Open flags give MAY_READ and MAY_WRITE only (ACC_MODE()). */
+	if (perm & (AUDIT_PERM_READ | AUDIT_PERM_WRITE)) {
+		set_names(m, classify_open, machine);
+		set_names(m, classify_openat, machine);
+		set_names(m, classify_openat2, machine);
+	}
+	if (perm & AUDIT_PERM_EXEC)
+		set_names(m, classify_execve, machine);
+	if (perm & AUDIT_PERM_WRITE)
+		set_names(m, classify_socketcall, machine);
+}
+
+/* This machine's AUDIT_ARCH and, on a biarch machine, its compat one. */
+static void arches(__u32 elf[2])
+{
+	int native = audit_detect_machine();
+
+	elf[0] = native >= 0 ? audit_machine_to_elf(native) : 0;
+	elf[1] = native == MACH_86_64 ? audit_machine_to_elf(MACH_X86) : 0;
+}
+
+void rule_perm_mask(const struct audit_rule *r, syscall_mask out)
+{
+	__u32 elf[2];
+
+	if (!r->perm || !mask_is_full(r->mask)) {
+		memcpy(out, r->mask, sizeof(syscall_mask));
+		return;
+	}
+	memset(out, 0, sizeof(syscall_mask));
+	arches(elf);
+	for (int i = 0; i < 2; i++)
+		if (elf[i] && (!r->arch_elf || r->arch_elf == elf[i]))
+			perm_syscalls(r->perm, audit_elf_to_machine(elf[i]), out);
+}
+
+void whatif_build(const struct ruleset *rs, struct whatif_masks *w)
+{
+	memset(w, 0, sizeof(*w));
+	arches(w->arch_elf);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *r = &rs->rules[i];
+		syscall_mask narrowed;
+
+		if (!rule_on_exit_list(r))
+			continue;
+		for (int a = 0; a < 2; a++)
+			if (w->arch_elf[a] && (!r->arch_elf || r->arch_elf == w->arch_elf[a]))
+				mask_or(w->arch_mask[a], r->mask);
+		rule_perm_mask(r, narrowed);
+		mask_or(w->perm_mask, narrowed);
+	}
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Sharper aggregate masks than the patch's, to say what more they would skip. */
+#ifndef __WHATIF_H
+#define __WHATIF_H
+
+#include "auditskip.h"
+#include "rules.h"
+
+/*
+ * The syscalls a rule can match on the arches it applies to: its own mask,
+ * or for a rule with a perm= field and every syscall bit, only those
+ * audit_match_perm() can accept.
+ */
+void rule_perm_mask(const struct audit_rule *r, syscall_mask out);
+/* Per-arch and perm-narrowed aggregates of the exit rules. */
+void whatif_build(const struct ruleset *rs, struct whatif_masks *w);
+
+#endif /* __WHATIF_H */
