@@ -602,6 +602,57 @@ t_uring() {
 	fi
 }
 
+# Rule churn while a workload runs: hundreds of rules that match its getpid
+# (action never: no records) and others come and go. Missed matches must
+# stay 0, thanks to the bits set before a rule is published, and once the
+# churn stops the mirror must equal the rule list.
+t_churn() {
+	_m=$1
+	rules_reset
+	load_openat_rules 8 || { fail churn-$_m "could not load rules"; return; }
+	: >"$T/churn.rules"
+	: >"$T/unchurn.rules"
+	_i=0
+	while [ $_i -lt 150 ]; do
+		echo "-a never,exit -F arch=b64 -S getpid -F uid=0 -k churn$_i" >>"$T/churn.rules"
+		echo "-a always,exit -F arch=b64 -S openat -F uid=$((4100000 + _i)) -k churn$_i" >>"$T/churn.rules"
+		echo "-d never,exit -F arch=b64 -S getpid -F uid=0 -k churn$_i" >>"$T/churn.rules"
+		echo "-d always,exit -F arch=b64 -S openat -F uid=$((4100000 + _i)) -k churn$_i" >>"$T/unchurn.rules"
+		_i=$((_i + 1))
+	done
+	timeout $TOOL_TIMEOUT auditskip --mode $_m --json -- getpid_loop --for 20 \
+		>"$T/churn-$_m.out" 2>"$T/churn-$_m.err" &
+	_pid=$!
+	sleep 2
+	# 600 changes a round; the last round leaves the 8 openat rules alone.
+	for _round in 1 2 3; do
+		auditctl -i -R "$T/churn.rules" >/dev/null 2>&1
+		auditctl -i -R "$T/unchurn.rules" >/dev/null 2>&1
+	done
+	wait $_pid
+	rc=$?
+	auditskip rules --json | jflat >"$T/churn-rules.flat"
+	jlast "$T/churn-$_m.out" summary >"$T/churn-$_m.flat"
+	_missed=$(get "$T/churn-$_m.flat" missed_matches)
+	_walks=$(scget "$T/churn-$_m.flat" $NR_GETPID scans)
+	_skip=$(scget "$T/churn-$_m.flat" $NR_GETPID skippable)
+	info "churn-$_m: getpid walks=$_walks skippable=$_skip missed=$_missed; exit rules $(get "$T/churn-$_m.flat" exit_rules) vs $(get "$T/churn-rules.flat" exit_rules), generation $(get "$T/churn-$_m.flat" mirror_generation)"
+	rules_reset
+	if [ $rc -ne 0 ] || [ -z "$_missed" ]; then
+		fail churn-$_m "auditskip exit status $rc"
+		dump churn-$_m
+	elif [ "$_missed" != 0 ]; then
+		fail churn-$_m "missed_matches=$_missed under churn"
+	elif [ "$(get "$T/churn-$_m.flat" mask_hex)" != "$(get "$T/churn-rules.flat" mask_hex)" ] ||
+		[ "$(get "$T/churn-$_m.flat" exit_rules)" != "$(get "$T/churn-rules.flat" exit_rules)" ]; then
+		fail churn-$_m "mirror differs from the rule list after churn"
+	elif [ "${_walks:-0}" -le "${_skip:-0}" ]; then
+		fail churn-$_m "no getpid walk saw a churned rule (walks=$_walks skippable=$_skip)"
+	else
+		pass churn-$_m
+	fi
+}
+
 # ------------------------------------------------------------------- main ---
 
 info "kernel $KVER: auto mode expected $AUTO; modes $MODES; absent $ABSENT"
@@ -620,6 +671,7 @@ for M in $MODES; do t_exact $M; done
 for M in $MODES; do t_openat $M; done
 for M in $OUTCOME_MODES; do t_safety $M; done
 case " $MODES " in *" filter-op "*) t_uring ;; esac
+for M in $OUTCOME_MODES; do t_churn $M; done
 for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
 for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
 for M in $MODES; do t_detach $M; done

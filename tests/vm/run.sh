@@ -17,7 +17,8 @@
 #
 # Environment: VMTEST_TIMEOUT (seconds per guest, default 420; a guest
 # takes about two minutes on an idle machine),
-# VMTEST_MEM (default 1G), VMTEST_SMP (default 2), VMTEST_STATIC (directory
+# VMTEST_MEM (default 1G), VMTEST_SMP (default 2), VMTEST_SUITES,
+# VMTEST_BENCH (see below), VMTEST_STATIC (directory
 # with the static auditskip and getpid_loop, default .output/static).
 
 set -euo pipefail
@@ -34,6 +35,11 @@ RULES_SRC=/usr/share/doc/auditd/examples/rules
 log() { echo "vmtest: $*" >&2; }
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
+# VMTEST_SUITES: which boots per kernel (default all three); VMTEST_BENCH=1
+# also times getpid with audit_bench in the stale suites (bench/reproduce.sh).
+SUITES=${VMTEST_SUITES:-main stale-watch stale-tree}
+BENCH_ARG=
+[ "${VMTEST_BENCH:-0}" = 1 ] && BENCH_ARG=" vmbench=1"
 if [ $# -eq 0 ]; then
 	set -- 6.1 6.12
 fi
@@ -155,7 +161,7 @@ build_initramfs() {
 	done
 
 	local f
-	for f in auditskip getpid_loop uring_openat; do
+	for f in auditskip getpid_loop uring_openat audit_bench; do
 		[ -x "$STATIC/$f" ] && install -m 0755 "$STATIC/$f" "$IROOT/bin/"
 	done
 	copy_bin "$(command -v auditctl)" /sbin/auditctl
@@ -200,7 +206,7 @@ run_guest() {
 		-accel tcg -cpu max -m "$MEM" -smp "$SMP" \
 		-nographic -no-reboot \
 		-kernel "$kernel" -initrd "$CACHE/initramfs.cpio.gz" \
-		-append "console=ttyS0 audit=1 panic=-1 quiet vmsuite=$suite" \
+		-append "console=ttyS0 audit=1 panic=-1 quiet vmsuite=$suite$BENCH_ARG" \
 		</dev/null >"$logf" 2>&1 || status=$?
 	t1=$(date +%s)
 	secs=$((t1 - t0))
@@ -243,10 +249,14 @@ for series in "$@"; do
 		TOTAL_FAIL=$((TOTAL_FAIL + 1))
 		continue
 	fi
-	run_guest "$series" "$kernel"
 	# Stale accounting lasts until reboot: each case gets a fresh guest.
-	run_guest "$series" "$kernel" stale-watch
-	run_guest "$series" "$kernel" stale-tree
+	for suite in $SUITES; do
+		if [ "$suite" = main ]; then
+			run_guest "$series" "$kernel"
+		else
+			run_guest "$series" "$kernel" "$suite"
+		fi
+	done
 done
 
 echo "== summary"
