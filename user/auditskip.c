@@ -19,6 +19,7 @@
 #include "auditskip.skel.h"
 #include "calibrate.h"
 #include "command.h"
+#include "counts.h"
 #include "metrics.h"
 #include "notify.h"
 #include "report.h"
@@ -188,72 +189,11 @@ static int load_calibration(const struct env *env, struct calibration *c, const 
 	return err;
 }
 
-static void add_counts(struct scan_counts *to, const struct scan_counts *c)
-{
-	to->scans += c->scans;
-	to->skippable += c->skippable;
-	to->walked_skipped += c->walked_skipped;
-	to->matched += c->matched;
-	to->needless += c->needless;
-	to->missed += c->missed;
-	to->skippable_arch += c->skippable_arch;
-	to->skippable_perm += c->skippable_perm;
-}
-
-/* Sums a per-CPU counts map. */
-static int read_counts(struct bpf_map *map, struct counts_snapshot *s)
-{
-	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(map);
-	struct scan_counts *per_cpu;
-
-	if (ncpu < 0)
-		return ncpu;
-	per_cpu = calloc(ncpu, sizeof(*per_cpu));
-	if (!per_cpu)
-		return -ENOMEM;
-	memset(s, 0, sizeof(*s));
-	for (__u32 k = 0; k < NR_SLOTS; k++) {
-		if (bpf_map_lookup_elem(fd, &k, per_cpu))
-			continue;
-		for (int c = 0; c < ncpu; c++)
-			add_counts(&s->slot[k], &per_cpu[c]);
-		add_counts(&s->total, &s->slot[k]);
-	}
-	free(per_cpu);
-	return 0;
-}
-
 static int read_walks(struct auditskip_bpf *skel, struct walk_counts *w)
 {
-	int err = read_counts(skel->maps.counts, &w->exit);
+	int err = counts_read(bpf_map__fd(skel->maps.counts), &w->exit);
 
-	return err ? err : read_counts(skel->maps.uring_counts, &w->uring);
-}
-
-static void subtract_counts(struct counts_snapshot *d, const struct counts_snapshot *now,
-			    const struct counts_snapshot *then)
-{
-	for (int k = 0; k <= NR_SLOTS; k++) {
-		const struct scan_counts *a = k < NR_SLOTS ? &now->slot[k] : &now->total;
-		const struct scan_counts *b = k < NR_SLOTS ? &then->slot[k] : &then->total;
-		struct scan_counts *o = k < NR_SLOTS ? &d->slot[k] : &d->total;
-
-		o->scans = a->scans - b->scans;
-		o->skippable = a->skippable - b->skippable;
-		o->walked_skipped = a->walked_skipped - b->walked_skipped;
-		o->matched = a->matched - b->matched;
-		o->needless = a->needless - b->needless;
-		o->missed = a->missed - b->missed;
-		o->skippable_arch = a->skippable_arch - b->skippable_arch;
-		o->skippable_perm = a->skippable_perm - b->skippable_perm;
-	}
-}
-
-static void subtract(struct walk_counts *d, const struct walk_counts *now,
-		     const struct walk_counts *then)
-{
-	subtract_counts(&d->exit, &now->exit, &then->exit);
-	subtract_counts(&d->uring, &now->uring, &then->uring);
+	return err ? err : counts_read(bpf_map__fd(skel->maps.uring_counts), &w->uring);
 }
 
 struct session {
@@ -312,7 +252,7 @@ static void update_stale(struct session *ss)
 	st->counted_rules = ruleset_counted_rules(&ss->rules);
 	st->kernel_n_rules = ss->report.mirror.kernel_n_rules;
 	ruleless = st->counted_rules == 0;
-	if (ruleless && read_counts(ss->at.skel->maps.counts, &ss->now->exit) == 0) {
+	if (ruleless && counts_read(bpf_map__fd(ss->at.skel->maps.counts), &ss->now->exit) == 0) {
 		__u64 walks = ss->now->exit.total.scans;
 
 		if (ss->was_ruleless)
@@ -538,7 +478,7 @@ static int cmd_count(struct env *env)
 			/* In trampoline modes the mirror changes between syncs. */
 			bpf_map_lookup_elem(ss.mirror_fd, &zero, &ss.report.mirror);
 			read_walks(ss.at.skel, now);
-			subtract(delta, now, prev);
+			walks_subtract(delta, now, prev);
 			report_interval(&ss.report, delta, t - (next_report - env->interval));
 			*prev = *now;
 			next_report += env->interval;
@@ -559,7 +499,7 @@ static int cmd_count(struct env *env)
 	read_walks(ss.at.skel, now);
 	/* The last, partial interval, so the intervals add up to the summary. */
 	if (next_report) {
-		subtract(delta, now, prev);
+		walks_subtract(delta, now, prev);
 		report_interval(&ss.report, delta, now_s() - (next_report - env->interval));
 	}
 	report_summary(&ss.report, now, now_s() - start, status);

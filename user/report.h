@@ -7,18 +7,9 @@
 #include <stdio.h>
 #include "auditskip.h"
 #include "calibrate.h"
+#include "counts.h"
 #include "rules.h"
 
-struct counts_snapshot {
-	struct scan_counts slot[NR_SLOTS];
-	struct scan_counts total;
-};
-
-/* Walks of both lists __audit_filter_op() serves for syscalls and io_uring. */
-struct walk_counts {
-	struct counts_snapshot exit;
-	struct counts_snapshot uring;	/* io_uring ops; filter-op mode only */
-};
 
 enum stale_verdict { STALE_UNKNOWN, STALE_NO, STALE_YES };
 

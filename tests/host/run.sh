@@ -185,6 +185,9 @@ test_bad_input() {
 	expect_error "missing BTF" "no kernel BTF" -- "$AUDITSKIP" --btf "$TMP/missing-btf" -d 1
 	expect_error "missing pid" "no process with pid" -- "$AUDITSKIP" -p 2147483646 -d 1
 	expect_error "command cannot run" "cannot execute" -- "$AUDITSKIP" -- "$TMP/no-such-command"
+	expect_error "missing calibration" "no calibration at" -- "$AUDITSKIP" --calibration "$TMP/none.json" -d 1
+	echo '{"schema": 1, "ns_per_entry": "fast"}' >"$TMP/corrupt.json"
+	expect_error "corrupt calibration" "not a valid calibration" -- "$AUDITSKIP" --calibration "$TMP/corrupt.json" -d 1
 	expect_error "not root" "needs root" -- setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all --bounding-set=-all "$AUDITSKIP" -d 1
 	auditctl -e 0 >/dev/null
