@@ -76,6 +76,7 @@ unpack() {
 }
 [ "$(cat "$SRCDIR/.version" 2>/dev/null)" = "$SRC_VER" ] || unpack
 [ -z "${KERNEL_AB_FORCE:-}" ] || rm -rf "$WORK/build"
+KIND=
 KVER=$(make -s -C "$TREE" kernelversion)
 
 # revert_patches: back to the source as shipped.
@@ -131,7 +132,7 @@ up_to_date() {
 build_kernel() {
 	local name=$1 key=$2 src=$TREE
 	local bdir=$WORK/build/$name dest=$KOUT/$name
-	local t0 t1 missing opt warnings
+	local t0 t1 missing opt warnings kind
 
 	mkdir -p "$bdir" "$dest"
 	log "$name: configuring in $bdir"
@@ -144,7 +145,8 @@ build_kernel() {
 	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT")
 	[ ${#missing[@]} -eq 0 ] || die "$name: options of the fragment did not survive olddefconfig: ${missing[*]}"
 
-	log "$name: make -j$JOBS bzImage (log: $dest/build.log)"
+	if [ -f "$bdir/vmlinux" ]; then kind=${KIND:-incremental}; else kind=full; fi
+	log "$name: make -j$JOBS bzImage, $kind (log: $dest/build.log)"
 	t0=$(date +%s)
 	if ! make -C "$src" O="$bdir" -j"$JOBS" bzImage >"$dest/build.log" 2>&1; then
 		tail -n 30 "$dest/build.log" >&2
@@ -163,10 +165,11 @@ build_kernel() {
 	cp "$bdir/.config" "$dest/config"
 	cp "$bdir/System.map" "$dest/System.map"
 	echo $((t1 - t0)) >"$dest/build-seconds"
+	echo "$kind" >"$dest/build-kind"
 	echo "$warnings" >"$dest/warnings"
 	mv "$dest/bzImage.tmp" "$dest/bzImage"
 	echo "$key" >"$dest/key"
-	log "$name: built in $((t1 - t0)) s with $JOBS jobs, $warnings compiler warnings"
+	log "$name: built in $((t1 - t0)) s ($kind) with $JOBS jobs, $warnings compiler warnings"
 }
 
 UKEY=$(printf '%s\n' "$SRC_VER" "$FRAG_HASH" "$TOOLS" | sha)
@@ -188,6 +191,7 @@ else
 		log "patched: seeding the build directory from the unpatched build"
 		rm -rf "$WORK/build/patched"
 		cp -a "$WORK/build/unpatched" "$WORK/build/patched"
+		KIND="incremental, seeded from the unpatched build"
 	fi
 	apply_patches "${PATCH_FILES[@]}"
 	build_kernel patched "$PKEY"
@@ -211,6 +215,6 @@ fi
 echo "kernel $KVER ($SRC_PKG $SRC_VER), fragment $FRAG_HASH, patches $PATCH_HASH"
 for n in unpatched patched; do
 	echo "  $n: $KOUT/$n/bzImage ($(du -k "$KOUT/$n/bzImage" | cut -f1) KiB)," \
-		"build $(cat "$KOUT/$n/build-seconds") s with $JOBS jobs," \
+		"last build $(cat "$KOUT/$n/build-seconds") s ($(cat "$KOUT/$n/build-kind" 2>/dev/null || echo '?')) with $JOBS jobs," \
 		"$(cat "$KOUT/$n/warnings") warnings"
 done

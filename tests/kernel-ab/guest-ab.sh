@@ -11,20 +11,15 @@
 # Which tests run comes from the kernel command line: abtest=main (default)
 # or abtest=tree (only the tree-rule staleness test, on a fresh kernel).
 
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-set -f # rule lines are expanded unquoted on purpose; never glob them
+# Result lines, JSON flattening (jflat, jlast, get, scget), tool, dump,
+# rules_reset and load_openat_rules come from the tests/vm guest library.
+. /vmtest/guest-lib.sh
 
 T=/tmp/ab
 mkdir -p "$T"
-RULES_DIR=/vmtest/rules
-N=20000          # getpid calls per prediction run
+N=20000          # getpid calls per prediction and staleness run
 NRULES=64        # non-matching openat rules
 TOOL_TIMEOUT=180 # seconds for one auditskip run under TCG
-NR_GETPID=39
-
-pass() { echo "VMTEST PASS $1"; }
-fail() { echo "VMTEST FAIL $1: $2"; }
-info() { echo "VMTEST INFO $*"; }
 
 ABTEST=main
 for w in $(cat /proc/cmdline); do
@@ -39,21 +34,7 @@ else
 fi
 
 # ---------------------------------------------------------------- helpers ---
-# JSON flattening as in tests/vm/guest-tests.sh (jflat.awk comes with the
-# shared initramfs).
-jflat() {
-	sed -E 's/("([^"\\]|\\.)*"|[][{}:,])/\n\1\n/g' | awk -f /vmtest/jflat.awk
-}
-jlast() {
-	grep -E "\"type\" *: *\"$2\"" "$1" | tail -n 1 | jflat
-}
-get() {
-	sed -n "s/^$2=//p" "$1" | head -n 1
-}
-scget() {
-	_i=$(sed -n "s/^syscalls\.\([0-9]*\)\.nr=$2\$/\1/p" "$1" | head -n 1)
-	[ -n "$_i" ] && sed -n "s/^syscalls\.$_i\.$3=//p" "$1" | head -n 1
-}
+
 # per_syscall FLAT: "nr:scans:skippable" for every syscalls[] entry, sorted
 # by nr, comma-separated.
 per_syscall() {
@@ -63,30 +44,6 @@ per_syscall() {
 		}
 		END { for (i = 0; i < n; i++) print v[i, "nr"] ":" v[i, "scans"] ":" v[i, "skippable"] }' "$1" |
 		sort -n -t: -k1,1 | tr '\n' ',' | sed 's/,$//'
-}
-
-tool() {
-	_n=$1
-	shift
-	timeout $TOOL_TIMEOUT auditskip "$@" >"$T/$_n.out" 2>"$T/$_n.err"
-	rc=$?
-}
-dump() {
-	info "--- $1: exit status $rc, stderr:"
-	tail -n 10 "$T/$1.err" 2>/dev/null | cut -c1-300 | sed 's/^/VMTEST INFO   /'
-}
-
-rules_reset() {
-	auditctl -D >/dev/null 2>&1
-}
-
-load_openat_rules() {
-	_i=0
-	while [ $_i -lt "$1" ]; do
-		auditctl -a always,exit -F arch=b64 -S openat -F uid=$((4000000 + _i)) -k ab || return 1
-		_i=$((_i + 1))
-	done
-	[ "$(auditctl -l | grep -c 'key=ab')" -eq "$1" ]
 }
 
 # As tests/vm/guest-tests.sh: -a and -w lines only (never -e), failures
@@ -140,7 +97,7 @@ t_predict() {
 	rules_reset
 	case "$set" in
 	openat64)
-		load_openat_rules $NRULES || { fail predict-$set "could not load $NRULES rules"; return; }
+		load_openat_rules $NRULES || { fail predict-$set "could not load $NRULES rules"; rules_reset; return; }
 		;;
 	getpid | getpid-mixed)
 		auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k ab ||
@@ -283,13 +240,7 @@ stale_tree() {
 
 info "kernel $(uname -r), variant $VARIANT, abtest=$ABTEST"
 info "config N=$N NRULES=$NRULES"
-auditctl -D >/dev/null 2>&1
-auditctl -e 1 >/dev/null
-if auditctl -s | grep -q '^enabled 1'; then
-	pass audit-enable
-else
-	fail audit-enable "$(auditctl -s 2>&1 | head -n 1)"
-fi
+t_audit_enable
 if ! command -v auditskip >/dev/null || ! command -v getpid_loop >/dev/null; then
 	fail tools "auditskip or getpid_loop missing from the initramfs (make static)"
 	exit 1
