@@ -110,6 +110,31 @@ t_predict() {
 	stig)
 		load_ruleset $RULES_DIR/30-stig.rules
 		;;
+	churn)
+		# Rules naming getpid come and go; what stays is 8 openat rules
+		# and a file watch, whose (full) mask must not count: it lives on
+		# the inode hash.
+		mkdir -p /tmp/c/t
+		: >/tmp/c/f
+		_i=0
+		while [ $_i -lt 8 ]; do
+			auditctl -a always,exit -F arch=b64 -S getpid -S openat -F uid=$((4100000 + _i)) -k ab-churn &&
+				auditctl -a always,exit -F arch=b64 -S openat -F uid=$((4200000 + _i)) -k ab-churn ||
+				{ fail predict-$set "could not add rules"; rules_reset; return; }
+			_i=$((_i + 1))
+		done
+		auditctl -w /tmp/c/f -p wa -k ab-churn &&
+			auditctl -a always,exit -F arch=b64 -S getpid -S mkdir -F dir=/tmp/c/t -k ab-churn ||
+			{ fail predict-$set "could not add the watch and tree rules"; rules_reset; return; }
+		_i=0
+		while [ $_i -lt 8 ]; do
+			auditctl -d always,exit -F arch=b64 -S getpid -S openat -F uid=$((4100000 + _i)) -k ab-churn
+			_i=$((_i + 1))
+		done
+		# (deleted, not removed with its tree: that would make the
+		# unpatched kernel stale before the staleness tests)
+		auditctl -d always,exit -F arch=b64 -S getpid -S mkdir -F dir=/tmp/c/t -k ab-churn
+		;;
 	esac
 	info "predict-$set: $(auditctl -l | wc -l) rules listed"
 	measure predict-$set filter-op "$@"
@@ -236,6 +261,17 @@ stale_tree() {
 	info "tree rule listed after rm: $(auditctl -l | grep -c 'dir=/tmp/t')"
 }
 
+# No warning, BUG or oops from the kernel during all of the above (the
+# patched kernel warns if a syscall's rule count would go below zero).
+t_kernel_log() {
+	dmesg >"$T/dmesg.txt"
+	if grep -qE 'WARNING:|BUG:|Oops|general protection' "$T/dmesg.txt"; then
+		fail kernel-log "$(grep -m 1 -E 'WARNING:|BUG:|Oops|general protection' "$T/dmesg.txt" | cut -c1-200)"
+	else
+		pass kernel-log
+	fi
+}
+
 # ------------------------------------------------------------------- main ---
 
 info "kernel $(uname -r), variant $VARIANT, abtest=$ABTEST"
@@ -255,6 +291,7 @@ main)
 	t_predict fullmask getpid_loop $N
 	t_predict stig getpid_loop $N
 	t_predict getpid-mixed sh -c "ls /vmtest >/dev/null; cat /etc/hostname >/dev/null; getpid_loop 1000"
+	t_predict churn getpid_loop $N
 	t_safety
 	# Netlink deletes (auditctl -D) of watch and tree rules are balanced.
 	t_stale stale-after-deletes
@@ -268,12 +305,14 @@ main)
 	stale_tree
 	rules_reset
 	t_stale stale-watch-tree
+	t_kernel_log
 	;;
 tree)
 	t_stale stale-baseline-tree
 	stale_tree
 	rules_reset
 	t_stale stale-tree
+	t_kernel_log
 	;;
 *)
 	fail abtest "unknown abtest=$ABTEST"
