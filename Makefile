@@ -145,11 +145,11 @@ test: all static $(UNIT_TESTS)
 
 # The patch series' tables, measured here, with auditskip's prediction.
 reproduce: all static
-	$(Q)bench/reproduce.sh
+	$(Q)bench/reproduce.sh -o bench/results/reproduce-$$(date +%F).md
 
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all
-	$(Q)bench/overhead.sh
+	$(Q)bench/overhead.sh -o bench/results/overhead-$$(date +%F).md
 
 # Ten minutes under load with rules changing: memory flat, counts exact.
 soak: all

@@ -158,7 +158,7 @@ report() {
 	echo "\"before\" is measured on this (unpatched) kernel; \"after\" is auditskip's prediction for"
 	echo "the patched kernel: before minus auditskip's \`saved_ns\` per getpid call, i.e. its skippable"
 	echo "walks priced by the calibration's latency curve (extended past the largest calibrated"
-	echo "count along its last segment)."
+	echo "count along the least-squares slope of the curve's upper half)."
 	echo
 	printf '| exit rules | none |'
 	for n in $RULE_COUNTS; do printf ' %s |' "$n"; done

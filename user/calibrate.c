@@ -812,29 +812,32 @@ out:
 }
 
 /*
- * Latency at `rules` non-matching exit rules, piecewise linear through the
- * measured points (rules >= 1), extended past both ends along the nearest
- * segment. The cost per entry is not constant: it grows once the list
- * outgrows the caches, so a straight fit through all points would
- * under-predict long lists.
+ * Latency at `rules` non-matching exit rules: piecewise linear through the
+ * measured points (rules >= 1), extended below the first along the first
+ * segment and past the last along the least-squares slope of the upper half
+ * of the points. The cost per entry is not constant: it rises once the list
+ * outgrows the L1 cache, so a fit through all points under-predicts long
+ * lists, and the last segment alone is too noisy to extend far.
  */
 static double latency_at(const struct calibration *c, double rules)
 {
 	const struct calibration_point *p = c->points;
-	int first = 0, n = c->npoints;
+	int first = 0, n = c->npoints, upper;
 
 	while (first < n && p[first].rules < 1)
 		first++;
 	if (n - first < 2)
 		return rules * c->ns_per_entry;
+	if (rules > p[n - 1].rules) {
+		for (upper = first; upper < n - 2 && p[upper].rules < p[n - 1].rules / 2; upper++)
+			;
+		return p[n - 1].ns + (rules - p[n - 1].rules) * fit_slope(&p[upper], n - upper);
+	}
 	for (int i = first; i < n - 1; i++) {
 		const struct calibration_point *a = &p[i], *b = &p[i + 1];
 
-		if (rules <= b->rules || i == n - 2) {
-			if (i > first && rules < a->rules)
-				continue;
+		if (rules <= b->rules || i == n - 2)
 			return a->ns + (b->ns - a->ns) * (rules - a->rules) / (b->rules - a->rules);
-		}
 	}
 	return rules * c->ns_per_entry; /* not reached */
 }
