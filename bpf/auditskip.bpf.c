@@ -21,6 +21,9 @@
 #define AUDIT_FILTER_URING_EXIT 7
 #define AUDIT_FILTER_PREPEND 0x10
 #define E2BIG 7
+#define AUDIT_ARCH_X86_64 0xc000003e
+#define AUDIT_ARCH_I386 0x40000003
+#define TS_COMPAT 0x0002	/* arch/x86/include/asm/thread_info.h */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -88,13 +91,25 @@ struct {
 	__type(value, __u8);
 } tracked SEC(".maps");
 
-/* filter-syscall: ctx->prio at entry of the walk, by thread. */
+/*
+ * A walk as it began, by thread: the patched kernel tests the mask before
+ * walking, so that is when a walk is classified; its outcome is known only
+ * at fexit. (Classifying at fexit would blame a rule deleted meanwhile.)
+ */
+struct walk_start {
+	__u64 prio;	/* ctx->prio, for filter-syscall */
+	__u64 seq;	/* the mirror's write count when the walk began */
+	__u32 slot;
+	bool skip;
+	bool uring;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
-	__type(value, __u64);
-} walk_prio SEC(".maps");
+	__type(value, struct walk_start);
+} walks_in_flight SEC(".maps");
 
 static __always_inline bool task_counted(__u32 tgid)
 {
@@ -162,11 +177,14 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, __u3
 }
 
 /*
- * What the walk found. A match in a walk the mirror calls skippable means
- * the mask would have suppressed an audit record: it must never happen.
+ * What the walk found. A match in a walk the mirror called skippable means
+ * the mask would have suppressed an audit record: it must never happen,
+ * unless the rule was published while the walk ran (`raced`), which the
+ * patched kernel resolves the same way as a rule added a moment later.
  */
 static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool matched,
-					  __u64 nr, bool uring, struct audit_context *actx)
+					  __u64 nr, bool uring, struct audit_context *actx,
+					  bool raced)
 {
 	struct missed_match *rec;
 	const char *key;
@@ -180,6 +198,10 @@ static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool
 	c->matched++;
 	if (!skip)
 		return;
+	if (raced) {
+		c->raced++;
+		return;
+	}
 	c->missed++;
 	idx = __sync_fetch_and_add(&missed_total, 1);
 	rec = idx < MISSED_LOG ? bpf_map_lookup_elem(&missed_log, &idx) : NULL;
@@ -214,25 +236,64 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 	return kind == AUDIT_CTX_SYSCALL || kind == AUDIT_CTX_URING ? kind : -1;
 }
 
+static __always_inline __u64 mirror_seq(void)
+{
+	__u32 zero = 0;
+	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
+
+	return m ? m->seq : 0;
+}
+
+static __always_inline void start_walk(__u32 tid, __u64 nr, bool uring, __u32 arch, __u64 prio)
+{
+	struct walk_start w = {
+		.prio = prio,
+		.seq = mirror_seq(),
+		.slot = nr < MASK_BITS ? nr : SLOT_OUT_OF_RANGE,
+		.uring = uring,
+	};
+
+	if (count_walk(nr, uring, arch, &w.skip))
+		bpf_map_update_elem(&walks_in_flight, &tid, &w, BPF_ANY);
+}
+
+/* The walk `w` of thread `tid` is over: count what it found. */
+static __always_inline void end_walk(__u32 tid, struct walk_start *w, bool matched, __u64 nr,
+				     struct audit_context *actx)
+{
+	struct scan_counts *c;
+
+	c = bpf_map_lookup_elem(w->uring ? (void *)&uring_counts : (void *)&counts, &w->slot);
+	if (c)
+		count_outcome(c, w->skip, matched, nr, w->uring, actx, mirror_seq() != w->seq);
+	bpf_map_delete_elem(&walks_in_flight, &tid);
+}
+
 /*
- * filter-op: its return value says whether a rule matched.
- * audit_filter_syscall() and audit_filter_uring() already returned for
- * auditd before calling it.
+ * filter-op: audit_filter_syscall() and audit_filter_uring() already
+ * returned for auditd before calling it; its return value says whether a
+ * rule matched.
  */
-SEC("fexit/__audit_filter_op")
-int BPF_PROG(count_filter_op, struct task_struct *tsk, struct audit_context *actx,
-	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
+SEC("fentry/__audit_filter_op")
+int BPF_PROG(start_filter_op, struct task_struct *tsk, struct audit_context *actx,
+	     struct list_head *list, struct audit_names *name, unsigned long op)
 {
 	int kind = walked_list(actx, list, name);
-	struct scan_counts *c;
-	bool uring, skip;
 
-	if (kind < 0 || !task_counted(tsk->tgid))
-		return 0;
-	uring = kind == AUDIT_CTX_URING;
-	c = count_walk(op, uring, actx->arch, &skip);
-	if (c)
-		count_outcome(c, skip, ret != 0, op, uring, actx);
+	if (kind >= 0 && task_counted(tsk->tgid))
+		start_walk(tsk->pid, op, kind == AUDIT_CTX_URING, actx->arch, 0);
+	return 0;
+}
+
+SEC("fexit/__audit_filter_op")
+int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
+	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
+{
+	__u32 tid = tsk->pid;
+	struct walk_start *w = bpf_map_lookup_elem(&walks_in_flight, &tid);
+
+	if (w && walked_list(actx, list, name) >= 0)
+		end_walk(tid, w, ret != 0, op, actx);
 	return 0;
 }
 
@@ -242,31 +303,21 @@ int BPF_PROG(count_filter_op, struct task_struct *tsk, struct audit_context *act
  * or below the current one, so a match is exactly a rise of ctx->prio.
  */
 SEC("fentry/audit_filter_syscall")
-int BPF_PROG(save_filter_prio, struct task_struct *tsk, struct audit_context *actx)
+int BPF_PROG(start_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
-	__u32 tid = tsk->pid;
-	__u64 prio = actx->prio;
-
 	if (task_counted(tsk->tgid))
-		bpf_map_update_elem(&walk_prio, &tid, &prio, BPF_ANY);
+		start_walk(tsk->pid, (__u64)(long)actx->major, false, actx->arch, actx->prio);
 	return 0;
 }
 
 SEC("fexit/audit_filter_syscall")
-int BPF_PROG(count_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
+int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
 	__u32 tid = tsk->pid;
-	__u64 *before = bpf_map_lookup_elem(&walk_prio, &tid);
-	__u64 nr = (__u64)(long)actx->major;
-	struct scan_counts *c;
-	bool skip;
+	struct walk_start *w = bpf_map_lookup_elem(&walks_in_flight, &tid);
 
-	if (!before)
-		return 0;
-	c = count_walk(nr, false, actx->arch, &skip);
-	if (c)
-		count_outcome(c, skip, actx->prio > *before, nr, false, actx);
-	bpf_map_delete_elem(&walk_prio, &tid);
+	if (w)
+		end_walk(tid, w, actx->prio > w->prio, (__u64)(long)actx->major, actx);
 	return 0;
 }
 
@@ -295,6 +346,23 @@ static __always_inline long syscall_nr(struct pt_regs *regs)
 #else
 #error "syscall_nr() needs this architecture's pt_regs field"
 #endif
+}
+
+/*
+ * The syscall's AUDIT_ARCH at sys_exit. Where audit_reset_context() has
+ * already cleared ctx->arch (6.18 does), x86 still knows a compat syscall
+ * by TS_COMPAT; elsewhere 0 leaves the what-if arch masks out of it.
+ */
+static __always_inline __u32 exit_arch(struct task_struct *task, struct audit_context *actx)
+{
+	__u32 arch = BPF_CORE_READ(actx, arch);
+
+#if defined(__TARGET_ARCH_x86)
+	if (!arch)
+		arch = BPF_CORE_READ(task, thread_info.status) & TS_COMPAT ? AUDIT_ARCH_I386 :
+									    AUDIT_ARCH_X86_64;
+#endif
+	return arch;
 }
 
 static __always_inline bool is_fork(long nr)
@@ -331,7 +399,7 @@ int count_sys_exit(struct bpf_raw_tracepoint_args *args)
 	if (args->args[1] == 0 && is_fork(nr))
 		return 0;
 	if (task_counted(bpf_get_current_pid_tgid() >> 32))
-		count_walk((__u64)nr, false, BPF_CORE_READ(actx, arch), &skip);
+		count_walk((__u64)nr, false, exit_arch(task, actx), &skip);
 	return 0;
 }
 
@@ -455,6 +523,7 @@ static __noinline int rebuild_mirror(void)
 	if (same_mirror(m, acc))
 		return 0;
 	acc->generation = m->generation + 1;
+	acc->seq = m->seq + 1;
 	bpf_map_update_elem(&mirror, &zero, acc, BPF_ANY);
 	return 0;
 }
@@ -487,7 +556,11 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 	} else if (list == AUDIT_FILTER_URING_EXIT) {
 		for (int k = 0; k < MASK_WORDS; k++)
 			__sync_fetch_and_or(&m->uring_mask[k], rule_mask[k]);
+	} else {
+		return 0;
 	}
+	/* After the bits: a walk that began before them sees the count move. */
+	__sync_fetch_and_add(&m->seq, 1);
 	return 0;
 }
 

@@ -38,6 +38,7 @@ struct mask_mirror {
 	__s32 kernel_n_rules;	/* audit_n_rules as BPF read it, -1: unreadable */
 	__u32 pad;
 	__u64 generation;	/* counts changes of the above */
+	__u64 seq;		/* counts every write, new rules' early bits included */
 };
 
 /* Per syscall (or io_uring op) slot, per CPU. */
@@ -49,6 +50,7 @@ struct scan_counts {
 	__u64 matched;		/* walks in which a rule matched */
 	__u64 needless;		/* the bit was set, yet no rule matched */
 	__u64 missed;		/* a rule matched although the bit was clear */
+	__u64 raced;		/* the same, but the mirror changed during the walk */
 	/* What-if masks beyond the patch (see struct whatif_masks): */
 	__u64 skippable_arch;	/* skippable with one mask per arch */
 	__u64 skippable_perm;	/* skippable with perm= rules narrowed */

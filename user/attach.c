@@ -73,11 +73,12 @@ static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, struct bpf
 {
 	switch (mode) {
 	case MODE_FILTER_OP:
-		progs[0] = s->progs.count_filter_op;
-		return 1;
+		progs[0] = s->progs.start_filter_op;
+		progs[1] = s->progs.end_filter_op;
+		return 2;
 	case MODE_FILTER_SYSCALL:
-		progs[0] = s->progs.save_filter_prio;
-		progs[1] = s->progs.count_filter_syscall;
+		progs[0] = s->progs.start_filter_syscall;
+		progs[1] = s->progs.end_filter_syscall;
 		return 2;
 	case MODE_SYSCALL_EXIT:
 		progs[0] = s->progs.count_syscall_exit;

@@ -14,6 +14,7 @@ static void add_counts(struct scan_counts *to, const struct scan_counts *c)
 	to->matched += c->matched;
 	to->needless += c->needless;
 	to->missed += c->missed;
+	to->raced += c->raced;
 	to->skippable_arch += c->skippable_arch;
 	to->skippable_perm += c->skippable_perm;
 }
@@ -54,6 +55,7 @@ static void counts_subtract(struct counts_snapshot *d, const struct counts_snaps
 		o->matched = a->matched - b->matched;
 		o->needless = a->needless - b->needless;
 		o->missed = a->missed - b->missed;
+		o->raced = a->raced - b->raced;
 		o->skippable_arch = a->skippable_arch - b->skippable_arch;
 		o->skippable_perm = a->skippable_perm - b->skippable_perm;
 	}

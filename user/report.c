@@ -119,6 +119,8 @@ static void add_outcomes(json_object *o, const struct report_ctx *r, const struc
 			       r->outcomes ? json_object_new_uint64(c->needless) : NULL);
 	json_object_object_add(o, "missed_matches",
 			       r->outcomes ? json_object_new_uint64(c->missed) : NULL);
+	json_object_object_add(o, "raced_matches",
+			       r->outcomes ? json_object_new_uint64(c->raced) : NULL);
 }
 
 /* Skippable walks times what one walk over their mean list length costs. */
@@ -361,6 +363,8 @@ static void print_safety(FILE *out, const struct report_ctx *r, const struct sca
 		(unsigned long long)t->missed);
 	fprintf(out, "  needless despite mask  %14llu  (bit set, no rule matched)\n",
 		(unsigned long long)t->needless);
+	fprintf(out, "  raced matches          %14llu  (the rule was published during the walk)\n",
+		(unsigned long long)t->raced);
 	if (!r->missed_total)
 		return;
 	fprintf(out, "\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",

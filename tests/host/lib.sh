@@ -56,7 +56,7 @@ summary_field() {
 # Program names the kernel keeps (15 characters) for everything auditskip loads.
 leftover_programs() {
 	bpftool prog list 2>/dev/null |
-		grep -cE 'name (count_filter_o|count_filter_s|count_syscall_e|count_sys_exit|follow_fork|forget_exit|rebuild_on_)' || true
+		grep -cE 'name (start_filter_|end_filter_|count_sys|follow_fork|forget_exit|mirror_)' || true
 }
 
 # The kernel frees a closed program after an RCU grace period, so give it
