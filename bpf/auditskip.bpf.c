@@ -34,12 +34,14 @@ const volatile __u64 uring_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_URI
 const volatile __u64 n_rules_addr = 0;		/* &audit_n_rules */
 const volatile long fork_nrs[FORK_NRS] = { -1, -1, -1, -1 };	/* clone, clone3, fork, vfork */
 const volatile long corrupt_nr = -1;		/* tests only: a bit the mirror must lack */
+const volatile bool per_comm = false;		/* also count by process name */
 
 /* Kept current by the loader while it runs. */
 volatile bool audit_on = false;		/* audit_enabled, from AUDIT_GET */
 volatile __u32 auditd_tgid = 0;		/* audit_filter_syscall() exempts it */
 volatile __u64 lost_children = 0;	/* descendants `tracked` had no room for */
 volatile __u64 missed_total = 0;	/* indexes missed_log */
+volatile __u64 comms_lost = 0;		/* walks of names `comms` had no room for */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -76,6 +78,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scan_counts);
 } uring_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, MAX_COMMS);
+	__type(key, char[COMM_LEN]);
+	__type(value, struct comm_counts);
+} comms SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -145,6 +154,31 @@ static __always_inline void count_whatif(struct scan_counts *c, __u32 slot, __u3
 	c->skippable_perm += !bit_set(w->perm_mask, slot);
 }
 
+/* Which workload pays: one hash lookup by the current task's name. */
+static __always_inline void count_comm(bool skip, __u32 rules)
+{
+	static const struct comm_counts zero_counts;
+	struct comm_counts *cc;
+	char comm[COMM_LEN];
+
+	bpf_get_current_comm(comm, sizeof(comm));
+	cc = bpf_map_lookup_elem(&comms, comm);
+	if (!cc) {
+		if (bpf_map_update_elem(&comms, comm, &zero_counts, BPF_NOEXIST) == -E2BIG) {
+			__sync_fetch_and_add(&comms_lost, 1);
+			return;
+		}
+		cc = bpf_map_lookup_elem(&comms, comm);
+		if (!cc)
+			return;
+	}
+	cc->scans++;
+	if (skip) {
+		cc->skippable++;
+		cc->walked_skipped += rules;
+	}
+}
+
 /*
  * O(1) whatever the number of rules: one bit test against the mirror.
  * Returns the slot's counters, *skip telling whether the patched kernel
@@ -173,6 +207,8 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, __u3
 	}
 	if (!uring)
 		count_whatif(c, slot, arch, *skip);
+	if (per_comm && !uring)
+		count_comm(*skip, m->exit_rules);
 	return c;
 }
 

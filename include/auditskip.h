@@ -68,6 +68,15 @@ struct whatif_masks {
 	__u32 perm_mask[MASK_WORDS];
 };
 
+/* --per-comm: walks by process name (TASK_COMM_LEN), per CPU. */
+#define COMM_LEN 16
+#define MAX_COMMS 4096
+struct comm_counts {
+	__u64 scans;
+	__u64 skippable;
+	__u64 walked_skipped;
+};
+
 /* The first missed matches, for the report. */
 #define MISSED_LOG 8
 #define KEY_LEN 64

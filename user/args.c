@@ -8,6 +8,7 @@
 #include <libaudit.h>
 #include "args.h"
 #include "attach.h"
+#include "auditskip.h"
 
 const char *argp_program_version = "auditskip " AUDITSKIP_VERSION;
 const char *argp_program_bug_address = NULL;
@@ -44,6 +45,7 @@ enum {
 	OPT_CALIBRATION,
 	OPT_RULES,
 	OPT_CPU,
+	OPT_PER_COMM,
 };
 
 static const struct argp_option options[] = {
@@ -53,6 +55,8 @@ static const struct argp_option options[] = {
 	{ "top", 'n', "N", 0, "Show the top N syscalls (default 10)", 0 },
 	{ "pid", 'p', "PID", 0, "Count only this process (tgid)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
+	{ "per-comm", OPT_PER_COMM, "N", OPTION_ARG_OPTIONAL,
+	  "Also count by process name; show the top N (default 10)", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", OPT_SYNC, "MS", 0, "Resync audit status and rules at least this often (default 1000)", 0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
@@ -125,6 +129,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		env->json = true;
+		break;
+	case OPT_PER_COMM:
+		env->per_comm = 10;
+		if (arg && parse_long(arg, 1, MAX_COMMS, &v))
+			argp_error(state, "invalid --per-comm '%s': give 1 to %d", arg, MAX_COMMS);
+		if (arg)
+			env->per_comm = v;
 		break;
 	case OPT_BTF:
 		env->btf_path = arg;

@@ -29,6 +29,7 @@ struct env {
 	const char *calibration;	/* file to read (count) or write (calibrate) */
 	int calib_rules;	/* calibrate: most rules added; 0: max(64, exit rules) */
 	int calib_cpu;		/* calibrate: CPU to time on, -1: the current one */
+	int per_comm;		/* --per-comm: top N process names, 0: off */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -203,6 +203,7 @@ struct session {
 	struct ruleset rules;
 	struct report_ctx report;
 	struct walk_counts *now;
+	struct comm_row *comms;	/* --per-comm */
 	int mirror_fd;
 	/* Staleness: exit walks seen at the last sync that found no counted rule. */
 	bool was_ruleless;
@@ -306,6 +307,14 @@ static int sync_rules(struct session *ss)
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.whatif), &zero, &w, BPF_ANY))
 		return -errno;
 	update_stale(ss);
+	if (ss->env->per_comm) {
+		free(ss->comms);
+		ss->comms = NULL;
+		if (comms_read(bpf_map__fd(skel->maps.comms), &ss->comms, &ss->report.ncomms))
+			ss->report.ncomms = 0;
+		ss->report.comms = ss->comms;
+		ss->report.comms_lost = skel->bss->comms_lost;
+	}
 	ss->report.missed_total = skel->bss->missed_total;
 	ss->report.lost_descendants = skel->bss->lost_children;
 	for (__u32 i = 0; i < MISSED_LOG && i < ss->report.missed_total; i++)
@@ -335,6 +344,7 @@ static int cmd_count(struct env *env)
 		.btf_path = env->btf_path,
 		.verbose = env->verbose,
 		.corrupt_nr = env->corrupt_nr,
+		.per_comm = env->per_comm > 0,
 	};
 	char kernel[128], scope[256], mirror_how[192];
 	struct calibration calib;
@@ -441,6 +451,10 @@ static int cmd_count(struct env *env)
 		.outcomes = ss.at.mode == MODE_FILTER_OP || ss.at.mode == MODE_FILTER_SYSCALL,
 		.uring = ss.at.mode == MODE_FILTER_OP,
 		.stale = ss.report.stale,
+		.comms = ss.report.comms,
+		.ncomms = ss.report.ncomms,
+		.comm_top = env->per_comm,
+		.comms_lost = ss.report.comms_lost,
 		.calib = &calib,
 		.calib_from = calib_from,
 		.ncpus = libbpf_num_possible_cpus(),
@@ -510,6 +524,7 @@ out:
 	metrics_stop(ss.metrics);
 	attach_destroy(&ss.at);
 	ruleset_free(&ss.rules);
+	free(ss.comms);
 	free(now);
 	free(prev);
 	free(delta);

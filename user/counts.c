@@ -67,3 +67,51 @@ void walks_subtract(struct walk_counts *d, const struct walk_counts *now,
 	counts_subtract(&d->exit, &now->exit, &then->exit);
 	counts_subtract(&d->uring, &now->uring, &then->uring);
 }
+
+static int by_skippable(const void *a, const void *b)
+{
+	const struct comm_row *x = a, *y = b;
+
+	if (x->c.skippable != y->c.skippable)
+		return x->c.skippable < y->c.skippable ? 1 : -1;
+	return x->c.scans < y->c.scans ? 1 : x->c.scans > y->c.scans ? -1 : 0;
+}
+
+int comms_read(int fd, struct comm_row **rows, size_t *n)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	char key[COMM_LEN], next[COMM_LEN];
+	struct comm_counts *per_cpu;
+	struct comm_row *out = NULL;
+	size_t count = 0;
+	void *prev = NULL;
+
+	if (ncpu < 0)
+		return ncpu;
+	per_cpu = calloc(ncpu, sizeof(*per_cpu));
+	out = calloc(MAX_COMMS, sizeof(*out));
+	if (!per_cpu || !out) {
+		free(per_cpu);
+		free(out);
+		return -ENOMEM;
+	}
+	while (count < MAX_COMMS && !bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(key, next, sizeof(key));
+		prev = key;
+		if (bpf_map_lookup_elem(fd, key, per_cpu))
+			continue;
+		memcpy(out[count].comm, key, COMM_LEN);
+		out[count].comm[COMM_LEN - 1] = '\0';
+		for (int c = 0; c < ncpu; c++) {
+			out[count].c.scans += per_cpu[c].scans;
+			out[count].c.skippable += per_cpu[c].skippable;
+			out[count].c.walked_skipped += per_cpu[c].walked_skipped;
+		}
+		count++;
+	}
+	free(per_cpu);
+	qsort(out, count, sizeof(*out), by_skippable);
+	*rows = out;
+	*n = count;
+	return 0;
+}

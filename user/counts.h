@@ -22,4 +22,13 @@ int counts_read(int map_fd, struct counts_snapshot *s);
 void walks_subtract(struct walk_counts *d, const struct walk_counts *now,
 		    const struct walk_counts *then);
 
+/* --per-comm: one process name's walks, summed over CPUs. */
+struct comm_row {
+	char comm[COMM_LEN];
+	struct comm_counts c;
+};
+
+/* Every name in the comms map, most skippable walks first; 0 or -errno. */
+int comms_read(int map_fd, struct comm_row **rows, size_t *n);
+
 #endif /* __COUNTS_H */

@@ -170,6 +170,35 @@ static void estimated_saved_seconds(FILE *out, const struct report_ctx *r,
 	fprintf(out, "auditskip_estimated_saved_seconds_total %.9f\n", report_saved_ns(r, t) / 1e9);
 }
 
+/* --per-comm: the top names only, so label cardinality stays bounded. */
+static void per_comm(FILE *out, const struct report_ctx *r)
+{
+	static const struct {
+		const char *name, *help;
+		size_t offset;
+	} fams[] = {
+		{ "auditskip_comm_exit_filter_walks_total",
+		  "Exit-filter walks of the processes with this name (top --per-comm names).",
+		  offsetof(struct comm_counts, scans) },
+		{ "auditskip_comm_skippable_walks_total",
+		  "Skippable walks of the processes with this name (top --per-comm names).",
+		  offsetof(struct comm_counts, skippable) },
+	};
+
+	if (!r->comm_top)
+		return;
+	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		family(out, fams[f].name, "counter", fams[f].help);
+		for (size_t i = 0; i < r->ncomms && i < (size_t)r->comm_top; i++) {
+			fprintf(out, "%s{comm=\"", fams[f].name);
+			put_label_value(out, r->comms[i].comm);
+			fprintf(out, "\"} %llu\n",
+				*(const unsigned long long *)((const char *)&r->comms[i].c +
+							      fams[f].offset));
+		}
+	}
+}
+
 void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
 {
 	for (size_t i = 0; i < sizeof(per_syscall) / sizeof(per_syscall[0]); i++)
@@ -190,6 +219,7 @@ void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_s
 	stale_state(out, r);
 	missed_matches(out, r, t);
 	estimated_saved_seconds(out, r, t);
+	per_comm(out, r);
 }
 
 #ifdef AUDITSKIP_NO_HTTP

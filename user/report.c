@@ -332,6 +332,41 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *w, do
 	fflush(r->out);
 }
 
+static json_object *comms_json(const struct report_ctx *r)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < r->ncomms && i < (size_t)r->comm_top; i++) {
+		json_object *e = json_object_new_object();
+
+		add_str(e, "comm", r->comms[i].comm);
+		add_u64(e, "scans", r->comms[i].c.scans);
+		add_u64(e, "skippable", r->comms[i].c.skippable);
+		add_u64(e, "walked_skipped", r->comms[i].c.walked_skipped);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static void print_comms(FILE *out, const struct report_ctx *r)
+{
+	if (!r->comm_top || !r->ncomms)
+		return;
+	fprintf(out, "\nTop processes by skippable walks (since start):\n");
+	fprintf(out, "  %-16s %12s %12s %7s %15s\n", "COMM", "WALKS", "SKIPPABLE", "SHARE",
+		"NEEDLESS VISITS");
+	for (size_t i = 0; i < r->ncomms && i < (size_t)r->comm_top; i++) {
+		const struct comm_counts *c = &r->comms[i].c;
+
+		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->comms[i].comm,
+			(unsigned long long)c->scans, (unsigned long long)c->skippable,
+			share(c->skippable, c->scans), (unsigned long long)c->walked_skipped);
+	}
+	if (r->comms_lost)
+		fprintf(out, "  (%llu walks of further names not counted: %d names at most)\n",
+			(unsigned long long)r->comms_lost, MAX_COMMS);
+}
+
 static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 {
 	bool any = false;
@@ -428,6 +463,10 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 		json_object *o = counts_json(r, "summary", w, seconds);
 
 		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->rules));
+		if (r->comm_top) {
+			json_object_object_add(o, "comms", comms_json(r));
+			add_u64(o, "comms_lost", r->comms_lost);
+		}
 		if (command_status >= 0)
 			json_object_object_add(o, "command_status",
 					       json_object_new_int(command_status));
@@ -475,6 +514,7 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 			share(c->skippable, c->scans), (unsigned long long)c->walked_skipped,
 			rules_naming(r->rules, order[i]));
 	}
+	print_comms(r->out, r);
 	print_full_mask_rules(r->out, r->rules);
 	if (command_status >= 0)
 		fprintf(r->out, "\nCommand exited with status %d.\n", command_status);

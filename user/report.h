@@ -38,6 +38,10 @@ struct report_ctx {
 	__u64 lost_descendants;	/* `-- COMMAND` descendants the tracked map had no room for */
 	struct missed_match missed[MISSED_LOG];
 	struct stale_report stale;
+	const struct comm_row *comms;	/* --per-comm: most skippable first */
+	size_t ncomms;
+	int comm_top;		/* how many to show, 0: --per-comm is off */
+	__u64 comms_lost;	/* walks of names the map had no room for */
 	const struct calibration *calib;	/* time model; never NULL */
 	const char *calib_from;	/* the file it came from, NULL: the default */
 	int ncpus;		/* for the CPU share of the time saved */

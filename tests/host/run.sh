@@ -64,6 +64,17 @@ test_rule_added_while_running() {
 	auditctl -d always,exit -F arch=b64 -S getpid -F uid=4242 -k "$KEY" >/dev/null
 }
 
+test_per_comm() {
+	local out=$TMP/comm.json
+	add_rules 8 openat
+	"$AUDITSKIP" --json --per-comm=2 -- "$GETPID_LOOP" "$N" >"$out"
+	check per-comm getpid_loop "$(jq -r 'select(.type == "summary") | .comms[0].comm' "$out")" "top name"
+	check per-comm true "$(jq --argjson n "$N" 'select(.type == "summary") | .comms[0].skippable >= $n' "$out")" \
+		"its skippable walks include the N getpid"
+	check per-comm true "$(jq 'select(.type == "summary") | (.comms | length) <= 2' "$out")" "bounded to --per-comm=2"
+	auditctl -D -k "$KEY" >/dev/null
+}
+
 test_descendants() {
 	local out=$TMP/tree.json
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" 1000 --descendants 3 >"$out"
@@ -199,6 +210,7 @@ precondition
 test_exact_counts
 test_rule_added_while_running
 test_descendants
+test_per_comm
 test_pid_filter
 test_full_mask_rule
 test_mirror_matches_rule_list
