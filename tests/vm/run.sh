@@ -26,6 +26,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
+# STATIC, TIMEOUT, MEM, SMP and RULES_SRC are read by lib-initramfs.sh and
+# lib-qemu.sh.
+# shellcheck disable=SC2034
 STATIC=${VMTEST_STATIC:-$ROOT/.output/static}   # built by `make static`
 TIMEOUT=${VMTEST_TIMEOUT:-420}
 MEM=${VMTEST_MEM:-1G}
@@ -50,33 +53,15 @@ for k in "$@"; do
 	esac
 done
 
-# ------------------------------------------------------------ host tools ---
-# A fresh machine may lack them; install from Debian's registry when root.
-need_pkgs=()
-command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
-# busybox (the dynamic package) would need its libraries in the guest.
-case "$(ldd /bin/busybox 2>&1 || true)" in
-*"not a dynamic executable"*) ;;
-*) need_pkgs+=(busybox-static) ;;
-esac
-command -v cpio >/dev/null || need_pkgs+=(cpio)
-command -v auditctl >/dev/null || need_pkgs+=(auditd)
-[ -d $RULES_SRC ] || need_pkgs+=(auditd)
-[ -x /usr/sbin/bpftool ] || need_pkgs+=(bpftool)
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-	[ "$(id -u)" -eq 0 ] || die "missing packages: ${need_pkgs[*]} (install them as root)"
-	log "installing ${need_pkgs[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q "${need_pkgs[@]}" >/dev/null ||
-		{ apt-get update -q >/dev/null && apt-get install -y -q "${need_pkgs[@]}" >/dev/null; } ||
-		die "could not install ${need_pkgs[*]}"
-fi
+# Initramfs building and booting are shared with tests/kernel-ab/run.sh.
+# shellcheck source=lib-initramfs.sh
+. "$VMDIR/lib-initramfs.sh"
+# shellcheck source=lib-qemu.sh
+. "$VMDIR/lib-qemu.sh"
 
-# Without them the guest still boots and reports a failed "tools" test,
-# which keeps the boot plumbing testable on its own.
-for f in auditskip getpid_loop uring_openat; do
-	[ -x "$STATIC/$f" ] || log "WARNING: $STATIC/$f is missing: run 'make static' (or 'make vmtest')"
-done
+# ------------------------------------------------------------ host tools ---
+# A fresh machine may lack them; installed from Debian's registry when root.
+vm_host_tools
 
 mkdir -p "$CACHE/debs" "$CACHE/kernels"
 
@@ -136,58 +121,6 @@ fetch_kernel() {
 	ls "$dir"/boot/vmlinuz-* | head -n 1
 }
 
-# -------------------------------------------------------------- initramfs ---
-
-# copy_bin SRC DEST: copy a dynamically linked binary with every library ldd
-# names (including the loader) to the same paths inside the initramfs.
-copy_bin() {
-	local src=$1 dest=$2 lib
-	install -D -m 0755 "$src" "$IROOT$dest"
-	for lib in $(ldd "$src" | grep -o '/[^ ]*'); do
-		[ -e "$IROOT$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$IROOT$lib"
-	done
-}
-
-build_initramfs() {
-	IROOT=$CACHE/initramfs-root
-	rm -rf "$IROOT"
-	mkdir -p "$IROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,root,vmtest/rules}
-
-	# busybox-static, with a link for each applet where busybox puts it.
-	install -m 0755 /bin/busybox "$IROOT/bin/busybox"
-	local a
-	for a in $(/bin/busybox --list-full); do
-		[ -e "$IROOT/$a" ] || ln -s /bin/busybox "$IROOT/$a"
-	done
-
-	local f
-	for f in auditskip getpid_loop uring_openat audit_bench; do
-		[ -x "$STATIC/$f" ] && install -m 0755 "$STATIC/$f" "$IROOT/bin/"
-	done
-	copy_bin "$(command -v auditctl)" /sbin/auditctl
-	copy_bin /usr/sbin/bpftool /sbin/bpftool
-
-	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
-	local s
-	for s in guest-lib.sh guest-tests.sh guest-stale.sh; do
-		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
-	done
-	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
-	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
-
-	# A few of the files the example rule sets watch, so their -w lines load.
-	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$IROOT/etc/passwd"
-	printf 'root:x:0:\n' >"$IROOT/etc/group"
-	printf 'vmtest\n' >"$IROOT/etc/hostname"
-	printf '127.0.0.1 localhost\n' >"$IROOT/etc/hosts"
-	# 30-stig's dir= rules need their directories; one of them (no arch, so
-	# every syscall bit) makes the aggregate mask all ones, as on real hosts.
-	mkdir -p "$IROOT/etc/NetworkManager" "$IROOT/etc/selinux" "$IROOT/etc/sudoers.d"
-
-	(cd "$IROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
-		gzip -1 >"$CACHE/initramfs.cpio.gz"
-}
-
 # ------------------------------------------------------------------ guests ---
 
 TOTAL_PASS=0
@@ -197,20 +130,11 @@ SUMMARY=()
 # run_guest SERIES KERNEL_IMAGE [SUITE]: one boot; SUITE picks the guest suite.
 run_guest() {
 	local series=$1${3:+-$3} kernel=$2 suite=${3:-main} logf=$CACHE/console-$1${3:+-$3}.log
-	local t0 t1 secs status=0 npass nfail done_line
+	local secs status npass nfail done_line
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
-	t0=$(date +%s)
-	# -no-reboot + panic=-1: a guest whose init dies ends QEMU at once.
-	# stdin from /dev/null so QEMU never puts a developer's tty in raw mode.
-	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -cpu max -m "$MEM" -smp "$SMP" \
-		-nographic -no-reboot \
-		-kernel "$kernel" -initrd "$CACHE/initramfs.cpio.gz" \
-		-append "console=ttyS0 audit=1 panic=-1 quiet vmsuite=$suite$BENCH_ARG" \
-		</dev/null >"$logf" 2>&1 || status=$?
-	t1=$(date +%s)
-	secs=$((t1 - t0))
-	tr -d '\r' <"$logf" >"$logf.txt"
+	vm_boot "$kernel" "$CACHE/initramfs.cpio.gz" "$logf" "vmsuite=$suite$BENCH_ARG"
+	status=$VM_STATUS
+	secs=$VM_SECS
 
 	# Tolerate kernel noise in front of a marker on the same line.
 	grep -o 'VMTEST \(PASS\|FAIL\) .*' "$logf.txt" >"$CACHE/results-$series.txt" || true
@@ -241,7 +165,7 @@ run_guest() {
 	SUMMARY+=("$series ($(basename "$kernel" | sed 's/^vmlinuz-//')): $npass passed, $nfail failed, ${secs}s")
 }
 
-build_initramfs
+vm_build_initramfs "$CACHE/initramfs-root" "$CACHE/initramfs.cpio.gz"
 for series in "$@"; do
 	if ! kernel=$(fetch_kernel "$series") || [ -z "$kernel" ]; then
 		echo "== $series: FAIL no kernel package found or downloaded"

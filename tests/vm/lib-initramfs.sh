@@ -1,0 +1,105 @@
+# Sourced (bash): builds the guests' initramfs. Used by tests/vm/run.sh and
+# tests/kernel-ab/run.sh.
+#
+#   vm_host_tools              install what the host needs (root), or die
+#   vm_build_initramfs DIR OUT [MAIN_SUITE]
+#                              fill DIR and pack it into OUT (gzipped
+#                              cpio): busybox-static, the static tools,
+#                              auditctl and bpftool with their libraries,
+#                              the example rule sets, guest-init.sh as
+#                              /init and the guest scripts in /vmtest.
+#                              MAIN_SUITE (default tests/vm/guest-tests.sh)
+#                              is installed as /vmtest/guest-tests.sh, the
+#                              suite /init runs unless vmsuite=stale-* is
+#                              on the kernel command line.
+#
+# Expects ROOT (the repository), and die() and log() from the caller;
+# VMDIR, STATIC (static auditskip, getpid_loop, uring_openat: `make static`,
+# or VMTEST_STATIC) and RULES_SRC default as below when the caller has not
+# set them.
+
+VMDIR=${VMDIR:-$ROOT/tests/vm}
+STATIC=${STATIC:-${VMTEST_STATIC:-$ROOT/.output/static}}
+RULES_SRC=${RULES_SRC:-/usr/share/doc/auditd/examples/rules}
+# Static tools copied from $STATIC into the guests' /bin.
+VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench}
+
+vm_host_tools() {
+	local need_pkgs=()
+	command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
+	# busybox (the dynamic package) would need its libraries in the guest.
+	case "$(ldd /bin/busybox 2>&1 || true)" in
+	*"not a dynamic executable"*) ;;
+	*) need_pkgs+=(busybox-static) ;;
+	esac
+	command -v cpio >/dev/null || need_pkgs+=(cpio)
+	command -v auditctl >/dev/null || need_pkgs+=(auditd)
+	[ -d $RULES_SRC ] || need_pkgs+=(auditd)
+	[ -x /usr/sbin/bpftool ] || need_pkgs+=(bpftool)
+	if [ ${#need_pkgs[@]} -gt 0 ]; then
+		[ "$(id -u)" -eq 0 ] || die "missing packages: ${need_pkgs[*]} (install them as root)"
+		log "installing ${need_pkgs[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get install -y -q "${need_pkgs[@]}" >/dev/null ||
+			{ apt-get update -q >/dev/null && apt-get install -y -q "${need_pkgs[@]}" >/dev/null; } ||
+			die "could not install ${need_pkgs[*]}"
+	fi
+
+	# Without them the guest still boots and reports a failed "tools" test,
+	# which keeps the boot plumbing testable on its own.
+	local f
+	for f in $VM_TOOLS; do
+		[ -x "$STATIC/$f" ] || log "WARNING: $STATIC/$f is missing: run 'make static' (or 'make vmtest')"
+	done
+}
+
+# vm_copy_bin SRC DEST: copy a dynamically linked binary with every library
+# ldd names (including the loader) to the same paths inside $IROOT.
+vm_copy_bin() {
+	local src=$1 dest=$2 lib
+	install -D -m 0755 "$src" "$IROOT$dest"
+	for lib in $(ldd "$src" | grep -o '/[^ ]*'); do
+		[ -e "$IROOT$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$IROOT$lib"
+	done
+}
+
+vm_build_initramfs() {
+	local out=$2 tests=${3:-$VMDIR/guest-tests.sh} s
+	IROOT=$1
+	rm -rf "$IROOT"
+	mkdir -p "$IROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,root,vmtest/rules}
+
+	# busybox-static, with a link for each applet where busybox puts it.
+	install -m 0755 /bin/busybox "$IROOT/bin/busybox"
+	local a
+	for a in $(/bin/busybox --list-full); do
+		[ -e "$IROOT/$a" ] || ln -s /bin/busybox "$IROOT/$a"
+	done
+
+	local f
+	for f in $VM_TOOLS; do
+		[ -x "$STATIC/$f" ] && install -m 0755 "$STATIC/$f" "$IROOT/bin/"
+	done
+	vm_copy_bin "$(command -v auditctl)" /sbin/auditctl
+	vm_copy_bin /usr/sbin/bpftool /sbin/bpftool
+
+	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
+	for s in guest-lib.sh guest-tests.sh guest-stale.sh; do
+		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
+	done
+	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"
+	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
+	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
+
+	# A few of the files the example rule sets watch, so their -w lines load.
+	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$IROOT/etc/passwd"
+	printf 'root:x:0:\n' >"$IROOT/etc/group"
+	printf 'vmtest\n' >"$IROOT/etc/hostname"
+	printf '127.0.0.1 localhost\n' >"$IROOT/etc/hosts"
+	# 30-stig's dir= rules need their directories; one of them (no arch, so
+	# every syscall bit) makes the aggregate mask all ones, as on real hosts.
+	mkdir -p "$IROOT/etc/NetworkManager" "$IROOT/etc/selinux" "$IROOT/etc/sudoers.d"
+
+	(cd "$IROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$out"
+}
