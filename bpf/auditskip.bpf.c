@@ -35,6 +35,7 @@ const volatile __u64 n_rules_addr = 0;		/* &audit_n_rules */
 const volatile long fork_nrs[FORK_NRS] = { -1, -1, -1, -1 };	/* clone, clone3, fork, vfork */
 const volatile long corrupt_nr = -1;		/* tests only: a bit the mirror must lack */
 const volatile bool per_comm = false;		/* also count by process name */
+const volatile bool timing = false;		/* time each walk (trampoline modes) */
 
 /* Kept current by the loader while it runs. */
 volatile bool audit_on = false;		/* audit_enabled, from AUDIT_GET */
@@ -42,6 +43,7 @@ volatile __u32 auditd_tgid = 0;		/* audit_filter_syscall() exempts it */
 volatile __u64 lost_children = 0;	/* descendants `tracked` had no room for */
 volatile __u64 missed_total = 0;	/* indexes missed_log */
 volatile __u64 comms_lost = 0;		/* walks of names `comms` had no room for */
+volatile __u64 clock_ns = 0;		/* cost of one clock read, least seen */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -108,6 +110,7 @@ struct {
 struct walk_start {
 	__u64 prio;	/* ctx->prio, for filter-syscall */
 	__u64 seq;	/* the mirror's write count when the walk began */
+	__u64 t0;	/* --timing: when it began */
 	__u32 slot;
 	bool skip;
 	bool uring;
@@ -288,18 +291,43 @@ static __always_inline void start_walk(__u32 tid, __u64 nr, bool uring, __u32 ar
 		.slot = nr < MASK_BITS ? nr : SLOT_OUT_OF_RANGE,
 		.uring = uring,
 	};
+	struct walk_start *stored;
 
-	if (count_walk(nr, uring, arch, &w.skip))
-		bpf_map_update_elem(&walks_in_flight, &tid, &w, BPF_ANY);
+	if (!count_walk(nr, uring, arch, &w.skip) ||
+	    bpf_map_update_elem(&walks_in_flight, &tid, &w, BPF_ANY))
+		return;
+	/* Last thing before the walk: the bookkeeping stays out of its time. */
+	stored = timing ? bpf_map_lookup_elem(&walks_in_flight, &tid) : NULL;
+	if (stored)
+		stored->t0 = bpf_ktime_get_ns();
+}
+
+/*
+ * The time from fentry's last clock read to fexit's first holds the walk,
+ * the trampoline's way into fexit and one clock read; the clock read's
+ * cost, the least gap between two back-to-back reads, is taken off.
+ */
+static __always_inline void time_walk(struct scan_counts *c, struct walk_start *w, __u64 t1)
+{
+	__u64 a = bpf_ktime_get_ns(), b = bpf_ktime_get_ns(), ns;
+
+	if (!clock_ns || b - a < clock_ns)
+		clock_ns = b - a;
+	ns = t1 - w->t0 > clock_ns ? t1 - w->t0 - clock_ns : 0;
+	c->walk_ns += ns;
+	if (w->skip)
+		c->skippable_walk_ns += ns;
 }
 
 /* The walk `w` of thread `tid` is over: count what it found. */
 static __always_inline void end_walk(__u32 tid, struct walk_start *w, bool matched, __u64 nr,
-				     struct audit_context *actx)
+				     struct audit_context *actx, __u64 t1)
 {
 	struct scan_counts *c;
 
 	c = bpf_map_lookup_elem(w->uring ? (void *)&uring_counts : (void *)&counts, &w->slot);
+	if (c && timing && w->t0)
+		time_walk(c, w, t1);
 	if (c)
 		count_outcome(c, w->skip, matched, nr, w->uring, actx, mirror_seq() != w->seq);
 	bpf_map_delete_elem(&walks_in_flight, &tid);
@@ -325,11 +353,12 @@ SEC("fexit/__audit_filter_op")
 int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
 {
+	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
 	__u32 tid = tsk->pid;
 	struct walk_start *w = bpf_map_lookup_elem(&walks_in_flight, &tid);
 
 	if (w && walked_list(actx, list, name) >= 0)
-		end_walk(tid, w, ret != 0, op, actx);
+		end_walk(tid, w, ret != 0, op, actx, t1);
 	return 0;
 }
 
@@ -349,11 +378,12 @@ int BPF_PROG(start_filter_syscall, struct task_struct *tsk, struct audit_context
 SEC("fexit/audit_filter_syscall")
 int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
+	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
 	__u32 tid = tsk->pid;
 	struct walk_start *w = bpf_map_lookup_elem(&walks_in_flight, &tid);
 
 	if (w)
-		end_walk(tid, w, actx->prio > w->prio, (__u64)(long)actx->major, actx);
+		end_walk(tid, w, actx->prio > w->prio, (__u64)(long)actx->major, actx, t1);
 	return 0;
 }
 

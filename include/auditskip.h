@@ -54,6 +54,9 @@ struct scan_counts {
 	/* What-if masks beyond the patch (see struct whatif_masks): */
 	__u64 skippable_arch;	/* skippable with one mask per arch */
 	__u64 skippable_perm;	/* skippable with perm= rules narrowed */
+	/* --timing: nanoseconds the walks took, as fentry and fexit saw them */
+	__u64 walk_ns;
+	__u64 skippable_walk_ns;
 };
 
 /*

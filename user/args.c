@@ -46,6 +46,7 @@ enum {
 	OPT_RULES,
 	OPT_CPU,
 	OPT_PER_COMM,
+	OPT_TIMING,
 };
 
 static const struct argp_option options[] = {
@@ -55,6 +56,8 @@ static const struct argp_option options[] = {
 	{ "top", 'n', "N", 0, "Show the top N syscalls (default 10)", 0 },
 	{ "pid", 'p', "PID", 0, "Count only this process (tgid)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
+	{ "timing", OPT_TIMING, NULL, 0,
+	  "Also time each walk (filter-op and filter-syscall modes)", 0 },
 	{ "per-comm", OPT_PER_COMM, "N", OPTION_ARG_OPTIONAL,
 	  "Also count by process name; show the top N (default 10)", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
@@ -129,6 +132,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		env->json = true;
+		break;
+	case OPT_TIMING:
+		env->timing = true;
 		break;
 	case OPT_PER_COMM:
 		env->per_comm = 10;

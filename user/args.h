@@ -30,6 +30,7 @@ struct env {
 	int calib_rules;	/* calibrate: most rules added; 0: max(64, exit rules) */
 	int calib_cpu;		/* calibrate: CPU to time on, -1: the current one */
 	int per_comm;		/* --per-comm: top N process names, 0: off */
+	bool timing;		/* --timing: time the walks (trampoline modes) */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -140,6 +140,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	s->rodata->n_rules_addr = req->n_rules_addr;
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	s->rodata->per_comm = req->per_comm;
+	s->rodata->timing = req->timing;
 	memcpy((void *)s->rodata->fork_nrs, req->fork_nrs, sizeof(req->fork_nrs));
 
 	err = auditskip_bpf__load(s);

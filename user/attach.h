@@ -26,6 +26,7 @@ struct attach_req {
 	__u64 n_rules_addr;	/* 0: audit_n_rules is not listed */
 	long corrupt_nr;	/* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
+	bool timing;
 	long fork_nrs[FORK_NRS];	/* native numbers, -1 where absent */
 	const char *btf_path;
 	bool verbose;

@@ -316,6 +316,7 @@ static int sync_rules(struct session *ss)
 		ss->report.comms_lost = skel->bss->comms_lost;
 	}
 	ss->report.missed_total = skel->bss->missed_total;
+	ss->report.clock_ns = skel->bss->clock_ns;
 	ss->report.lost_descendants = skel->bss->lost_children;
 	for (__u32 i = 0; i < MISSED_LOG && i < ss->report.missed_total; i++)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &ss->report.missed[i]);
@@ -345,6 +346,7 @@ static int cmd_count(struct env *env)
 		.verbose = env->verbose,
 		.corrupt_nr = env->corrupt_nr,
 		.per_comm = env->per_comm > 0,
+		.timing = env->timing,
 	};
 	char kernel[128], scope[256], mirror_how[192];
 	struct calibration calib;
@@ -387,6 +389,12 @@ static int cmd_count(struct env *env)
 	install_handlers();
 	if (attach_prepare(&req, &ss.at))
 		goto out;
+	if (env->timing && ss.at.mode != MODE_FILTER_OP && ss.at.mode != MODE_FILTER_SYSCALL) {
+		fprintf(stderr,
+			"auditskip: --timing needs mode filter-op or filter-syscall (fentry and fexit on the walk), not %s\n",
+			modes[ss.at.mode].name);
+		goto out;
+	}
 	ss.mirror_fd = bpf_map__fd(ss.at.skel->maps.mirror);
 	ss.now = now;
 	err = sync_rules(&ss);
@@ -454,6 +462,7 @@ static int cmd_count(struct env *env)
 		.comms = ss.report.comms,
 		.ncomms = ss.report.ncomms,
 		.comm_top = env->per_comm,
+		.timing = env->timing,
 		.comms_lost = ss.report.comms_lost,
 		.calib = &calib,
 		.calib_from = calib_from,

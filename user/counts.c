@@ -17,6 +17,8 @@ static void add_counts(struct scan_counts *to, const struct scan_counts *c)
 	to->raced += c->raced;
 	to->skippable_arch += c->skippable_arch;
 	to->skippable_perm += c->skippable_perm;
+	to->walk_ns += c->walk_ns;
+	to->skippable_walk_ns += c->skippable_walk_ns;
 }
 
 int counts_read(int fd, struct counts_snapshot *s)
@@ -58,6 +60,8 @@ static void counts_subtract(struct counts_snapshot *d, const struct counts_snaps
 		o->raced = a->raced - b->raced;
 		o->skippable_arch = a->skippable_arch - b->skippable_arch;
 		o->skippable_perm = a->skippable_perm - b->skippable_perm;
+		o->walk_ns = a->walk_ns - b->walk_ns;
+		o->skippable_walk_ns = a->skippable_walk_ns - b->skippable_walk_ns;
 	}
 }
 

@@ -113,6 +113,14 @@ static void add_whatif(json_object *o, const struct scan_counts *c)
 	add_u64(o, "skippable_perm_mask", c->skippable_perm);
 }
 
+static void add_timing(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
+{
+	json_object_object_add(o, "measured_walk_ns",
+			       r->timing ? json_object_new_uint64(c->walk_ns) : NULL);
+	json_object_object_add(o, "measured_skippable_walk_ns",
+			       r->timing ? json_object_new_uint64(c->skippable_walk_ns) : NULL);
+}
+
 static void add_outcomes(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
 {
 	json_object_object_add(o, "needless_despite_mask",
@@ -168,6 +176,7 @@ static json_object *slots_json(const struct report_ctx *r, const struct counts_s
 		add_outcomes(e, r, c);
 		if (!uring) {
 			add_whatif(e, c);
+			add_timing(e, r, c);
 			json_object_object_add(e, "saved_ns", json_object_new_double(saved_ns(r, c)));
 		}
 		json_object_array_add(arr, e);
@@ -266,6 +275,9 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	add_u64(o, "skippable", w->exit.total.skippable);
 	add_u64(o, "walked_skipped", w->exit.total.walked_skipped);
 	add_whatif(o, &w->exit.total);
+	add_timing(o, r, &w->exit.total);
+	json_object_object_add(o, "timing_clock_ns",
+			       r->timing ? json_object_new_uint64(r->clock_ns) : NULL);
 	add_outcomes(o, r, &w->exit.total);
 	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
 	json_object_object_add(o, "saved_ns_per_s",
@@ -444,6 +456,12 @@ static void print_saved(FILE *out, const struct report_ctx *r, const struct coun
 
 	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n", ns / 1e6,
 		seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));
+	if (r->timing)
+		fprintf(out,
+			"    measured (--timing): skippable walks took %.3f ms, all walks %.3f ms\n"
+			"    (fentry to fexit, less one clock read of %llu ns; the probes' own entry cost is outside)\n",
+			t->total.skippable_walk_ns / 1e6, t->total.walk_ns / 1e6,
+			(unsigned long long)r->clock_ns);
 	if (r->calib_from)
 		fprintf(out, "    calibrated (%s, %s)\n", r->calib_from, r->calib->kernel);
 	else

@@ -42,6 +42,8 @@ struct report_ctx {
 	size_t ncomms;
 	int comm_top;		/* how many to show, 0: --per-comm is off */
 	__u64 comms_lost;	/* walks of names the map had no room for */
+	bool timing;		/* --timing: walk times measured */
+	__u64 clock_ns;		/* the clock read's cost taken off each */
 	const struct calibration *calib;	/* time model; never NULL */
 	const char *calib_from;	/* the file it came from, NULL: the default */
 	int ncpus;		/* for the CPU share of the time saved */

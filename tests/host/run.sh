@@ -193,6 +193,7 @@ test_bad_input() {
 	expect_error "-n abc" "invalid count" -- "$AUDITSKIP" -n abc
 	expect_error "unknown mode" "unknown mode" -- "$AUDITSKIP" --mode fastest
 	expect_error "forced mode that cannot load" "mode filter-op cannot run" -- "$AUDITSKIP" --mode filter-op -d 1
+	expect_error "--timing without fentry" "--timing needs mode filter-op" -- "$AUDITSKIP" --timing -d 1
 	expect_error "missing BTF" "no kernel BTF" -- "$AUDITSKIP" --btf "$TMP/missing-btf" -d 1
 	expect_error "missing pid" "no process with pid" -- "$AUDITSKIP" -p 2147483646 -d 1
 	expect_error "command cannot run" "cannot execute" -- "$AUDITSKIP" -- "$TMP/no-such-command"

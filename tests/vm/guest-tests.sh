@@ -602,6 +602,27 @@ t_uring() {
 	fi
 }
 
+# --timing: the walk times fentry and fexit measure, beside the model's.
+t_timing() {
+	_m=$1
+	rules_reset
+	load_openat_rules $NRULES || { fail timing-$_m "could not load rules"; return; }
+	tool timing-$_m --mode $_m --timing --json -- getpid_loop $N
+	rules_reset
+	jlast "$T/timing-$_m.out" summary >"$T/timing-$_m.flat"
+	_meas=$(scget "$T/timing-$_m.flat" $NR_GETPID measured_skippable_walk_ns)
+	_model=$(scget "$T/timing-$_m.flat" $NR_GETPID saved_ns)
+	info "timing-$_m: getpid skippable walks measured ${_meas} ns, model ${_model} ns (uncalibrated), clock read $(get "$T/timing-$_m.flat" timing_clock_ns) ns"
+	if [ $rc -ne 0 ] || [ -z "$_meas" ]; then
+		fail timing-$_m "auditskip exit status $rc"
+		dump timing-$_m
+	elif [ "$_meas" -le 0 ]; then
+		fail timing-$_m "no walk time measured"
+	else
+		pass timing-$_m
+	fi
+}
+
 # Rule churn while a workload runs: hundreds of rules that match its getpid
 # (action never: no records) and others come and go. Missed matches must
 # stay 0, thanks to the bits set before a rule is published, and once the
@@ -681,6 +702,7 @@ for M in $MODES; do t_openat $M; done
 for M in $OUTCOME_MODES; do t_safety $M; done
 case " $MODES " in *" filter-op "*) t_uring ;; esac
 for M in $OUTCOME_MODES; do t_churn $M; done
+for M in $OUTCOME_MODES; do t_timing $M; done
 for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
 for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
 for M in $MODES; do t_detach $M; done
