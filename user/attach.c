@@ -133,6 +133,13 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
 	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
 
+	/* Maps this run never uses shrink to one entry: no memory locked for them. */
+	if (!req->filter_tasks)
+		bpf_map__set_max_entries(s->maps.tracked, 1);
+	if (!req->per_comm)
+		bpf_map__set_max_entries(s->maps.comms, 1);
+	if (mode != MODE_FILTER_OP && mode != MODE_FILTER_SYSCALL)
+		bpf_map__set_max_entries(s->maps.walks_in_flight, 1);
 	s->rodata->filter_tasks = req->filter_tasks;
 	/* The mirror_* programs that use these load only with kernel_mirror. */
 	s->rodata->exit_list_addr = req->exit_list_addr;
