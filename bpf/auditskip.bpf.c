@@ -234,7 +234,6 @@ static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool
 			c->needless++;
 		return;
 	}
-	c->matched++;
 	if (!skip)
 		return;
 	if (raced) {

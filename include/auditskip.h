@@ -47,7 +47,6 @@ struct scan_counts {
 	__u64 skippable;	/* walks whose bit is clear in the mirror */
 	__u64 walked_skipped;	/* rule entries those skippable walks visited */
 	/* Only where the mode sees the walk's outcome: */
-	__u64 matched;		/* walks in which a rule matched */
 	__u64 needless;		/* the bit was set, yet no rule matched */
 	__u64 missed;		/* a rule matched although the bit was clear */
 	__u64 raced;		/* the same, but the mirror changed during the walk */

@@ -227,7 +227,6 @@ static int write_netlink_mirror(struct session *ss)
 	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
 	if (ss->env->corrupt_nr >= 0)
 		m.mask[ss->env->corrupt_nr / 32] &= ~(1U << (ss->env->corrupt_nr % 32));
-	m.generation = cur->generation;
 	if (cur->source == m.source && cur->exit_rules == m.exit_rules &&
 	    cur->uring_rules == m.uring_rules && mask_equal(cur->mask, m.mask) &&
 	    mask_equal(cur->uring_mask, m.uring_mask))

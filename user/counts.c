@@ -11,7 +11,6 @@ static void add_counts(struct scan_counts *to, const struct scan_counts *c)
 	to->scans += c->scans;
 	to->skippable += c->skippable;
 	to->walked_skipped += c->walked_skipped;
-	to->matched += c->matched;
 	to->needless += c->needless;
 	to->missed += c->missed;
 	to->raced += c->raced;
@@ -54,7 +53,6 @@ static void counts_subtract(struct counts_snapshot *d, const struct counts_snaps
 		o->scans = a->scans - b->scans;
 		o->skippable = a->skippable - b->skippable;
 		o->walked_skipped = a->walked_skipped - b->walked_skipped;
-		o->matched = a->matched - b->matched;
 		o->needless = a->needless - b->needless;
 		o->missed = a->missed - b->missed;
 		o->raced = a->raced - b->raced;

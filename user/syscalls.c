@@ -13,11 +13,11 @@ static int native_machine(void)
 	return native;
 }
 
-void fork_syscalls(long nrs[4])
+void fork_syscalls(long nrs[FORK_NRS])
 {
-	static const char *const names[4] = { "clone", "clone3", "fork", "vfork" };
+	static const char *const names[FORK_NRS] = { "clone", "clone3", "fork", "vfork" };
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < FORK_NRS; i++) {
 		int nr = native_machine() >= 0 ? audit_name_to_syscall(names[i], native_machine()) : -1;
 
 		nrs[i] = nr >= 0 ? nr : -1;
