@@ -42,6 +42,7 @@ enum {
 	OPT_SYNC,
 	OPT_METRICS,
 	OPT_CORRUPT,
+	OPT_FAIL_START,
 	OPT_CALIBRATION,
 	OPT_RULES,
 	OPT_CPU,
@@ -70,6 +71,8 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	/* Proves the missed-match counter can fire: the mirror loses one bit. */
 	{ "test-corrupt-mirror", OPT_CORRUPT, "SYSCALL", OPTION_HIDDEN, NULL, 0 },
+	/* Proves a command is killed, never run uncounted, when starting it fails. */
+	{ "test-fail-start", OPT_FAIL_START, NULL, OPTION_HIDDEN, NULL, 0 },
 	{},
 };
 
@@ -150,6 +153,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 10, 1000, &v))
 			argp_error(state, "invalid --sync-ms '%s': give 10 to 1000", arg);
 		env->sync_ms = v;
+		break;
+	case OPT_FAIL_START:
+		env->test_fail_start = true;
 		break;
 	case OPT_CORRUPT:
 		env->corrupt_nr = audit_name_to_syscall(arg, audit_detect_machine());

@@ -26,6 +26,7 @@ struct env {
 	int sync_ms;		/* how often audit status and rules are re-read */
 	const char *metrics;	/* ADDR:PORT for Prometheus, or NULL */
 	long corrupt_nr;	/* tests only: a syscall bit the mirror must lack, or -1 */
+	bool test_fail_start;	/* tests only: fail between spawning the command and releasing it */
 	const char *calibration;	/* file to read (count) or write (calibrate) */
 	int calib_rules;	/* calibrate: most rules added; 0: max(64, exit rules) */
 	int calib_cpu;		/* calibrate: CPU to time on, -1: the current one */

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include "command.h"
 
+#define COMMAND_GO 'g'
+
 int command_spawn(struct command *c, char **argv)
 {
 	int gate[2], err[2];
@@ -14,8 +16,16 @@ int command_spawn(struct command *c, char **argv)
 	if (pipe2(gate, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
 		return -errno;
 	c->pid = fork();
-	if (c->pid < 0)
-		return -errno;
+	if (c->pid < 0) {
+		int e = errno;
+
+		close(gate[0]);
+		close(gate[1]);
+		close(err[0]);
+		close(err[1]);
+		c->pid = 0;
+		return -e;
+	}
 	if (c->pid == 0) {
 		char byte;
 		int e;
@@ -26,8 +36,12 @@ int command_spawn(struct command *c, char **argv)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
-		/* The loader closes the gate (EOF) once the child is being counted. */
-		if (read(gate[0], &byte, 1) != 0)
+		signal(SIGPIPE, SIG_DFL);
+		/*
+		 * Only the loader's byte means "counted now": end of file means it
+		 * died or gave up, and the command must not run uncounted.
+		 */
+		if (read(gate[0], &byte, 1) != 1 || byte != COMMAND_GO)
 			_exit(127);
 		execvp(argv[0], argv);
 		e = errno;
@@ -44,9 +58,12 @@ int command_spawn(struct command *c, char **argv)
 
 int command_release(struct command *c)
 {
+	char go = COMMAND_GO;
 	int e = 0;
 	ssize_t n;
 
+	if (write(c->gate_fd, &go, 1) != 1)
+		return -errno;
 	close(c->gate_fd);
 	c->gate_fd = -1;
 	do
@@ -70,4 +87,17 @@ int command_poll(struct command *c, bool block)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+int command_abort(struct command *c)
+{
+	if (c->gate_fd >= 0)
+		close(c->gate_fd);
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->gate_fd = c->err_fd = -1;
+	if (c->pid <= 0)
+		return -1;
+	kill(c->pid, SIGKILL);
+	return command_poll(c, true);
 }

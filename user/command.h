@@ -8,7 +8,7 @@
 
 struct command {
 	pid_t pid;
-	int gate_fd;	/* closing it lets the child exec */
+	int gate_fd;	/* one byte on it lets the child exec; end of file makes it exit */
 	int err_fd;	/* the child's exec errno, or EOF once exec succeeded */
 };
 
@@ -18,5 +18,7 @@ int command_spawn(struct command *c, char **argv);
 int command_release(struct command *c);
 /* The child's exit status as a shell reports it (128+signal), or -1 while it runs. */
 int command_poll(struct command *c, bool block);
+/* Kills the child (at the gate or running) and reaps it; its status. */
+int command_abort(struct command *c);
 
 #endif /* __COMMAND_H */

@@ -113,9 +113,9 @@ static unsigned int full_mask_rules(const struct ruleset *rs)
 static void info(FILE *out, const struct report_ctx *r)
 {
 	const char *labels[][2] = {
-		{ "mode", r->mode },
-		{ "kernel", r->kernel },
-		{ "mirror", r->mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink" },
+		{ "mode", r->cfg.mode },
+		{ "kernel", r->cfg.kernel },
+		{ "mirror", r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink" },
 		{ "version", AUDITSKIP_VERSION },
 	};
 
@@ -142,19 +142,19 @@ static void stale_state(FILE *out, const struct report_ctx *r)
 	gauge(out, "auditskip_stale",
 	      "1 when audit_n_rules counts rules that are gone (every syscall pays for a full "
 	      "audit context until reboot), else 0; see auditskip_stale_known.",
-	      r->stale.verdict == STALE_YES);
+	      r->live.stale.verdict == STALE_YES);
 	gauge(out, "auditskip_stale_known",
 	      "0 while rules are loaded and audit_n_rules cannot be read: staleness unknown.",
-	      r->stale.verdict != STALE_UNKNOWN);
+	      r->live.stale.verdict != STALE_UNKNOWN);
 	family(out, "auditskip_stale_syscalls_total", "counter",
 	       "Syscalls that ran with a full audit context while no rule needed one.");
-	fprintf(out, "auditskip_stale_syscalls_total %llu\n", (unsigned long long)r->stale.syscalls);
+	fprintf(out, "auditskip_stale_syscalls_total %llu\n", (unsigned long long)r->live.stale.syscalls);
 }
 
 /* auditskip_missed_matches_total (counter): walks deemed skippable in which a rule matched. */
 static void missed_matches(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
 {
-	if (!r->outcomes)
+	if (!r->cfg.outcomes)
 		return;
 	family(out, "auditskip_missed_matches_total", "counter",
 	       "Walks in which a rule matched although the mask's bit was clear; must stay 0.");
@@ -185,15 +185,15 @@ static void per_comm(FILE *out, const struct report_ctx *r)
 		  offsetof(struct comm_counts, skippable) },
 	};
 
-	if (!r->comm_top)
+	if (!r->cfg.comm_top)
 		return;
 	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
 		family(out, fams[f].name, "counter", fams[f].help);
-		for (size_t i = 0; i < r->ncomms && i < (size_t)r->comm_top; i++) {
+		for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
 			fprintf(out, "%s{comm=\"", fams[f].name);
-			put_label_value(out, r->comms[i].comm);
+			put_label_value(out, r->live.comms[i].comm);
 			fprintf(out, "\"} %llu\n",
-				*(const unsigned long long *)((const char *)&r->comms[i].c +
+				*(const unsigned long long *)((const char *)&r->live.comms[i].c +
 							      fams[f].offset));
 		}
 	}
@@ -205,16 +205,16 @@ void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_s
 		per_syscall_counter(out, t, &per_syscall[i]);
 	gauge(out, "auditskip_exit_rules",
 	      "Rules on audit's exit filter list, as the mask mirror counts them.",
-	      r->mirror.exit_rules);
+	      r->live.mirror.exit_rules);
 	gauge(out, "auditskip_mask_syscalls",
 	      "Syscall numbers whose bit is set in the aggregate mask of the exit rules "
 	      "(of 2048): only their walks are not skippable.",
-	      mask_count(r->mirror.mask));
+	      mask_count(r->live.mirror.mask));
 	gauge(out, "auditskip_full_mask_rules",
 	      "Exit rules that set every syscall bit: while one is loaded no walk is skippable.",
-	      full_mask_rules(r->rules));
+	      full_mask_rules(r->live.rules));
 	gauge(out, "auditskip_mirror_generation",
-	      "Changes of the mask mirror since auditskip started.", r->mirror.generation);
+	      "Changes of the mask mirror since auditskip started.", r->live.mirror.generation);
 	info(out, r);
 	stale_state(out, r);
 	missed_matches(out, r, t);

@@ -116,19 +116,19 @@ static void add_whatif(json_object *o, const struct scan_counts *c)
 static void add_timing(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
 {
 	json_object_object_add(o, "measured_walk_ns",
-			       r->timing ? json_object_new_uint64(c->walk_ns) : NULL);
+			       r->cfg.timing ? json_object_new_uint64(c->walk_ns) : NULL);
 	json_object_object_add(o, "measured_skippable_walk_ns",
-			       r->timing ? json_object_new_uint64(c->skippable_walk_ns) : NULL);
+			       r->cfg.timing ? json_object_new_uint64(c->skippable_walk_ns) : NULL);
 }
 
 static void add_outcomes(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
 {
 	json_object_object_add(o, "needless_despite_mask",
-			       r->outcomes ? json_object_new_uint64(c->needless) : NULL);
+			       r->cfg.outcomes ? json_object_new_uint64(c->needless) : NULL);
 	json_object_object_add(o, "missed_matches",
-			       r->outcomes ? json_object_new_uint64(c->missed) : NULL);
+			       r->cfg.outcomes ? json_object_new_uint64(c->missed) : NULL);
 	json_object_object_add(o, "raced_matches",
-			       r->outcomes ? json_object_new_uint64(c->raced) : NULL);
+			       r->cfg.outcomes ? json_object_new_uint64(c->raced) : NULL);
 }
 
 /* Skippable walks times what one walk over their mean list length costs. */
@@ -137,7 +137,7 @@ static double saved_ns(const struct report_ctx *r, const struct scan_counts *c)
 	if (!c->skippable)
 		return 0;
 	return c->skippable *
-	       calibration_walk_ns(r->calib, (double)c->walked_skipped / c->skippable);
+	       calibration_walk_ns(r->cfg.calib, (double)c->walked_skipped / c->skippable);
 }
 
 double report_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s)
@@ -151,7 +151,7 @@ double report_saved_ns(const struct report_ctx *r, const struct counts_snapshot 
 
 static double cpu_share(const struct report_ctx *r, double ns, double seconds)
 {
-	return seconds > 0 ? ns / (seconds * 1e9 * r->ncpus) : 0;
+	return seconds > 0 ? ns / (seconds * 1e9 * r->cfg.ncpus) : 0;
 }
 
 static json_object *slots_json(const struct report_ctx *r, const struct counts_snapshot *s,
@@ -188,11 +188,11 @@ static json_object *uring_json(const struct report_ctx *r, const struct counts_s
 {
 	json_object *o;
 
-	if (!r->uring)
+	if (!r->cfg.uring)
 		return NULL;
 	o = json_object_new_object();
-	add_u64(o, "exit_rules", r->mirror.uring_rules);
-	add_u64(o, "mask_bits", mask_count(r->mirror.uring_mask));
+	add_u64(o, "exit_rules", r->live.mirror.uring_rules);
+	add_u64(o, "mask_bits", mask_count(r->live.mirror.uring_mask));
 	add_u64(o, "scans", s->total.scans);
 	add_u64(o, "skippable", s->total.skippable);
 	add_u64(o, "walked_skipped", s->total.walked_skipped);
@@ -205,8 +205,8 @@ static json_object *missed_json(const struct report_ctx *r)
 {
 	json_object *arr = json_object_new_array();
 
-	for (__u64 i = 0; i < r->missed_total && i < MISSED_LOG; i++) {
-		const struct missed_match *m = &r->missed[i];
+	for (__u64 i = 0; i < r->live.missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->live.missed[i];
 		json_object *e = json_object_new_object();
 		char name[64];
 
@@ -224,12 +224,12 @@ static json_object *missed_json(const struct report_ctx *r)
 /* What the stale contexts cost: the fixed price of a non-dummy context each. */
 static double stale_cost_ns(const struct report_ctx *r)
 {
-	return r->stale.syscalls * r->calib->ns_context;
+	return r->live.stale.syscalls * r->cfg.calib->ns_context;
 }
 
 static json_object *stale_json(const struct report_ctx *r)
 {
-	const struct stale_report *st = &r->stale;
+	const struct stale_report *st = &r->live.stale;
 	json_object *o = json_object_new_object();
 
 	add_str(o, "state", stale_name(st->verdict));
@@ -237,7 +237,7 @@ static json_object *stale_json(const struct report_ctx *r)
 	json_object_object_add(o, "audit_n_rules", st->kernel_n_rules >= 0 ?
 					json_object_new_int(st->kernel_n_rules) : NULL);
 	add_u64(o, "counted_rules", st->counted_rules);
-	json_object_object_add(o, "cost_ns", r->calib->ns_context > 0 ?
+	json_object_object_add(o, "cost_ns", r->cfg.calib->ns_context > 0 ?
 					     json_object_new_double(stale_cost_ns(r)) : NULL);
 	return o;
 }
@@ -246,11 +246,11 @@ static json_object *calibration_json(const struct report_ctx *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "calibrated", json_object_new_boolean(r->calib_from != NULL));
-	json_object_object_add(o, "file", r->calib_from ? json_object_new_string(r->calib_from) :
+	json_object_object_add(o, "calibrated", json_object_new_boolean(r->cfg.calib_from != NULL));
+	json_object_object_add(o, "file", r->cfg.calib_from ? json_object_new_string(r->cfg.calib_from) :
 							  NULL);
-	json_object_object_add(o, "ns_per_entry", json_object_new_double(r->calib->ns_per_entry));
-	json_object_object_add(o, "ns_context", json_object_new_double(r->calib->ns_context));
+	json_object_object_add(o, "ns_per_entry", json_object_new_double(r->cfg.calib->ns_per_entry));
+	json_object_object_add(o, "ns_context", json_object_new_double(r->cfg.calib->ns_context));
 	return o;
 }
 
@@ -265,19 +265,19 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
 	add_u64(o, "time", (__u64)time(NULL));
 	json_object_object_add(o, "seconds", json_object_new_double(seconds));
-	add_str(o, "mode", r->mode);
-	add_str(o, "kernel", r->kernel);
-	add_str(o, "mirror_source", r->mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" :
+	add_str(o, "mode", r->cfg.mode);
+	add_str(o, "kernel", r->cfg.kernel);
+	add_str(o, "mirror_source", r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" :
 							      "netlink");
-	add_u64(o, "mirror_generation", r->mirror.generation);
-	mask_json(o, r->mirror.mask, r->mirror.exit_rules);
+	add_u64(o, "mirror_generation", r->live.mirror.generation);
+	mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
 	add_u64(o, "scans", w->exit.total.scans);
 	add_u64(o, "skippable", w->exit.total.skippable);
 	add_u64(o, "walked_skipped", w->exit.total.walked_skipped);
 	add_whatif(o, &w->exit.total);
 	add_timing(o, r, &w->exit.total);
 	json_object_object_add(o, "timing_clock_ns",
-			       r->timing ? json_object_new_uint64(r->clock_ns) : NULL);
+			       r->cfg.timing ? json_object_new_uint64(r->live.clock_ns) : NULL);
 	add_outcomes(o, r, &w->exit.total);
 	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
 	json_object_object_add(o, "saved_ns_per_s",
@@ -286,7 +286,7 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 			       json_object_new_double(cpu_share(r, saved, seconds)));
 	json_object_object_add(o, "calibration", calibration_json(r));
 	json_object_object_add(o, "missed", missed_json(r));
-	add_u64(o, "lost_descendants", r->lost_descendants);
+	add_u64(o, "lost_descendants", r->live.lost_descendants);
 	json_object_object_add(o, "syscalls", slots_json(r, &w->exit, false));
 	json_object_object_add(o, "uring", uring_json(r, &w->uring));
 	json_object_object_add(o, "stale", stale_json(r));
@@ -295,30 +295,30 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 
 void report_start(const struct report_ctx *r)
 {
-	unsigned int bits = mask_count(r->mirror.mask);
+	unsigned int bits = mask_count(r->live.mirror.mask);
 
-	if (r->json) {
+	if (r->cfg.json) {
 		json_object *o = json_object_new_object();
 
 		add_str(o, "type", "start");
 		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
-		add_str(o, "mode", r->mode);
-		add_str(o, "kernel", r->kernel);
-		add_str(o, "blind_to", r->blind);
-		add_str(o, "mirror", r->mirror_how);
-		add_str(o, "scope", r->scope);
-		mask_json(o, r->mirror.mask, r->mirror.exit_rules);
-		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->rules));
-		print_json(r->out, o);
+		add_str(o, "mode", r->cfg.mode);
+		add_str(o, "kernel", r->cfg.kernel);
+		add_str(o, "blind_to", r->cfg.blind);
+		add_str(o, "mirror", r->cfg.mirror_how);
+		add_str(o, "scope", r->cfg.scope);
+		mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
+		print_json(r->cfg.out, o);
 		return;
 	}
-	fprintf(r->out, "auditskip: kernel %s, mode %s\n", r->kernel, r->mode);
-	fprintf(r->out, "  cannot see: %s\n", r->blind);
-	fprintf(r->out, "  mask mirror: %s\n", r->mirror_how);
-	fprintf(r->out, "  exit-list rules: %u, mask bits set: %u of %u\n", r->mirror.exit_rules,
+	fprintf(r->cfg.out, "auditskip: kernel %s, mode %s\n", r->cfg.kernel, r->cfg.mode);
+	fprintf(r->cfg.out, "  cannot see: %s\n", r->cfg.blind);
+	fprintf(r->cfg.out, "  mask mirror: %s\n", r->cfg.mirror_how);
+	fprintf(r->cfg.out, "  exit-list rules: %u, mask bits set: %u of %u\n", r->live.mirror.exit_rules,
 		bits, MASK_BITS);
-	fprintf(r->out, "  counting: %s\n", r->scope);
-	fflush(r->out);
+	fprintf(r->cfg.out, "  counting: %s\n", r->cfg.scope);
+	fflush(r->cfg.out);
 }
 
 void report_interval(const struct report_ctx *r, const struct walk_counts *w, double seconds)
@@ -327,34 +327,34 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *w, do
 	char stamp[16];
 	time_t now = time(NULL);
 
-	if (r->json) {
-		print_json(r->out, counts_json(r, "interval", w, seconds));
+	if (r->cfg.json) {
+		print_json(r->cfg.out, counts_json(r, "interval", w, seconds));
 		return;
 	}
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
-	fprintf(r->out,
+	fprintf(r->cfg.out,
 		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u\n",
 		stamp, (unsigned long long)d->total.scans, (unsigned long long)d->total.skippable,
 		share(d->total.skippable, d->total.scans),
-		(unsigned long long)d->total.walked_skipped, r->mirror.exit_rules,
-		mask_count(r->mirror.mask));
-	if (r->outcomes && d->total.missed)
-		fprintf(r->out, "          MISSED MATCHES %llu: see the summary\n",
+		(unsigned long long)d->total.walked_skipped, r->live.mirror.exit_rules,
+		mask_count(r->live.mirror.mask));
+	if (r->cfg.outcomes && d->total.missed)
+		fprintf(r->cfg.out, "          MISSED MATCHES %llu: see the summary\n",
 			(unsigned long long)d->total.missed);
-	fflush(r->out);
+	fflush(r->cfg.out);
 }
 
 static json_object *comms_json(const struct report_ctx *r)
 {
 	json_object *arr = json_object_new_array();
 
-	for (size_t i = 0; i < r->ncomms && i < (size_t)r->comm_top; i++) {
+	for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
 		json_object *e = json_object_new_object();
 
-		add_str(e, "comm", r->comms[i].comm);
-		add_u64(e, "scans", r->comms[i].c.scans);
-		add_u64(e, "skippable", r->comms[i].c.skippable);
-		add_u64(e, "walked_skipped", r->comms[i].c.walked_skipped);
+		add_str(e, "comm", r->live.comms[i].comm);
+		add_u64(e, "scans", r->live.comms[i].c.scans);
+		add_u64(e, "skippable", r->live.comms[i].c.skippable);
+		add_u64(e, "walked_skipped", r->live.comms[i].c.walked_skipped);
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -362,21 +362,21 @@ static json_object *comms_json(const struct report_ctx *r)
 
 static void print_comms(FILE *out, const struct report_ctx *r)
 {
-	if (!r->comm_top || !r->ncomms)
+	if (!r->cfg.comm_top || !r->live.ncomms)
 		return;
 	fprintf(out, "\nTop processes by skippable walks (since start):\n");
 	fprintf(out, "  %-16s %12s %12s %7s %15s\n", "COMM", "WALKS", "SKIPPABLE", "SHARE",
 		"NEEDLESS VISITS");
-	for (size_t i = 0; i < r->ncomms && i < (size_t)r->comm_top; i++) {
-		const struct comm_counts *c = &r->comms[i].c;
+	for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
+		const struct comm_counts *c = &r->live.comms[i].c;
 
-		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->comms[i].comm,
+		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->live.comms[i].comm,
 			(unsigned long long)c->scans, (unsigned long long)c->skippable,
 			share(c->skippable, c->scans), (unsigned long long)c->walked_skipped);
 	}
-	if (r->comms_lost)
+	if (r->live.comms_lost)
 		fprintf(out, "  (%llu walks of further names not counted: %d names at most)\n",
-			(unsigned long long)r->comms_lost, MAX_COMMS);
+			(unsigned long long)r->live.comms_lost, MAX_COMMS);
 }
 
 static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
@@ -401,9 +401,9 @@ static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 
 static void print_safety(FILE *out, const struct report_ctx *r, const struct scan_counts *t)
 {
-	if (!r->outcomes) {
+	if (!r->cfg.outcomes) {
 		fprintf(out, "  missed matches                   n/a  (mode %s cannot see a walk's outcome)\n",
-			r->mode);
+			r->cfg.mode);
 		return;
 	}
 	fprintf(out, "  missed matches         %14llu  (a rule matched with its bit clear: must be 0)\n",
@@ -412,12 +412,12 @@ static void print_safety(FILE *out, const struct report_ctx *r, const struct sca
 		(unsigned long long)t->needless);
 	fprintf(out, "  raced matches          %14llu  (the rule was published during the walk)\n",
 		(unsigned long long)t->raced);
-	if (!r->missed_total)
+	if (!r->live.missed_total)
 		return;
 	fprintf(out, "\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",
-		(unsigned long long)r->missed_total);
-	for (__u64 i = 0; i < r->missed_total && i < MISSED_LOG; i++) {
-		const struct missed_match *m = &r->missed[i];
+		(unsigned long long)r->live.missed_total);
+	for (__u64 i = 0; i < r->live.missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->live.missed[i];
 		char name[64];
 
 		if (m->uring)
@@ -430,7 +430,7 @@ static void print_safety(FILE *out, const struct report_ctx *r, const struct sca
 
 static void print_stale(FILE *out, const struct report_ctx *r)
 {
-	const struct stale_report *st = &r->stale;
+	const struct stale_report *st = &r->live.stale;
 	char n_rules[32] = "unreadable";
 
 	if (st->kernel_n_rules >= 0)
@@ -441,9 +441,9 @@ static void print_stale(FILE *out, const struct report_ctx *r)
 		fprintf(out,
 			"    %llu syscalls ran with a full audit context no rule needed; it lasts until reboot\n",
 			(unsigned long long)st->syscalls);
-	if (st->syscalls && r->calib->ns_context > 0)
+	if (st->syscalls && r->cfg.calib->ns_context > 0)
 		fprintf(out, "    estimated cost: %.3f ms (%.0f ns a syscall, calibrated)\n",
-			stale_cost_ns(r) / 1e6, r->calib->ns_context);
+			stale_cost_ns(r) / 1e6, r->cfg.calib->ns_context);
 	else if (st->verdict == STALE_UNKNOWN)
 		fprintf(out,
 			"    unknown while rules are loaded and audit_n_rules cannot be read (no KALLSYMS_ALL)\n");
@@ -456,19 +456,19 @@ static void print_saved(FILE *out, const struct report_ctx *r, const struct coun
 
 	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n", ns / 1e6,
 		seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));
-	if (r->timing)
+	if (r->cfg.timing)
 		fprintf(out,
 			"    measured (--timing): skippable walks took %.3f ms, all walks %.3f ms\n"
 			"    (fentry to fexit, less one clock read of %llu ns; the probes' own entry cost is outside)\n",
 			t->total.skippable_walk_ns / 1e6, t->total.walk_ns / 1e6,
-			(unsigned long long)r->clock_ns);
-	if (r->calib_from)
-		fprintf(out, "    calibrated (%s, %s)\n", r->calib_from, r->calib->kernel);
+			(unsigned long long)r->live.clock_ns);
+	if (r->cfg.calib_from)
+		fprintf(out, "    calibrated (%s, %s)\n", r->cfg.calib_from, r->cfg.calib->kernel);
 	else
 		fprintf(out,
 			"    UNCALIBRATED: %.1f ns per visited entry, the series' slope from 128 to 256 rules;\n"
 			"    run 'auditskip calibrate' to measure this machine\n",
-			r->calib->ns_per_entry);
+			r->cfg.calib->ns_per_entry);
 }
 
 void report_summary(const struct report_ctx *r, const struct walk_counts *w, double seconds,
@@ -477,66 +477,66 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 	const struct counts_snapshot *t = &w->exit;
 	unsigned int order[NR_SLOTS], n;
 
-	if (r->json) {
+	if (r->cfg.json) {
 		json_object *o = counts_json(r, "summary", w, seconds);
 
-		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->rules));
-		if (r->comm_top) {
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
+		if (r->cfg.comm_top) {
 			json_object_object_add(o, "comms", comms_json(r));
-			add_u64(o, "comms_lost", r->comms_lost);
+			add_u64(o, "comms_lost", r->live.comms_lost);
 		}
 		if (command_status >= 0)
 			json_object_object_add(o, "command_status",
 					       json_object_new_int(command_status));
-		print_json(r->out, o);
+		print_json(r->cfg.out, o);
 		return;
 	}
-	fprintf(r->out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds, r->mode,
-		r->kernel, r->scope);
-	fprintf(r->out, "  exit-filter walks      %14llu\n", (unsigned long long)t->total.scans);
-	fprintf(r->out, "  skippable walks        %14llu  (%.1f%% of walks)\n",
+	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds, r->cfg.mode,
+		r->cfg.kernel, r->cfg.scope);
+	fprintf(r->cfg.out, "  exit-filter walks      %14llu\n", (unsigned long long)t->total.scans);
+	fprintf(r->cfg.out, "  skippable walks        %14llu  (%.1f%% of walks)\n",
 		(unsigned long long)t->total.skippable, share(t->total.skippable, t->total.scans));
-	fprintf(r->out, "  needless rule visits   %14llu  (rule entries those walks visited)\n",
+	fprintf(r->cfg.out, "  needless rule visits   %14llu  (rule entries those walks visited)\n",
 		(unsigned long long)t->total.walked_skipped);
-	fprintf(r->out, "  exit-list rules now    %14u  (mask bits set: %u)\n", r->mirror.exit_rules,
-		mask_count(r->mirror.mask));
-	fprintf(r->out, "  skippable, arch masks  %14llu  (one aggregate per arch, beyond the patch)\n",
+	fprintf(r->cfg.out, "  exit-list rules now    %14u  (mask bits set: %u)\n", r->live.mirror.exit_rules,
+		mask_count(r->live.mirror.mask));
+	fprintf(r->cfg.out, "  skippable, arch masks  %14llu  (one aggregate per arch, beyond the patch)\n",
 		(unsigned long long)t->total.skippable_arch);
-	fprintf(r->out, "  skippable, perm masks  %14llu  (perm= rules narrowed to their syscalls)\n",
+	fprintf(r->cfg.out, "  skippable, perm masks  %14llu  (perm= rules narrowed to their syscalls)\n",
 		(unsigned long long)t->total.skippable_perm);
-	print_safety(r->out, r, &t->total);
-	if (r->uring)
-		fprintf(r->out, "  io_uring exit walks    %14llu  (skippable %llu, %u io_uring rules)\n",
+	print_safety(r->cfg.out, r, &t->total);
+	if (r->cfg.uring)
+		fprintf(r->cfg.out, "  io_uring exit walks    %14llu  (skippable %llu, %u io_uring rules)\n",
 			(unsigned long long)w->uring.total.scans,
-			(unsigned long long)w->uring.total.skippable, r->mirror.uring_rules);
-	print_saved(r->out, r, t, seconds);
-	print_stale(r->out, r);
+			(unsigned long long)w->uring.total.skippable, r->live.mirror.uring_rules);
+	print_saved(r->cfg.out, r, t, seconds);
+	print_stale(r->cfg.out, r);
 	if (!t->total.scans)
-		fprintf(r->out,
+		fprintf(r->cfg.out,
 			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"
 			"  started before audit was enabled are never audited.\n");
 
 	n = seen_slots(t, order);
 	if (n) {
-		fprintf(r->out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
-		fprintf(r->out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS",
+		fprintf(r->cfg.out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
+		fprintf(r->cfg.out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS",
 			"SKIPPABLE", "SHARE", "NEEDLESS VISITS", "RULES");
 	}
-	for (unsigned int i = 0; i < n && i < (unsigned int)r->top; i++) {
+	for (unsigned int i = 0; i < n && i < (unsigned int)r->cfg.top; i++) {
 		const struct scan_counts *c = &t->slot[order[i]];
 		char name[64];
 
 		syscall_name(order[i], -1, name, sizeof(name));
-		fprintf(r->out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", order[i], name,
+		fprintf(r->cfg.out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", order[i], name,
 			(unsigned long long)c->scans, (unsigned long long)c->skippable,
 			share(c->skippable, c->scans), (unsigned long long)c->walked_skipped,
-			rules_naming(r->rules, order[i]));
+			rules_naming(r->live.rules, order[i]));
 	}
-	print_comms(r->out, r);
-	print_full_mask_rules(r->out, r->rules);
+	print_comms(r->cfg.out, r);
+	print_full_mask_rules(r->cfg.out, r->live.rules);
 	if (command_status >= 0)
-		fprintf(r->out, "\nCommand exited with status %d.\n", command_status);
-	fflush(r->out);
+		fprintf(r->cfg.out, "\nCommand exited with status %d.\n", command_status);
+	fflush(r->cfg.out);
 }
 
 /* Named syscalls whose bit is (or is not) set; the list only when short. */

@@ -10,7 +10,6 @@
 #include "counts.h"
 #include "rules.h"
 
-
 enum stale_verdict { STALE_UNKNOWN, STALE_NO, STALE_YES };
 
 /* audit_n_rules left counting rules that are gone (the series' first fix). */
@@ -21,7 +20,8 @@ struct stale_report {
 	unsigned int counted_rules;	/* rules that should make up audit_n_rules */
 };
 
-struct report_ctx {
+/* How a run counts and reports: set once, before the first report. */
+struct report_settings {
 	FILE *out;
 	bool json;
 	int top;
@@ -30,23 +30,32 @@ struct report_ctx {
 	const char *blind;	/* what the mode cannot see */
 	const char *mirror_how;
 	const char *scope;	/* whole machine, pid N, or the command */
-	const struct ruleset *rules;	/* from netlink, for names and keys */
-	struct mask_mirror mirror;	/* as the BPF side classifies now */
 	bool outcomes;		/* the mode sees whether a rule matched */
 	bool uring;		/* the mode sees io_uring walks */
+	int comm_top;		/* --per-comm: how many names to show, 0: off */
+	bool timing;		/* --timing: walk times measured */
+	const struct calibration *calib;	/* time model; never NULL */
+	const char *calib_from;	/* the file it came from, NULL: the default */
+	int ncpus;		/* for the CPU share of the time saved */
+};
+
+/* What every sync refreshes from the kernel and the BPF side. */
+struct report_state {
+	const struct ruleset *rules;	/* from netlink, for names and keys */
+	struct mask_mirror mirror;	/* as the BPF side classifies now */
 	__u64 missed_total;
 	__u64 lost_descendants;	/* `-- COMMAND` descendants the tracked map had no room for */
 	struct missed_match missed[MISSED_LOG];
 	struct stale_report stale;
 	const struct comm_row *comms;	/* --per-comm: most skippable first */
 	size_t ncomms;
-	int comm_top;		/* how many to show, 0: --per-comm is off */
 	__u64 comms_lost;	/* walks of names the map had no room for */
-	bool timing;		/* --timing: walk times measured */
-	__u64 clock_ns;		/* the clock read's cost taken off each */
-	const struct calibration *calib;	/* time model; never NULL */
-	const char *calib_from;	/* the file it came from, NULL: the default */
-	int ncpus;		/* for the CPU share of the time saved */
+	__u64 clock_ns;		/* --timing: the clock read's cost taken off each walk */
+};
+
+struct report_ctx {
+	struct report_settings cfg;
+	struct report_state live;
 };
 
 /*

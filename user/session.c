@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "auditskip.skel.h"
+#include "notify.h"
+#include "session.h"
+#include "syscalls.h"
+#include "sysinfo.h"
+#include "whatif.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Wakes the sleep in the main loop; waitpid() tells which child. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A command that died at its gate must not kill us when we open it. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Sleeps up to `s` seconds, less when a signal arrives or audit logs a rule
+ * change on `notify_fd` (then true: resync now).
+ */
+static bool wait_s(double s, int notify_fd)
+{
+	struct pollfd pfd = { .fd = notify_fd, .events = POLLIN };
+	int ms = s > 0 ? (int)(s * 1000) + 1 : 0;
+
+	/* poll() with no descriptor (-1 is ignored) is a sleep a signal ends. */
+	if (poll(&pfd, 1, ms) > 0 && notify_fd >= 0)
+		return config_change_drain(notify_fd);
+	return false;
+}
+
+/*
+ * The time model: the file asked for, else the default file if there is
+ * one, else the series' slope. A file that is asked for and missing, or
+ * corrupt, is an error: estimates from the wrong model would mislead.
+ */
+static int load_calibration(const struct env *env, struct calibration *c, const char **from)
+{
+	const char *path = env->calibration ? env->calibration : calibration_default_path();
+	int err = calibration_load(path, c);
+
+	*from = err ? NULL : path;
+	if (!err || (err == -ENOENT && !env->calibration)) {
+		if (err)
+			*c = (struct calibration){ .ns_per_entry = DEFAULT_NS_PER_ENTRY };
+		return 0;
+	}
+	if (err == -ENOENT)
+		fprintf(stderr, "auditskip: no calibration at %s: run 'auditskip calibrate --calibration %s'\n",
+			path, path);
+	else if (err == -EINVAL)
+		fprintf(stderr,
+			"auditskip: %s is not a valid calibration: remove it or run 'auditskip calibrate'\n",
+			path);
+	else
+		fprintf(stderr, "auditskip: cannot read %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+static int read_walks(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	int err = counts_read(bpf_map__fd(skel->maps.counts), &ss->now->exit);
+
+	return err ? err : counts_read(bpf_map__fd(skel->maps.uring_counts), &ss->now->uring);
+}
+
+static int mirror_fd(const struct session *ss)
+{
+	return bpf_map__fd(ss->at.skel->maps.mirror);
+}
+
+/* Where no BPF program rebuilds it, the loader writes the mirror itself. */
+static int write_netlink_mirror(struct session *ss)
+{
+	struct mask_mirror *cur = &ss->report.live.mirror;
+	struct mask_mirror m = {
+		.exit_rules = ruleset_exit_rules(&ss->rules),
+		.uring_rules = ruleset_rules_on(&ss->rules, AUDIT_FILTER_URING_EXIT),
+		.source = MIRROR_NETLINK,
+		.kernel_n_rules = -1,
+		.generation = cur->generation,
+	};
+	__u32 zero = 0;
+
+	ruleset_exit_mask(&ss->rules, -1, m.mask);
+	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
+	if (ss->env->corrupt_nr >= 0)
+		m.mask[ss->env->corrupt_nr / 32] &= ~(1U << (ss->env->corrupt_nr % 32));
+	if (cur->source == m.source && cur->exit_rules == m.exit_rules &&
+	    cur->uring_rules == m.uring_rules && mask_equal(cur->mask, m.mask) &&
+	    mask_equal(cur->uring_mask, m.uring_mask))
+		return 0;
+	m.generation++;
+	if (bpf_map_update_elem(mirror_fd(ss), &zero, &m, BPF_ANY))
+		return -errno;
+	*cur = m;
+	return 0;
+}
+
+/*
+ * audit_n_rules counts every rule outside the user, exclude and fs lists.
+ * Where BPF can read it, a larger value than the rules listed is staleness.
+ * Elsewhere, a walk between two syncs that both found no such rule could only
+ * come from a stale count; walks while rules are loaded prove nothing.
+ */
+static void update_stale(struct session *ss)
+{
+	struct stale_report *st = &ss->report.live.stale;
+	bool ruleless;
+
+	st->counted_rules = ruleset_counted_rules(&ss->rules);
+	st->kernel_n_rules = ss->report.live.mirror.kernel_n_rules;
+	ruleless = st->counted_rules == 0;
+	if (ruleless && counts_read(bpf_map__fd(ss->at.skel->maps.counts), &ss->now->exit) == 0) {
+		__u64 walks = ss->now->exit.total.scans;
+
+		if (ss->was_ruleless)
+			st->syscalls += walks - ss->walks_then;
+		ss->walks_then = walks;
+	}
+	ss->was_ruleless = ruleless;
+
+	if (st->kernel_n_rules >= 0)
+		st->verdict = (unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES :
+										    STALE_NO;
+	else if (st->syscalls)
+		st->verdict = STALE_YES;
+	else if (ruleless)
+		st->verdict = STALE_NO;
+	else if (st->verdict != STALE_YES)
+		st->verdict = STALE_UNKNOWN;
+}
+
+/* What the BPF side logged since the last sync, for the report. */
+static void read_bpf_state(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	struct report_state *live = &ss->report.live;
+
+	if (ss->env->per_comm) {
+		free(ss->comms);
+		ss->comms = NULL;
+		if (comms_read(bpf_map__fd(skel->maps.comms), &ss->comms, &live->ncomms))
+			live->ncomms = 0;
+		live->comms = ss->comms;
+		live->comms_lost = skel->bss->comms_lost;
+	}
+	live->missed_total = skel->bss->missed_total;
+	live->clock_ns = skel->bss->clock_ns;
+	live->lost_descendants = skel->bss->lost_children;
+	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
+		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
+}
+
+/*
+ * Refreshes what the loader owns: audit's state for the BPF side, the rule
+ * list (names, keys, staleness), the mirror where no BPF program keeps it,
+ * the what-if masks, and what BPF logged.
+ */
+static int sync_rules(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	struct audit_status_info st;
+	struct whatif_masks w;
+	struct ruleset fresh;
+	__u32 zero = 0;
+	int err;
+
+	if (!audit_status_read(&st)) {
+		skel->bss->audit_on = st.enabled;
+		skel->bss->auditd_tgid = st.auditd_pid;
+	}
+	err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
+	if (err)
+		return err;
+	ruleset_free(&ss->rules);
+	ss->rules = fresh;
+	ss->report.live.rules = &ss->rules;
+	if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror))
+		return -errno;
+	if (ss->report.live.mirror.source != MIRROR_KERNEL_LIST) {
+		err = write_netlink_mirror(ss);
+		if (err)
+			return err;
+	}
+	whatif_build(&ss->rules, &w);
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.whatif), &zero, &w, BPF_ANY))
+		return -errno;
+	update_stale(ss);
+	read_bpf_state(ss);
+	return 0;
+}
+
+static int track(struct session *ss, pid_t pid)
+{
+	__u32 key = pid;
+	__u8 one = 1;
+
+	if (bpf_map__update_elem(ss->at.skel->maps.tracked, &key, sizeof(key), &one, sizeof(one),
+				 BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* Kernel symbols, the time model, the metrics port: what can fail before BPF loads. */
+int session_open(struct session *ss, struct env *env)
+{
+	const char *calib_from;
+	__u64 list_addr;
+
+	*ss = (struct session){
+		.env = env,
+		.notify_fd = -1,
+		.command_status = -1,
+		.req = {
+			.mode = env->mode,
+			.filter_tasks = env->pid || env->argv,
+			.follow_children = env->argv != NULL,
+			.btf_path = env->btf_path,
+			.verbose = env->verbose,
+			.corrupt_nr = env->corrupt_nr,
+			.per_comm = env->per_comm > 0,
+			.timing = env->timing,
+		},
+	};
+	if (load_calibration(env, &ss->calib, &calib_from))
+		return -EINVAL;
+	/* Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it). */
+	if (!kallsyms_lookup("audit_filter_list", &list_addr)) {
+		ss->req.exit_list_addr = list_addr + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
+		ss->req.uring_list_addr = list_addr + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
+	} else if (env->verbose) {
+		fprintf(stderr,
+			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
+	}
+	kallsyms_lookup("audit_n_rules", &ss->req.n_rules_addr);
+	fork_syscalls(ss->req.fork_nrs);
+
+	ss->now = calloc(1, sizeof(*ss->now));
+	ss->prev = calloc(1, sizeof(*ss->prev));
+	ss->delta = calloc(1, sizeof(*ss->delta));
+	if (!ss->now || !ss->prev || !ss->delta) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return -ENOMEM;
+	}
+	if (env->metrics) {
+		char why[256];
+
+		ss->metrics = metrics_start(env->metrics, why, sizeof(why));
+		if (!ss->metrics) {
+			fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", env->metrics,
+				why);
+			return -EINVAL;
+		}
+	}
+	kernel_release(ss->kernel, sizeof(ss->kernel));
+	ss->report.cfg = (struct report_settings){
+		.out = stdout,
+		.json = env->json,
+		.top = env->top,
+		.kernel = ss->kernel,
+		.scope = ss->scope,
+		.mirror_how = ss->mirror_how,
+		.comm_top = env->per_comm,
+		.timing = env->timing,
+		.calib = &ss->calib,
+		.calib_from = calib_from,
+		.ncpus = libbpf_num_possible_cpus(),
+	};
+	return 0;
+}
+
+/* Everything but the counting program, then the first sync builds the mirror. */
+int session_attach(struct session *ss)
+{
+	struct report_settings *cfg = &ss->report.cfg;
+	int err;
+
+	install_handlers();
+	err = attach_prepare(&ss->req, &ss->at);
+	if (err)
+		return err;
+	if (ss->env->timing && ss->at.mode != MODE_FILTER_OP && ss->at.mode != MODE_FILTER_SYSCALL) {
+		fprintf(stderr,
+			"auditskip: --timing needs mode filter-op or filter-syscall (fentry and fexit on the walk), not %s\n",
+			modes[ss->at.mode].name);
+		return -EINVAL;
+	}
+	cfg->mode = modes[ss->at.mode].name;
+	cfg->blind = modes[ss->at.mode].blind;
+	cfg->outcomes = ss->at.mode == MODE_FILTER_OP || ss->at.mode == MODE_FILTER_SYSCALL;
+	cfg->uring = ss->at.mode == MODE_FILTER_OP;
+	if (ss->at.kernel_mirror)
+		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
+			 "rebuilt by BPF from the kernel's exit list on every rule change");
+	else
+		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
+			 "kept by the loader from the netlink rule list, resynced on every rule change audit logs and every %d ms",
+			 ss->env->sync_ms);
+	err = sync_rules(ss);
+	if (err)
+		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
+	return err;
+}
+
+/*
+ * The command is forked first and waits at its gate, so its pid can be
+ * tracked before it runs; it execs only once every program is attached.
+ */
+int session_start_target(struct session *ss)
+{
+	struct env *env = ss->env;
+	int err = 0;
+
+	if (env->argv) {
+		err = command_spawn(&ss->child, env->argv);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot start %s: %s\n", env->argv[0],
+				strerror(-err));
+			return err;
+		}
+		err = env->test_fail_start ? -ECANCELED : track(ss, ss->child.pid);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot track %s (pid %d): %s\n", env->argv[0],
+				ss->child.pid, strerror(-err));
+			return err;
+		}
+		snprintf(ss->scope, sizeof(ss->scope), "%s (pid %d) and its descendants",
+			 env->argv[0], ss->child.pid);
+	} else if (env->pid) {
+		err = track(ss, env->pid);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot track pid %d: %s\n", env->pid,
+				strerror(-err));
+			return err;
+		}
+		snprintf(ss->scope, sizeof(ss->scope), "pid %d", env->pid);
+	} else {
+		snprintf(ss->scope, sizeof(ss->scope), "whole machine");
+	}
+	err = attach_start_counting(&ss->at);
+	if (err)
+		return err;
+	if (env->argv) {
+		err = command_release(&ss->child);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot execute %s: %s\n", env->argv[0],
+				strerror(-err));
+			ss->exec_failed = true;
+			return err;
+		}
+	}
+	report_start(&ss->report);
+	if (ss->metrics && !read_walks(ss))
+		metrics_update(ss->metrics, &ss->report, &ss->now->exit);
+	ss->notify_fd = config_change_open();
+	if (ss->notify_fd < 0 && env->verbose)
+		fprintf(stderr, "auditskip: cannot hear of rule changes (%s): resyncing every %d ms only\n",
+			strerror(-ss->notify_fd), env->sync_ms);
+	return 0;
+}
+
+/* One interval line; the intervals add up to the summary. */
+static void report_delta(struct session *ss, double seconds)
+{
+	walks_subtract(ss->delta, ss->now, ss->prev);
+	report_interval(&ss->report, ss->delta, seconds);
+	*ss->prev = *ss->now;
+}
+
+static bool target_gone(struct session *ss)
+{
+	if (ss->child.pid) {
+		ss->command_status = command_poll(&ss->child, false);
+		return ss->command_status >= 0;
+	}
+	return ss->env->pid && kill(ss->env->pid, 0) && errno == ESRCH;
+}
+
+/* Until a signal, the end of -d, or the target's exit. */
+int session_run(struct session *ss)
+{
+	const struct env *env = ss->env;
+	double sync_s = env->sync_ms / 1000.0, next_sync, next_report, end;
+
+	ss->start = now_s();
+	next_sync = ss->start + sync_s;
+	next_report = env->interval ? ss->start + env->interval : 0;
+	end = env->duration ? ss->start + env->duration : 0;
+	while (!stop_signal && !target_gone(ss)) {
+		double t = now_s(), wake = next_sync;
+		__u32 zero = 0;
+
+		if (end && t >= end)
+			break;
+		if (t >= next_sync) {
+			sync_rules(ss);
+			if (ss->metrics && !read_walks(ss))
+				metrics_update(ss->metrics, &ss->report, &ss->now->exit);
+			next_sync = t + sync_s;
+		}
+		if (next_report && t >= next_report) {
+			/* In trampoline modes the mirror changes between syncs. */
+			bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror);
+			read_walks(ss);
+			report_delta(ss, t - (next_report - env->interval));
+			next_report += env->interval;
+		}
+		if (next_report && next_report < wake)
+			wake = next_report;
+		if (end && end < wake)
+			wake = end;
+		if (wait_s(wake - now_s(), ss->notify_fd))
+			next_sync = now_s();
+	}
+	/* A signal meant for us also ends the command, so its report is whole. */
+	if (ss->child.pid && ss->command_status < 0) {
+		kill(ss->child.pid, stop_signal ? stop_signal : SIGTERM);
+		ss->command_status = command_poll(&ss->child, true);
+	}
+	if (env->interval) {
+		read_walks(ss);
+		report_delta(ss, now_s() - (next_report - env->interval));
+	}
+	return 0;
+}
+
+void session_finish(struct session *ss)
+{
+	sync_rules(ss);
+	read_walks(ss);
+	report_summary(&ss->report, ss->now, now_s() - ss->start, ss->command_status);
+}
+
+int session_close(struct session *ss, int err)
+{
+	int ret = ss->exec_failed ? 127 : err ? 1 : ss->child.pid ? ss->command_status : 0;
+
+	/* Never leave a command running uncounted: it may not have exec'd yet. */
+	if (err && ss->child.pid)
+		command_abort(&ss->child);
+	if (ss->notify_fd >= 0)
+		close(ss->notify_fd);
+	metrics_stop(ss->metrics);
+	attach_destroy(&ss->at);
+	ruleset_free(&ss->rules);
+	free(ss->comms);
+	free(ss->now);
+	free(ss->prev);
+	free(ss->delta);
+	return ret;
+}

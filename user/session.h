@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One counting run, in the order bootstrap-style tools use: open (time
+ * model, metrics port, kernel symbols), attach (everything but the counting
+ * program, and the first rule sync), start the target, run (sync, read,
+ * report until told to stop), finish (last sync and the summary) and close.
+ */
+#ifndef __SESSION_H
+#define __SESSION_H
+
+#include "args.h"
+#include "attach.h"
+#include "calibrate.h"
+#include "command.h"
+#include "counts.h"
+#include "metrics.h"
+#include "report.h"
+#include "rules.h"
+
+struct session {
+	struct env *env;
+	struct attach_req req;
+	struct attached at;
+	struct metrics_server *metrics;
+	struct command child;	/* `-- COMMAND`; pid 0 without one */
+	int notify_fd;		/* rule changes audit logs, -1: none */
+	struct calibration calib;
+	char kernel[128], scope[256], mirror_how[192];
+	struct ruleset rules;
+	struct report_ctx report;
+	struct walk_counts *now, *prev, *delta;
+	struct comm_row *comms;	/* --per-comm */
+	/* Staleness: walks seen at the last sync, and whether it found no counted rule. */
+	bool was_ruleless;
+	__u64 walks_then;
+	double start;
+	int command_status;	/* -1 while the command runs, or without one */
+	bool exec_failed;	/* the command could not be executed: exit 127 */
+};
+
+/*
+ * Each phase prints one line on failure and returns a negative errno;
+ * session_close() undoes whatever the earlier phases did, and kills and
+ * reaps a command that was started but never counted.
+ */
+int session_open(struct session *ss, struct env *env);
+int session_attach(struct session *ss);
+int session_start_target(struct session *ss);
+int session_run(struct session *ss);
+void session_finish(struct session *ss);
+/* The exit status: the command's, 0, or 1 (127 when the command cannot run). */
+int session_close(struct session *ss, int err);
+
+#endif /* __SESSION_H */
