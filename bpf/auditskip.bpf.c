@@ -21,9 +21,29 @@
 #define AUDIT_FILTER_URING_EXIT 7
 #define AUDIT_FILTER_PREPEND 0x10
 #define E2BIG 7
-#define AUDIT_ARCH_X86_64 0xc000003e
-#define AUDIT_ARCH_I386 0x40000003
-#define TS_COMPAT 0x0002	/* arch/x86/include/asm/thread_info.h */
+#define AUDIT_WATCH 105
+#define AUDIT_INODE 102
+#define AUDIT_MAX_FIELDS 64
+#define BPF_LOCAL_STORAGE_GET_F_CREATE 1
+#if defined(__TARGET_ARCH_x86)
+#define AUDIT_ARCH_NATIVE 0xc000003e	/* AUDIT_ARCH_X86_64 */
+#define AUDIT_ARCH_COMPAT 0x40000003	/* AUDIT_ARCH_I386 */
+#define TS_COMPAT 0x0002		/* arch/x86/include/asm/thread_info.h */
+#define NR_EXIT 60
+#define NR_EXIT_GROUP 231
+#define NR_EXIT_COMPAT 1
+#define NR_EXIT_GROUP_COMPAT 252
+#elif defined(__TARGET_ARCH_arm64)
+#define AUDIT_ARCH_NATIVE 0xc00000b7	/* AUDIT_ARCH_AARCH64 */
+#define AUDIT_ARCH_COMPAT 0x40000028	/* AUDIT_ARCH_ARM */
+#define TIF_32BIT 22			/* arch/arm64/include/asm/thread_info.h */
+#define NR_EXIT 93
+#define NR_EXIT_GROUP 94
+#define NR_EXIT_COMPAT 1
+#define NR_EXIT_GROUP_COMPAT 248
+#else
+#error "auditskip needs this architecture's audit arches and exit syscall numbers"
+#endif
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -32,10 +52,10 @@ const volatile bool filter_tasks = false;	/* count only tgids in `tracked` */
 const volatile __u64 exit_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_EXIT] */
 const volatile __u64 uring_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_URING_EXIT] */
 const volatile __u64 n_rules_addr = 0;		/* &audit_n_rules */
-const volatile long fork_nrs[FORK_NRS] = { -1, -1, -1, -1 };	/* clone, clone3, fork, vfork */
 const volatile long corrupt_nr = -1;		/* tests only: a bit the mirror must lack */
 const volatile bool per_comm = false;		/* also count by process name */
 const volatile bool timing = false;		/* time each walk (trampoline modes) */
+const volatile bool follow_children = false;	/* `-- COMMAND`: track its descendants */
 
 /* Kept current by the loader while it runs. */
 volatile bool audit_on = false;		/* audit_enabled, from AUDIT_GET */
@@ -44,6 +64,17 @@ volatile __u64 lost_children = 0;	/* descendants `tracked` had no room for */
 volatile __u64 missed_total = 0;	/* indexes missed_log */
 volatile __u64 comms_lost = 0;		/* walks of names `comms` had no room for */
 volatile __u64 clock_ns = 0;		/* cost of one clock read, least seen */
+volatile bool whatif_differs = false;	/* a what-if mask differs from the patch's */
+/*
+ * Staleness without audit_n_rules: the loader's epoch while its listings
+ * find no rule that counts (0 otherwise). A walk of a syscall that entered
+ * in the epoch still current is a candidate; the loader confirms it when
+ * the epoch ends without a rule change.
+ */
+volatile __u64 ruleless_epoch = 0;
+volatile __u64 stale_candidates = 0;
+/* Blind spots, counted: exit walks in __audit_free that tracepoint mode infers. */
+volatile __u64 exit_walks_inferred = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -67,9 +98,10 @@ struct {
 	__type(value, struct whatif_masks);
 } whatif SEC(".maps");
 
+/* Exit-list walks by arch and syscall number: arch * NR_SLOTS + slot. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, NR_SLOTS);
+	__uint(max_entries, NR_COUNT_SLOTS);
 	__type(key, __u32);
 	__type(value, struct scan_counts);
 } counts SEC(".maps");
@@ -95,12 +127,21 @@ struct {
 	__type(value, struct missed_match);
 } missed_log SEC(".maps");
 
+/* Tgids counted with -p or `-- COMMAND`. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, MAX_TRACKED);
 	__type(key, __u32);
 	__type(value, __u8);
 } tracked SEC(".maps");
+
+/* tracepoint mode: the syscall each task is in (struct syscall_entry). */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct syscall_entry);
+} entries SEC(".maps");
 
 /*
  * A walk as it began, by thread: the patched kernel tests the mask before
@@ -111,14 +152,16 @@ struct walk_start {
 	__u64 prio;	/* ctx->prio, for filter-syscall */
 	__u64 seq;	/* the mirror's write count when the walk began */
 	__u64 t0;	/* --timing: when it began */
-	__u32 slot;
-	bool skip;
+	__u32 key;	/* in counts or uring_counts */
+	bool skip;	/* the patch's mask would skip it */
+	bool skip_arch;	/* so would the per-arch mask */
+	bool skip_perm;	/* and the perm-narrowed one */
 	bool uring;
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, MAX_WALKS_IN_FLIGHT);
 	__type(key, __u32);
 	__type(value, struct walk_start);
 } walks_in_flight SEC(".maps");
@@ -130,31 +173,39 @@ static __always_inline bool task_counted(__u32 tgid)
 	return !filter_tasks || bpf_map_lookup_elem(&tracked, &tgid);
 }
 
-static __always_inline bool bit_set(const __u32 *mask, __u32 slot)
+/* The counters' arch for an AUDIT_ARCH_* value (a context's ctx->arch). */
+static __always_inline __u32 arch_of(__u32 audit_arch)
 {
-	return slot < MASK_BITS && (mask[slot / 32] & (1U << (slot % 32)));
+	return audit_arch == AUDIT_ARCH_COMPAT ? ARCH_COMPAT : ARCH_NATIVE;
 }
+
+/* What the sharper masks decide for one walk. */
+struct whatif_verdict {
+	bool arch;
+	bool perm;
+};
 
 /*
  * The sharper masks are subsets of the patch's, so what it skips they skip
- * too. A walk of another arch than the two known is judged by the patch's.
+ * too. Masks built against an older mirror than the one in force (a rule
+ * changed since the loader last listed them) are not used: the patch's
+ * decision stands until they are rebuilt.
  */
-static __always_inline void count_whatif(struct scan_counts *c, __u32 slot, __u32 arch,
-					 bool skip)
+static __always_inline struct whatif_verdict judge_whatif(const struct mask_mirror *m, __u32 slot,
+							 __u32 arch, bool skip)
 {
+	struct whatif_verdict v = { skip, skip };
+	struct whatif_masks *w;
 	__u32 zero = 0;
-	struct whatif_masks *w = bpf_map_lookup_elem(&whatif, &zero);
 
-	if (skip || !w) {
-		c->skippable_arch += skip;
-		c->skippable_perm += skip;
-		return;
-	}
-	if (arch && arch == w->arch_elf[0])
-		c->skippable_arch += !bit_set(w->arch_mask[0], slot);
-	else if (arch && arch == w->arch_elf[1])
-		c->skippable_arch += !bit_set(w->arch_mask[1], slot);
-	c->skippable_perm += !bit_set(w->perm_mask, slot);
+	if (skip || !whatif_differs)
+		return v;
+	w = bpf_map_lookup_elem(&whatif, &zero);
+	if (!w || w->mirror_seq != m->seq)
+		return v;
+	v.arch = !mask_bit(w->arch_mask[arch & 1], slot);
+	v.perm = !mask_bit(w->perm_mask, slot);
+	return v;
 }
 
 /* Which workload pays: one hash lookup by the current task's name. */
@@ -175,43 +226,50 @@ static __always_inline void count_comm(bool skip, __u32 rules)
 		if (!cc)
 			return;
 	}
-	cc->scans++;
+	cc->walks++;
 	if (skip) {
-		cc->skippable++;
-		cc->walked_skipped += rules;
+		cc->skippable_walks++;
+		cc->needless_rule_visits += rules;
 	}
 }
 
 /*
  * O(1) whatever the number of rules: one bit test against the mirror.
- * Returns the slot's counters, *skip telling whether the patched kernel
- * would have skipped this walk. `arch` is the context's AUDIT_ARCH_*;
- * io_uring ops have no what-if masks.
+ * Returns the walk's counters, *w saying what the patched kernel (and the
+ * sharper masks) would have done. io_uring walks are counted, never called
+ * skippable: the series leaves audit_filter_uring() alone.
  */
-static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, __u32 arch,
-						      bool *skip)
+static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool uring,
+						      struct walk_start *w)
 {
-	__u32 zero = 0, slot = nr < MASK_BITS ? nr : SLOT_OUT_OF_RANGE;
+	__u32 zero = 0, slot = mask_slot(nr);
 	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
+	struct whatif_verdict v;
 	struct scan_counts *c;
 
 	if (!m)
 		return NULL;
-	c = bpf_map_lookup_elem(uring ? (void *)&uring_counts : (void *)&counts, &slot);
+	w->key = uring ? slot : (arch & 1) * NR_SLOTS + slot;
+	c = bpf_map_lookup_elem(uring ? (void *)&uring_counts : (void *)&counts, &w->key);
 	if (!c)
 		return NULL;
-	c->scans++;
-	/* audit_in_mask() never matches a number past the mask. */
-	*skip = !bit_set(uring ? m->uring_mask : m->mask, slot);
-	if (*skip) {
-		c->skippable++;
+	c->walks++;
+	w->uring = uring;
+	if (uring)
+		return c;
+	w->skip = !mask_bit(m->mask, slot);
+	if (w->skip) {
+		c->skippable_walks++;
 		/* A skippable walk matches nothing, so it visits every entry. */
-		c->walked_skipped += uring ? m->uring_rules : m->exit_rules;
+		c->needless_rule_visits += m->exit_rules;
 	}
-	if (!uring)
-		count_whatif(c, slot, arch, *skip);
-	if (per_comm && !uring)
-		count_comm(*skip, m->exit_rules);
+	v = judge_whatif(m, slot, arch, w->skip);
+	w->skip_arch = v.arch;
+	w->skip_perm = v.perm;
+	c->skippable_arch_mask += v.arch;
+	c->skippable_perm_mask += v.perm;
+	if (per_comm)
+		count_comm(w->skip, m->exit_rules);
 	return c;
 }
 
@@ -219,10 +277,11 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, bool uring, __u3
  * What the walk found. A match in a walk the mirror called skippable means
  * the mask would have suppressed an audit record: it must never happen,
  * unless the rule was published while the walk ran (`raced`), which the
- * patched kernel resolves the same way as a rule added a moment later.
+ * patched kernel resolves the same way as a rule added a moment later. The
+ * sharper masks are held to the same standard.
  */
-static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool matched,
-					  __u64 nr, bool uring, struct audit_context *actx,
+static __always_inline void count_outcome(struct scan_counts *c, const struct walk_start *w,
+					  bool matched, __u64 nr, struct audit_context *actx,
 					  bool raced)
 {
 	struct missed_match *rec;
@@ -230,23 +289,25 @@ static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool
 	__u32 idx;
 
 	if (!matched) {
-		if (!skip)
-			c->needless++;
+		if (!w->skip)
+			c->needless_despite_mask++;
 		return;
 	}
-	if (!skip)
-		return;
 	if (raced) {
-		c->raced++;
+		c->raced_matches += w->skip;
 		return;
 	}
-	c->missed++;
+	c->missed_arch_mask += w->skip_arch;
+	c->missed_perm_mask += w->skip_perm;
+	if (!w->skip)
+		return;
+	c->missed_matches++;
 	idx = __sync_fetch_and_add(&missed_total, 1);
 	rec = idx < MISSED_LOG ? bpf_map_lookup_elem(&missed_log, &idx) : NULL;
 	if (!rec)
 		return;
 	rec->nr = nr;
-	rec->uring = uring;
+	rec->uring = w->uring;
 	/* audit_filter_rules() copied the matching rule's key here. */
 	key = BPF_CORE_READ(actx, filterkey);
 	if (key)
@@ -260,7 +321,7 @@ static __always_inline void count_outcome(struct scan_counts *c, bool skip, bool
  * so the list's address decides; without kallsyms, the context does.
  */
 static __always_inline int walked_list(struct audit_context *actx, struct list_head *list,
-				       struct audit_names *name)
+				       struct audit_names *name, unsigned long op)
 {
 	int kind;
 
@@ -270,8 +331,14 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 		return (__u64)list == exit_list_addr   ? AUDIT_CTX_SYSCALL :
 		       (__u64)list == uring_list_addr ? AUDIT_CTX_URING :
 							 -1;
+	/*
+	 * An op io_uring_enter runs inline is filtered in a syscall context,
+	 * with the op's number (below 64), never the syscall's (426).
+	 */
 	kind = actx->context;
-	return kind == AUDIT_CTX_SYSCALL || kind == AUDIT_CTX_URING ? kind : -1;
+	if (kind == AUDIT_CTX_SYSCALL)
+		return op == (unsigned long)(long)actx->major ? AUDIT_CTX_SYSCALL : AUDIT_CTX_URING;
+	return kind == AUDIT_CTX_URING ? kind : -1;
 }
 
 static __always_inline __u64 mirror_seq(void)
@@ -284,15 +351,10 @@ static __always_inline __u64 mirror_seq(void)
 
 static __always_inline void start_walk(__u32 tid, __u64 nr, bool uring, __u32 arch, __u64 prio)
 {
-	struct walk_start w = {
-		.prio = prio,
-		.seq = mirror_seq(),
-		.slot = nr < MASK_BITS ? nr : SLOT_OUT_OF_RANGE,
-		.uring = uring,
-	};
+	struct walk_start w = { .prio = prio, .seq = mirror_seq() };
 	struct walk_start *stored;
 
-	if (!count_walk(nr, uring, arch, &w.skip) ||
+	if (!count_walk(nr, arch, uring, &w) ||
 	    bpf_map_update_elem(&walks_in_flight, &tid, &w, BPF_ANY))
 		return;
 	/* Last thing before the walk: the bookkeeping stays out of its time. */
@@ -313,9 +375,9 @@ static __always_inline void time_walk(struct scan_counts *c, struct walk_start *
 	if (!clock_ns || b - a < clock_ns)
 		clock_ns = b - a;
 	ns = t1 - w->t0 > clock_ns ? t1 - w->t0 - clock_ns : 0;
-	c->walk_ns += ns;
+	c->measured_walk_ns += ns;
 	if (w->skip)
-		c->skippable_walk_ns += ns;
+		c->measured_skippable_walk_ns += ns;
 }
 
 /* The walk `w` of thread `tid` is over: count what it found. */
@@ -324,11 +386,11 @@ static __always_inline void end_walk(__u32 tid, struct walk_start *w, bool match
 {
 	struct scan_counts *c;
 
-	c = bpf_map_lookup_elem(w->uring ? (void *)&uring_counts : (void *)&counts, &w->slot);
+	c = bpf_map_lookup_elem(w->uring ? (void *)&uring_counts : (void *)&counts, &w->key);
 	if (c && timing && w->t0)
 		time_walk(c, w, t1);
 	if (c)
-		count_outcome(c, w->skip, matched, nr, w->uring, actx, mirror_seq() != w->seq);
+		count_outcome(c, w, matched, nr, actx, mirror_seq() != w->seq);
 	bpf_map_delete_elem(&walks_in_flight, &tid);
 }
 
@@ -341,10 +403,10 @@ SEC("fentry/__audit_filter_op")
 int BPF_PROG(start_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	     struct list_head *list, struct audit_names *name, unsigned long op)
 {
-	int kind = walked_list(actx, list, name);
+	int kind = walked_list(actx, list, name, op);
 
 	if (kind >= 0 && task_counted(tsk->tgid))
-		start_walk(tsk->pid, op, kind == AUDIT_CTX_URING, actx->arch, 0);
+		start_walk(tsk->pid, op, kind == AUDIT_CTX_URING, arch_of(actx->arch), 0);
 	return 0;
 }
 
@@ -356,7 +418,7 @@ int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	__u32 tid = tsk->pid;
 	struct walk_start *w = bpf_map_lookup_elem(&walks_in_flight, &tid);
 
-	if (w && walked_list(actx, list, name) >= 0)
+	if (w && walked_list(actx, list, name, op) >= 0)
 		end_walk(tid, w, ret != 0, op, actx, t1);
 	return 0;
 }
@@ -370,7 +432,7 @@ SEC("fentry/audit_filter_syscall")
 int BPF_PROG(start_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
 	if (task_counted(tsk->tgid))
-		start_walk(tsk->pid, (__u64)(long)actx->major, false, actx->arch, actx->prio);
+		start_walk(tsk->pid, (__u64)(long)actx->major, false, arch_of(actx->arch), actx->prio);
 	return 0;
 }
 
@@ -386,85 +448,152 @@ int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *
 	return 0;
 }
 
-/* syscall-exit: the conditions under which __audit_syscall_exit() filters. */
+/*
+ * syscall-exit: the conditions under which __audit_syscall_exit() filters.
+ * bpf_get_current_task() and CO-RE reads, not the BTF task, so that it
+ * loads on 5.10 (bpf_get_current_task_btf() came with 5.11).
+ */
+static __always_inline void count_if_walked(struct audit_context *actx, __u32 tgid)
+{
+	struct walk_start w = {};
+	int head[3];	/* dummy, context, state: adjacent, read at once */
+
+	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) || head[0] ||
+	    head[1] != AUDIT_CTX_SYSCALL || !task_counted(tgid))
+		return;
+	count_walk((__u64)(long)BPF_CORE_READ(actx, major), arch_of(BPF_CORE_READ(actx, arch)),
+		   false, &w);
+}
+
 SEC("fentry/__audit_syscall_exit")
 int BPF_PROG(count_syscall_exit, int success, long return_code)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct audit_context *actx = task->audit_context;
-	bool skip;
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
-	if (!actx || actx->dummy || actx->context != AUDIT_CTX_SYSCALL)
-		return 0;
-	if (task_counted(task->tgid))
-		count_walk((__u64)(long)actx->major, false, actx->arch, &skip);
+	count_if_walked(BPF_CORE_READ(task, audit_context), bpf_get_current_pid_tgid() >> 32);
 	return 0;
 }
 
-/* The number sys_exit reports as `id` (syscall_get_nr()). */
-static __always_inline long syscall_nr(struct pt_regs *regs)
-{
-#if defined(__TARGET_ARCH_x86)
-	return BPF_CORE_READ(regs, orig_ax);
-#elif defined(__TARGET_ARCH_arm64)
-	return BPF_CORE_READ(regs, syscallno);
-#else
-#error "syscall_nr() needs this architecture's pt_regs field"
-#endif
-}
-
 /*
- * The syscall's AUDIT_ARCH at sys_exit. Where audit_reset_context() has
- * already cleared ctx->arch (6.18 does), x86 still knows a compat syscall
- * by TS_COMPAT; elsewhere 0 leaves the what-if arch masks out of it.
+ * A task that ends inside a syscall (exit, exit_group) never returns from
+ * it: __audit_free() walks the exit list for it instead.
  */
-static __always_inline __u32 exit_arch(struct task_struct *task, struct audit_context *actx)
+SEC("fentry/__audit_free")
+int BPF_PROG(count_audit_free, struct task_struct *tsk)
 {
-	__u32 arch = BPF_CORE_READ(actx, arch);
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
-#if defined(__TARGET_ARCH_x86)
-	if (!arch)
-		arch = BPF_CORE_READ(task, thread_info.status) & TS_COMPAT ? AUDIT_ARCH_I386 :
-									    AUDIT_ARCH_X86_64;
-#endif
-	return arch;
+	if (tsk == task)
+		count_if_walked(BPF_CORE_READ(tsk, audit_context), bpf_get_current_pid_tgid() >> 32);
+	return 0;
 }
 
-static __always_inline bool is_fork(long nr)
+/* The counters' arch of the syscall being entered. */
+static __always_inline __u32 entering_arch(struct task_struct *task)
 {
-	for (int i = 0; i < FORK_NRS; i++)
-		if (nr == fork_nrs[i])
-			return true;
-	return false;
+#if defined(__TARGET_ARCH_x86)
+	return task->thread_info.status & TS_COMPAT ? ARCH_COMPAT : ARCH_NATIVE;
+#else
+	return task->thread_info.flags & (1UL << TIF_32BIT) ? ARCH_COMPAT : ARCH_NATIVE;
+#endif
+}
+
+static __always_inline bool is_exit_nr(long nr, __u32 arch)
+{
+	return arch == ARCH_COMPAT ? nr == NR_EXIT_COMPAT || nr == NR_EXIT_GROUP_COMPAT :
+				     nr == NR_EXIT || nr == NR_EXIT_GROUP;
 }
 
 /*
- * tracepoint: sys_exit fires after audit's exit work, when
- * audit_reset_context() has already cleared `context` and `major`; `dummy`
- * and `state` still say whether __audit_syscall_entry() armed the walk.
- * A new task's first sys_exit (its 0 return from clone) comes with a fresh,
- * non-dummy context that never entered a syscall, so no walk ran.
- * A raw tracepoint needs no tracefs and reads the number from pt_regs.
+ * tracepoint: sys_enter fires just before audit's entry hook, with the
+ * number that hook is given (after ptrace and seccomp had their say); a
+ * syscall that seccomp or ptrace stopped never gets here nor into audit.
+ */
+SEC("raw_tracepoint/sys_enter")
+int note_sys_enter(struct bpf_raw_tracepoint_args *args)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct syscall_entry *e;
+	struct audit_context *actx;
+
+	if (!audit_on)
+		return 0;
+	e = bpf_task_storage_get(&entries, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!e)
+		return 0;
+	e->nr = args->args[1];
+	e->arch = entering_arch(task);
+	e->ruleless_epoch = ruleless_epoch;
+	e->pending = 1;
+	/*
+	 * exit and exit_group never reach sys_exit, and by sched_process_exit
+	 * the context is gone: keep what it says now, before audit's entry
+	 * hook sets dummy from audit_n_rules again (a change of rules between
+	 * the two is the blind spot exit_walks_inferred counts).
+	 */
+	if (is_exit_nr(e->nr, e->arch)) {
+		actx = task->audit_context;
+		e->armed = actx && !actx->dummy && actx->state != AUDIT_STATE_DISABLED;
+	}
+	return 0;
+}
+
+/*
+ * sys_exit fires after audit's exit work: `dummy` and `state` still say
+ * whether __audit_syscall_entry() armed the walk (audit_reset_context()
+ * has cleared `context` and `major`), and sys_enter said which syscall.
  */
 SEC("raw_tracepoint/sys_exit")
 int count_sys_exit(struct bpf_raw_tracepoint_args *args)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct audit_context *actx;
-	bool skip;
-	long nr;
+	struct syscall_entry *e;
+	struct walk_start w;
 
-	if (!audit_on)
+	e = bpf_task_storage_get(&entries, task, NULL, 0);
+	if (!e || !e->pending)
 		return 0;
-	actx = BPF_CORE_READ(task, audit_context);
-	if (!actx || BPF_CORE_READ(actx, dummy) ||
-	    BPF_CORE_READ(actx, state) == AUDIT_STATE_DISABLED)
+	e->pending = 0;
+	actx = task->audit_context;
+	if (!audit_on || !actx || actx->dummy || actx->state == AUDIT_STATE_DISABLED ||
+	    !task_counted(task->tgid))
 		return 0;
-	nr = syscall_nr((struct pt_regs *)args->args[0]);
-	if (args->args[1] == 0 && is_fork(nr))
-		return 0;
-	if (task_counted(bpf_get_current_pid_tgid() >> 32))
-		count_walk((__u64)nr, false, exit_arch(task, actx), &skip);
+	if (e->ruleless_epoch && e->ruleless_epoch == ruleless_epoch)
+		__sync_fetch_and_add(&stale_candidates, 1);
+	count_walk(e->nr, e->arch, false, &w);
+	return 0;
+}
+
+/* do_exit() drops signal->live before sched_process_exit: the last thread forgets its tgid. */
+static __always_inline void forget_if_last(struct task_struct *task)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+
+	if (BPF_CORE_READ(task, signal, live.counter) == 0)
+		bpf_map_delete_elem(&tracked, &tgid);
+}
+
+/*
+ * The walk __audit_free() made for a task ending in exit or exit_group.
+ * It also forgets the tgid (forget_exit's job): the count must come first.
+ */
+SEC("raw_tracepoint/sched_process_exit")
+int count_exit_walk(struct bpf_raw_tracepoint_args *args)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct syscall_entry *e;
+	struct walk_start w;
+
+	e = bpf_task_storage_get(&entries, task, NULL, 0);
+	if (e && e->pending && e->armed && is_exit_nr(e->nr, e->arch) &&
+	    task_counted(task->tgid)) {
+		e->pending = 0;
+		__sync_fetch_and_add(&exit_walks_inferred, 1);
+		count_walk(e->nr, e->arch, false, &w);
+	}
+	if (follow_children)
+		forget_if_last(task);
 	return 0;
 }
 
@@ -487,12 +616,7 @@ int follow_fork(struct bpf_raw_tracepoint_args *args)
 SEC("raw_tracepoint/sched_process_exit")
 int forget_exit(struct bpf_raw_tracepoint_args *args)
 {
-	struct task_struct *task = (struct task_struct *)args->args[0];
-	__u32 tgid = BPF_CORE_READ(task, tgid);
-
-	/* do_exit() drops signal->live before this tracepoint. */
-	if (BPF_CORE_READ(task, signal, live.counter) == 0)
-		bpf_map_delete_elem(&tracked, &tgid);
+	forget_if_last((struct task_struct *)args->args[0]);
 	return 0;
 }
 
@@ -600,6 +724,19 @@ static __noinline int rebuild_mirror(void)
  * AUDIT_SYSCALL_CLASSES) expand to syscall lists only the kernel knows, so
  * they mark everything until the rebuild narrows the mask again.
  */
+static __always_inline bool goes_to_inode_hash(const struct audit_rule_data *d)
+{
+	__u32 n = BPF_CORE_READ(d, field_count), field;
+
+	for (__u32 i = 0; i < AUDIT_MAX_FIELDS && i < n; i++) {
+		if (bpf_probe_read_kernel(&field, sizeof(field), &d->fields[i]))
+			return false;
+		if (field == AUDIT_WATCH || field == AUDIT_INODE)
+			return true;
+	}
+	return false;
+}
+
 SEC("fentry/audit_rule_change")
 int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 {
@@ -607,7 +744,12 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 	__u32 zero = 0, list, rule_mask[MASK_WORDS];
 	struct mask_mirror *m;
 
-	if (type != AUDIT_ADD_RULE || datasz < sizeof(*d))
+	/*
+	 * Watch and inode rules go to audit_inode_hash[], which the exit walk
+	 * never visits (audit_find_rule()): marking their mask would make
+	 * walks look unskippable for as long as audit_add_watch() takes.
+	 */
+	if (type != AUDIT_ADD_RULE || datasz < sizeof(*d) || goes_to_inode_hash(d))
 		return 0;
 	m = bpf_map_lookup_elem(&mirror, &zero);
 	if (!m || bpf_probe_read_kernel(rule_mask, sizeof(rule_mask), d->mask))
@@ -639,6 +781,13 @@ int BPF_PROG(mirror_on_rule_change)
 /* AUDIT_LIST_RULES: the loader's listing builds the mirror at start-up. */
 SEC("fexit/audit_list_rules_send")
 int BPF_PROG(mirror_on_list_rules)
+{
+	return rebuild_mirror();
+}
+
+/* exe= rules removed when the executable goes (audit_autoremove_mark_rule()). */
+SEC("fexit/audit_del_rule")
+int BPF_PROG(mirror_on_del_rule)
 {
 	return rebuild_mirror();
 }

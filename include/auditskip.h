@@ -8,6 +8,8 @@
 #include <linux/types.h>
 #endif
 
+#include "counters.h"
+
 /* The kernel's per-rule syscall mask: AUDIT_BITMASK_SIZE words of 32 bits. */
 #define MASK_WORDS 64
 #define MASK_BITS (MASK_WORDS * 32)
@@ -19,6 +21,29 @@
  */
 #define NR_SLOTS (MASK_BITS + 1)
 #define SLOT_OUT_OF_RANGE MASK_BITS
+
+/*
+ * Counters are kept per arch: the mask is shared by all arches (the kernel's
+ * ignores each rule's arch), but a compat syscall's number names another
+ * syscall (i386's 20 is getpid, x86_64's 20 is writev).
+ */
+enum slot_arch {
+	ARCH_NATIVE = 0,
+	ARCH_COMPAT = 1,	/* i386 on x86_64, arm on arm64 */
+	NR_ARCHES,
+};
+#define NR_COUNT_SLOTS (NR_ARCHES * NR_SLOTS)
+
+static inline __u32 mask_slot(__u64 nr)
+{
+	return nr < MASK_BITS ? (__u32)nr : SLOT_OUT_OF_RANGE;
+}
+
+/* audit_in_mask(): one bit of 64 x 32-bit words; numbers past the mask never match. */
+static inline int mask_bit(const __u32 *mask, __u64 nr)
+{
+	return nr < MASK_BITS && (mask[nr / 32] & (1U << (nr % 32)));
+}
 
 /* Where the mirrored mask came from. */
 enum mirror_source {
@@ -41,22 +66,6 @@ struct mask_mirror {
 	__u64 seq;		/* counts every write, new rules' early bits included */
 };
 
-/* Per syscall (or io_uring op) slot, per CPU. */
-struct scan_counts {
-	__u64 scans;		/* walks of the exit filter list */
-	__u64 skippable;	/* walks whose bit is clear in the mirror */
-	__u64 walked_skipped;	/* rule entries those skippable walks visited */
-	/* Only where the mode sees the walk's outcome: */
-	__u64 needless;		/* the bit was set, yet no rule matched */
-	__u64 missed;		/* a rule matched although the bit was clear */
-	__u64 raced;		/* the same, but the mirror changed during the walk */
-	/* What-if masks beyond the patch (see struct whatif_masks): */
-	__u64 skippable_arch;	/* skippable with one mask per arch */
-	__u64 skippable_perm;	/* skippable with perm= rules narrowed */
-	/* --timing: nanoseconds the walks took, as fentry and fexit saw them */
-	__u64 walk_ns;
-	__u64 skippable_walk_ns;
-};
 
 /*
  * Sharper masks than the patch's, kept by the loader from the rule list:
@@ -65,18 +74,19 @@ struct scan_counts {
  * the syscalls that can satisfy it (audit_match_perm()).
  */
 struct whatif_masks {
-	__u32 arch_elf[2];	/* native and compat AUDIT_ARCH_*, 0: none */
-	__u32 arch_mask[2][MASK_WORDS];
+	__u32 arch_elf[NR_ARCHES];	/* native and compat AUDIT_ARCH_*, 0: none */
+	__u32 arch_mask[NR_ARCHES][MASK_WORDS];
 	__u32 perm_mask[MASK_WORDS];
+	__u64 mirror_seq;	/* the mirror's write count they were built against */
 };
 
 /* --per-comm: walks by process name (TASK_COMM_LEN), per CPU. */
 #define COMM_LEN 16
 #define MAX_COMMS 4096
 struct comm_counts {
-	__u64 scans;
-	__u64 skippable;
-	__u64 walked_skipped;
+	__u64 walks;
+	__u64 skippable_walks;
+	__u64 needless_rule_visits;
 };
 
 /* The first missed matches, for the report. */
@@ -97,10 +107,26 @@ enum attach_mode {
 	MODE_COUNT,
 };
 
-/* Syscalls whose child returns without having entered: clone, clone3, fork, vfork. */
-#define FORK_NRS 4
+/*
+ * tracepoint mode: what sys_enter saw of the syscall a task is in. sys_exit
+ * alone cannot know it: restore_sigcontext() sets orig_ax to -1 for
+ * rt_sigreturn, start_thread() rewrites it to execve after execveat, and a
+ * new task's first return from clone, or a syscall seccomp denied, never
+ * entered audit at all.
+ */
+struct syscall_entry {
+	__s64 nr;		/* as audit's entry hook got it */
+	__u64 ruleless_epoch;	/* the loader's epoch when it entered, 0: rules were loaded */
+	__u8 arch;		/* enum slot_arch */
+	__u8 pending;		/* entered, not yet returned */
+	__u8 armed;		/* exit, exit_group: the context was not dummy on entry */
+	__u8 pad[5];
+};
 
 /* Longest exit list the BPF rebuild walks; longer lists set `truncated`. */
 #define MAX_EXIT_RULES 65536
+/* Processes `-- COMMAND` can follow, and walks in flight at once (one per thread). */
+#define MAX_TRACKED 65536
+#define MAX_WALKS_IN_FLIGHT 16384
 
 #endif /* __AUDITSKIP_H */

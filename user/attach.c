@@ -21,14 +21,15 @@ const struct mode_info modes[MODE_COUNT] = {
 	},
 	[MODE_SYSCALL_EXIT] = {
 		"syscall-exit", "__audit_syscall_exit",
-		"fentry on __audit_syscall_exit, with the kernel's conditions for filtering",
-		"the auditd exemption (approximated by auditd's pid)",
+		"fentry on __audit_syscall_exit and __audit_free, with the kernel's conditions for filtering",
+		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks",
 	},
 	[MODE_TRACEPOINT] = {
 		"tracepoint", NULL,
-		"raw_syscalls:sys_exit and the audit context's dummy flag",
-		"the auditd exemption (approximated by auditd's pid), syscalls that never "
-		"return (exit, exit_group), and rule changes until the loader hears of them",
+		"raw_syscalls:sys_enter and sys_exit, and the audit context's dummy flag",
+		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks, "
+		"rule changes until the loader hears of them; exit and exit_group walks are "
+		"inferred from the context at entry (exit_walks_inferred)",
 	},
 };
 
@@ -68,6 +69,8 @@ static bool has_func(const struct btf *btf, const char *name)
 	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
 }
 
+#define MAX_MODE_PROGS 3
+
 /* A mode's programs, the ones that must be attached first leading. */
 static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, struct bpf_program **progs)
 {
@@ -82,17 +85,21 @@ static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, struct bpf
 		return 2;
 	case MODE_SYSCALL_EXIT:
 		progs[0] = s->progs.count_syscall_exit;
-		return 1;
+		progs[1] = s->progs.count_audit_free;
+		return 2;
 	default:
-		progs[0] = s->progs.count_sys_exit;
-		return 1;
+		/* sys_enter first, so every counted exit has its entry noted. */
+		progs[0] = s->progs.note_sys_enter;
+		progs[1] = s->progs.count_sys_exit;
+		progs[2] = s->progs.count_exit_walk;
+		return 3;
 	}
 }
 
 static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode,
 			 const struct bpf_program *prog)
 {
-	struct bpf_program *progs[2];
+	struct bpf_program *progs[MAX_MODE_PROGS];
 	int n = mode_progs(s, mode, progs);
 
 	for (int i = 0; i < n; i++)
@@ -130,8 +137,20 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 							(target && out->kernel_mirror &&
 							 has_func(btf, target)));
 	}
+	/*
+	 * Premarking a new rule's bits needs no list address: where the loader
+	 * keeps the mirror, it keeps a rule from matching before its listing.
+	 */
+	if (trampoline && has_func(btf, "audit_rule_change"))
+		bpf_program__set_autoload(s->progs.mirror_premark_add, true);
+	/* __audit_free() is where exit and exit_group walk; without it, those go uncounted. */
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_free"))
+		bpf_program__set_autoload(s->progs.count_audit_free, false);
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
-	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
+	/* In tracepoint mode count_exit_walk forgets, after counting the exit walk. */
+	bpf_program__set_autoload(s->progs.forget_exit,
+				  req->follow_children && mode != MODE_TRACEPOINT);
+	s->rodata->follow_children = req->follow_children;
 
 	/* Maps this run never uses shrink to one entry: no memory locked for them. */
 	if (!req->filter_tasks)
@@ -140,6 +159,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 		bpf_map__set_max_entries(s->maps.comms, 1);
 	if (mode != MODE_FILTER_OP && mode != MODE_FILTER_SYSCALL)
 		bpf_map__set_max_entries(s->maps.walks_in_flight, 1);
+	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
 	s->rodata->filter_tasks = req->filter_tasks;
 	/* The mirror_* programs that use these load only with kernel_mirror. */
 	s->rodata->exit_list_addr = req->exit_list_addr;
@@ -148,7 +168,6 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	s->rodata->per_comm = req->per_comm;
 	s->rodata->timing = req->timing;
-	memcpy((void *)s->rodata->fork_nrs, req->fork_nrs, sizeof(req->fork_nrs));
 
 	err = auditskip_bpf__load(s);
 	if (err) {
@@ -239,10 +258,12 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 
 int attach_start_counting(struct attached *at)
 {
-	struct bpf_program *progs[2];
+	struct bpf_program *progs[MAX_MODE_PROGS];
 	int n = mode_progs(at->skel, at->mode, progs), err = 0;
 
 	for (int i = 0; i < n && !err; i++) {
+		if (!bpf_program__autoload(progs[i]))
+			continue;
 		err = attach_prog(at->skel, progs[i]);
 		if (err)
 			fprintf(stderr, "auditskip: attaching %s failed: %s\n",

@@ -27,7 +27,6 @@ struct attach_req {
 	long corrupt_nr;	/* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
 	bool timing;
-	long fork_nrs[FORK_NRS];	/* native numbers, -1 where absent */
 	const char *btf_path;
 	bool verbose;
 };

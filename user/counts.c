@@ -6,21 +6,37 @@
 #include <bpf/libbpf.h>
 #include "counts.h"
 
-static void add_counts(struct scan_counts *to, const struct scan_counts *c)
+void counts_add(struct scan_counts *to, const struct scan_counts *c)
 {
-	to->scans += c->scans;
-	to->skippable += c->skippable;
-	to->walked_skipped += c->walked_skipped;
-	to->needless += c->needless;
-	to->missed += c->missed;
-	to->raced += c->raced;
-	to->skippable_arch += c->skippable_arch;
-	to->skippable_perm += c->skippable_perm;
-	to->walk_ns += c->walk_ns;
-	to->skippable_walk_ns += c->skippable_walk_ns;
+#define ADD(name, ...) to->name += c->name;
+	SCAN_COUNTERS(ADD)
+#undef ADD
 }
 
-int counts_read(int fd, struct counts_snapshot *s)
+static void counts_sub(struct scan_counts *d, const struct scan_counts *a,
+		       const struct scan_counts *b)
+{
+#define SUB(name, ...) d->name = a->name - b->name;
+	SCAN_COUNTERS(SUB)
+#undef SUB
+}
+
+const struct counter_info counters[NR_COUNTERS] = {
+#define INFO(name, kind, metric, label, help) { #name, kind, metric, label, help },
+	SCAN_COUNTERS(INFO)
+#undef INFO
+};
+
+/* struct scan_counts is SCAN_COUNTERS' fields in order, all __u64. */
+__u64 counter_value(const struct scan_counts *c, enum counter_id id)
+{
+	const __u64 *v = (const __u64 *)c;
+
+	_Static_assert(sizeof(*c) == NR_COUNTERS * sizeof(__u64), "scan_counts is all counters");
+	return id < NR_COUNTERS ? v[id] : 0;
+}
+
+int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct scan_counts *per_cpu;
@@ -31,12 +47,12 @@ int counts_read(int fd, struct counts_snapshot *s)
 	if (!per_cpu)
 		return -ENOMEM;
 	memset(s, 0, sizeof(*s));
-	for (__u32 k = 0; k < NR_SLOTS; k++) {
+	for (__u32 k = 0; k < slots && k < NR_COUNT_SLOTS; k++) {
 		if (bpf_map_lookup_elem(fd, &k, per_cpu))
 			continue;
 		for (int c = 0; c < ncpu; c++)
-			add_counts(&s->slot[k], &per_cpu[c]);
-		add_counts(&s->total, &s->slot[k]);
+			counts_add(&s->slot[k], &per_cpu[c]);
+		counts_add(&s->total, &s->slot[k]);
 	}
 	free(per_cpu);
 	return 0;
@@ -45,26 +61,13 @@ int counts_read(int fd, struct counts_snapshot *s)
 static void counts_subtract(struct counts_snapshot *d, const struct counts_snapshot *now,
 			    const struct counts_snapshot *then)
 {
-	for (int k = 0; k <= NR_SLOTS; k++) {
-		const struct scan_counts *a = k < NR_SLOTS ? &now->slot[k] : &now->total;
-		const struct scan_counts *b = k < NR_SLOTS ? &then->slot[k] : &then->total;
-		struct scan_counts *o = k < NR_SLOTS ? &d->slot[k] : &d->total;
-
-		o->scans = a->scans - b->scans;
-		o->skippable = a->skippable - b->skippable;
-		o->walked_skipped = a->walked_skipped - b->walked_skipped;
-		o->needless = a->needless - b->needless;
-		o->missed = a->missed - b->missed;
-		o->raced = a->raced - b->raced;
-		o->skippable_arch = a->skippable_arch - b->skippable_arch;
-		o->skippable_perm = a->skippable_perm - b->skippable_perm;
-		o->walk_ns = a->walk_ns - b->walk_ns;
-		o->skippable_walk_ns = a->skippable_walk_ns - b->skippable_walk_ns;
-	}
+	for (int k = 0; k < NR_COUNT_SLOTS; k++)
+		counts_sub(&d->slot[k], &now->slot[k], &then->slot[k]);
+	counts_sub(&d->total, &now->total, &then->total);
 }
 
 void walks_subtract(struct walk_counts *d, const struct walk_counts *now,
-		     const struct walk_counts *then)
+		    const struct walk_counts *then)
 {
 	counts_subtract(&d->exit, &now->exit, &then->exit);
 	counts_subtract(&d->uring, &now->uring, &then->uring);
@@ -74,9 +77,9 @@ static int by_skippable(const void *a, const void *b)
 {
 	const struct comm_row *x = a, *y = b;
 
-	if (x->c.skippable != y->c.skippable)
-		return x->c.skippable < y->c.skippable ? 1 : -1;
-	return x->c.scans < y->c.scans ? 1 : x->c.scans > y->c.scans ? -1 : 0;
+	if (x->c.skippable_walks != y->c.skippable_walks)
+		return x->c.skippable_walks < y->c.skippable_walks ? 1 : -1;
+	return x->c.walks < y->c.walks ? 1 : x->c.walks > y->c.walks ? -1 : 0;
 }
 
 int comms_read(int fd, struct comm_row **rows, size_t *n)
@@ -105,9 +108,9 @@ int comms_read(int fd, struct comm_row **rows, size_t *n)
 		memcpy(out[count].comm, key, COMM_LEN);
 		out[count].comm[COMM_LEN - 1] = '\0';
 		for (int c = 0; c < ncpu; c++) {
-			out[count].c.scans += per_cpu[c].scans;
-			out[count].c.skippable += per_cpu[c].skippable;
-			out[count].c.walked_skipped += per_cpu[c].walked_skipped;
+			out[count].c.walks += per_cpu[c].walks;
+			out[count].c.skippable_walks += per_cpu[c].skippable_walks;
+			out[count].c.needless_rule_visits += per_cpu[c].needless_rule_visits;
 		}
 		count++;
 	}

@@ -5,8 +5,9 @@
 
 #include "auditskip.h"
 
+/* Slots by arch and number (arch * NR_SLOTS + nr); io_uring ops use the first NR_SLOTS. */
 struct counts_snapshot {
-	struct scan_counts slot[NR_SLOTS];
+	struct scan_counts slot[NR_COUNT_SLOTS];
 	struct scan_counts total;
 };
 
@@ -16,8 +17,20 @@ struct walk_counts {
 	struct counts_snapshot uring;	/* io_uring ops; filter-op mode only */
 };
 
-/* Sums every CPU's counters of a per-CPU counts map; 0 or a negative errno. */
-int counts_read(int map_fd, struct counts_snapshot *s);
+/* Sums every CPU's counters of the first `slots` of a per-CPU counts map; 0 or -errno. */
+int counts_read(int map_fd, __u32 slots, struct counts_snapshot *s);
+/* to += c, counter by counter. */
+void counts_add(struct scan_counts *to, const struct scan_counts *c);
+/* SCAN_COUNTERS as a table, for the report and the metrics. */
+struct counter_info {
+	const char *name;	/* field, JSON key, metric auditskip_NAME_total */
+	enum counter_kind kind;
+	enum counter_metric metric;
+	const char *label;	/* text report */
+	const char *help;
+};
+extern const struct counter_info counters[NR_COUNTERS];
+__u64 counter_value(const struct scan_counts *c, enum counter_id id);
 /* d = now - then, slot by slot. */
 void walks_subtract(struct walk_counts *d, const struct walk_counts *now,
 		    const struct walk_counts *then);

@@ -46,6 +46,8 @@ cat <<HDR
 
 #include <stddef.h>
 
+#define CLASSES_KERNEL "$2"
+
 HDR
 table class_read audit_read.h
 table class_write audit_write.h

@@ -5,7 +5,7 @@
 
 bool mask_test(const syscall_mask m, unsigned int nr)
 {
-	return nr < MASK_BITS && (m[nr / 32] & (1U << (nr % 32)));
+	return mask_bit(m, nr);
 }
 
 void mask_set(syscall_mask m, unsigned int nr)

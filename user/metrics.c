@@ -62,51 +62,59 @@ static void gauge(FILE *out, const char *name, const char *help, unsigned long l
 	fprintf(out, "%s %llu\n", name, v);
 }
 
-/* One series per syscall seen so far: at most NR_SLOTS, usually a few dozen. */
-static const struct per_syscall {
-	const char *name;
-	size_t field;	/* in struct scan_counts */
-	const char *help;
-} per_syscall[] = {
-	{ "auditskip_exit_filter_walks_total", offsetof(struct scan_counts, scans),
-	  "Walks of audit's exit filter list (audit_filter_syscall) in the counted scope, "
-	  "by syscall." },
-	{ "auditskip_skippable_walks_total", offsetof(struct scan_counts, skippable),
-	  "Exit-list walks whose syscall bit is clear in the aggregate rule mask: "
-	  "the skip filter would leave them out." },
-	{ "auditskip_needless_rule_visits_total", offsetof(struct scan_counts, walked_skipped),
-	  "Rule entries visited by skippable walks, which match nothing and so visit "
-	  "every exit rule." },
-};
-
-static void per_syscall_counter(FILE *out, const struct counts_snapshot *t,
-				const struct per_syscall *f)
+/* auditskip_NAME_total for a counter of SCAN_COUNTERS. */
+static void counter_family(FILE *out, const struct counter_info *ci, char *name, size_t size)
 {
-	char sc[64];
+	snprintf(name, size, "auditskip_%s_total", ci->name);
+	family(out, name, "counter", ci->help);
+}
 
-	family(out, f->name, "counter", f->help);
-	for (unsigned int nr = 0; nr < NR_SLOTS; nr++) {
-		if (!t->slot[nr].scans)
+/* One series per syscall seen so far: at most NR_COUNT_SLOTS, usually a few dozen. */
+static void per_syscall_counter(FILE *out, const struct counts_snapshot *t, enum counter_id id)
+{
+	char name[96], sc[64];
+
+	counter_family(out, &counters[id], name, sizeof(name));
+	for (unsigned int k = 0; k < NR_COUNT_SLOTS; k++) {
+		if (!t->slot[k].walks)
 			continue;
-		syscall_name(nr, -1, sc, sizeof(sc));
-		fprintf(out, "%s{syscall=\"", f->name);
+		slot_name(k / NR_SLOTS, k % NR_SLOTS, sc, sizeof(sc));
+		fprintf(out, "%s{syscall=\"", name);
 		put_label_value(out, sc);
-		fprintf(out, "\"} %llu\n",
-			(unsigned long long)*(const __u64 *)((const char *)&t->slot[nr] + f->field));
+		fprintf(out, "\",arch=\"%s\"} %llu\n", arch_name(k / NR_SLOTS),
+			(unsigned long long)counter_value(&t->slot[k], id));
 	}
 }
 
-/* Rules on the exit list itself: watch and inode rules live on the inode hash. */
+/*
+ * Counters that exist only where the mode can know them (outcomes): a series
+ * that is always 0 would look like a measurement.
+ */
+static void counter_metrics(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
+{
+	char name[96];
+
+	for (enum counter_id id = 0; id < NR_COUNTERS; id++) {
+		const struct counter_info *ci = &counters[id];
+		bool outcome = ci->kind == COUNTER_OUTCOME || ci->kind == COUNTER_WHATIF_OUTCOME;
+
+		if (ci->metric == METRIC_PER_SYSCALL) {
+			per_syscall_counter(out, t, id);
+		} else if (ci->metric == METRIC_TOTAL && (!outcome || r->cfg.outcomes)) {
+			counter_family(out, ci, name, sizeof(name));
+			fprintf(out, "%s %llu\n", name,
+				(unsigned long long)counter_value(&t->total, id));
+		}
+	}
+}
+
+/* Exit rules that set every syscall bit. */
 static unsigned int full_mask_rules(const struct ruleset *rs)
 {
 	unsigned int n = 0;
 
-	for (size_t i = 0; rs && i < rs->n; i++) {
-		const struct audit_rule *rule = &rs->rules[i];
-
-		n += rule->list == AUDIT_FILTER_EXIT && !rule->inode_hash &&
-		     mask_is_full(rule->mask);
-	}
+	for (size_t i = 0; rs && i < rs->n; i++)
+		n += rule_sets_every_bit(&rs->rules[i]);
 	return n;
 }
 
@@ -151,16 +159,6 @@ static void stale_state(FILE *out, const struct report_ctx *r)
 	fprintf(out, "auditskip_stale_syscalls_total %llu\n", (unsigned long long)r->live.stale.syscalls);
 }
 
-/* auditskip_missed_matches_total (counter): walks deemed skippable in which a rule matched. */
-static void missed_matches(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
-{
-	if (!r->cfg.outcomes)
-		return;
-	family(out, "auditskip_missed_matches_total", "counter",
-	       "Walks in which a rule matched although the mask's bit was clear; must stay 0.");
-	fprintf(out, "auditskip_missed_matches_total %llu\n", (unsigned long long)t->total.missed);
-}
-
 /* auditskip_estimated_saved_seconds_total (counter): CPU time the skip would have saved. */
 static void estimated_saved_seconds(FILE *out, const struct report_ctx *r,
 				    const struct counts_snapshot *t)
@@ -177,12 +175,12 @@ static void per_comm(FILE *out, const struct report_ctx *r)
 		const char *name, *help;
 		size_t offset;
 	} fams[] = {
-		{ "auditskip_comm_exit_filter_walks_total",
+		{ "auditskip_comm_walks_total",
 		  "Exit-filter walks of the processes with this name (top --per-comm names).",
-		  offsetof(struct comm_counts, scans) },
+		  offsetof(struct comm_counts, walks) },
 		{ "auditskip_comm_skippable_walks_total",
 		  "Skippable walks of the processes with this name (top --per-comm names).",
-		  offsetof(struct comm_counts, skippable) },
+		  offsetof(struct comm_counts, skippable_walks) },
 	};
 
 	if (!r->cfg.comm_top)
@@ -201,8 +199,7 @@ static void per_comm(FILE *out, const struct report_ctx *r)
 
 void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
 {
-	for (size_t i = 0; i < sizeof(per_syscall) / sizeof(per_syscall[0]); i++)
-		per_syscall_counter(out, t, &per_syscall[i]);
+	counter_metrics(out, r, t);
 	gauge(out, "auditskip_exit_rules",
 	      "Rules on audit's exit filter list, as the mask mirror counts them.",
 	      r->live.mirror.exit_rules);
@@ -217,7 +214,6 @@ void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_s
 	      "Changes of the mask mirror since auditskip started.", r->live.mirror.generation);
 	info(out, r);
 	stale_state(out, r);
-	missed_matches(out, r, t);
 	estimated_saved_seconds(out, r, t);
 	per_comm(out, r);
 }

@@ -8,7 +8,7 @@
 #include "whatif.h"
 
 /* Bumped when a key changes meaning or goes away; new keys keep it. */
-#define JSON_SCHEMA 1
+#define JSON_SCHEMA 2
 
 static double share(__u64 part, __u64 whole)
 {
@@ -31,20 +31,21 @@ static int by_skippable(const void *a, const void *b)
 	const struct scan_counts *x = &sort_snap->slot[*(const unsigned int *)a];
 	const struct scan_counts *y = &sort_snap->slot[*(const unsigned int *)b];
 
-	if (x->skippable != y->skippable)
-		return x->skippable < y->skippable ? 1 : -1;
-	if (x->scans != y->scans)
-		return x->scans < y->scans ? 1 : -1;
+	if (x->skippable_walks != y->skippable_walks)
+		return x->skippable_walks < y->skippable_walks ? 1 : -1;
+	if (x->walks != y->walks)
+		return x->walks < y->walks ? 1 : -1;
 	return 0;
 }
 
 /* Slots with any walk, most skippable first; returns how many. */
-static unsigned int seen_slots(const struct counts_snapshot *s, unsigned int *order)
+static unsigned int seen_slots(const struct counts_snapshot *s, unsigned int slots,
+			       unsigned int *order)
 {
 	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < NR_SLOTS; i++)
-		if (s->slot[i].scans)
+	for (unsigned int i = 0; i < slots; i++)
+		if (s->slot[i].walks)
 			order[n++] = i;
 	sort_snap = s;
 	qsort(order, n, sizeof(*order), by_skippable);
@@ -89,7 +90,7 @@ static json_object *full_mask_rules_json(const struct ruleset *rs)
 		json_object *o;
 		syscall_mask without;
 
-		if (!rule_on_exit_list(rule) || !mask_is_full(rule->mask))
+		if (!rule_sets_every_bit(rule))
 			continue;
 		ruleset_exit_mask(rs, i, without);
 		o = json_object_new_object();
@@ -106,45 +107,57 @@ static const char *stale_name(enum stale_verdict v)
 	return v == STALE_YES ? "yes" : v == STALE_NO ? "no" : "unknown";
 }
 
-/* Outcome counters exist only where the mode sees the walk's result. */
-static void add_whatif(json_object *o, const struct scan_counts *c)
+/* Counters exist only where the mode can know them: null says "cannot see". */
+static bool counter_known(const struct report_ctx *r, enum counter_kind kind)
 {
-	add_u64(o, "skippable_arch_mask", c->skippable_arch);
-	add_u64(o, "skippable_perm_mask", c->skippable_perm);
+	switch (kind) {
+	case COUNTER_OUTCOME:
+	case COUNTER_WHATIF_OUTCOME:
+		return r->cfg.outcomes;
+	case COUNTER_TIMING:
+		return r->cfg.timing;
+	default:
+		return true;
+	}
 }
 
-static void add_timing(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
+/* The series leaves the io_uring list alone: its walks are never skippable. */
+static bool counter_applies(enum counter_kind kind, bool uring, const char *name)
 {
-	json_object_object_add(o, "measured_walk_ns",
-			       r->cfg.timing ? json_object_new_uint64(c->walk_ns) : NULL);
-	json_object_object_add(o, "measured_skippable_walk_ns",
-			       r->cfg.timing ? json_object_new_uint64(c->skippable_walk_ns) : NULL);
+	if (!uring)
+		return true;
+	return kind == COUNTER_OUTCOME || (kind == COUNTER_BASE && !strcmp(name, "walks"));
 }
 
-static void add_outcomes(json_object *o, const struct report_ctx *r, const struct scan_counts *c)
+static void add_counters(json_object *o, const struct report_ctx *r, const struct scan_counts *c,
+			 bool uring)
 {
-	json_object_object_add(o, "needless_despite_mask",
-			       r->cfg.outcomes ? json_object_new_uint64(c->needless) : NULL);
-	json_object_object_add(o, "missed_matches",
-			       r->cfg.outcomes ? json_object_new_uint64(c->missed) : NULL);
-	json_object_object_add(o, "raced_matches",
-			       r->cfg.outcomes ? json_object_new_uint64(c->raced) : NULL);
+	for (enum counter_id id = 0; id < NR_COUNTERS; id++) {
+		const struct counter_info *ci = &counters[id];
+
+		if (counter_applies(ci->kind, uring, ci->name))
+			json_object_object_add(o, ci->name,
+					       counter_known(r, ci->kind) ?
+						       json_object_new_uint64(counter_value(c, id)) :
+						       NULL);
+	}
 }
 
 /* Skippable walks times what one walk over their mean list length costs. */
 static double saved_ns(const struct report_ctx *r, const struct scan_counts *c)
 {
-	if (!c->skippable)
+	if (!c->skippable_walks)
 		return 0;
-	return c->skippable *
-	       calibration_walk_ns(r->cfg.calib, (double)c->walked_skipped / c->skippable);
+	return c->skippable_walks *
+	       calibration_walk_ns(r->cfg.calib,
+				   (double)c->needless_rule_visits / c->skippable_walks);
 }
 
 double report_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s)
 {
 	double ns = 0;
 
-	for (unsigned int i = 0; i < NR_SLOTS; i++)
+	for (unsigned int i = 0; i < NR_COUNT_SLOTS; i++)
 		ns += saved_ns(r, &s->slot[i]);
 	return ns;
 }
@@ -157,28 +170,25 @@ static double cpu_share(const struct report_ctx *r, double ns, double seconds)
 static json_object *slots_json(const struct report_ctx *r, const struct counts_snapshot *s,
 			       bool uring)
 {
+	static unsigned int order[NR_COUNT_SLOTS];
 	json_object *arr = json_object_new_array();
-	unsigned int order[NR_SLOTS], n = seen_slots(s, order);
+	unsigned int n = seen_slots(s, uring ? NR_SLOTS : NR_COUNT_SLOTS, order);
 
 	for (unsigned int i = 0; i < n; i++) {
 		const struct scan_counts *c = &s->slot[order[i]];
+		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS;
 		json_object *e = json_object_new_object();
 		char name[64];
 
-		json_object_object_add(e, uring ? "op" : "nr", json_object_new_int(order[i]));
+		json_object_object_add(e, uring ? "op" : "nr", json_object_new_int(nr));
 		if (!uring) {
-			syscall_name(order[i], -1, name, sizeof(name));
+			slot_name(arch, nr, name, sizeof(name));
 			add_str(e, "name", name);
+			add_str(e, "arch", arch_name(arch));
 		}
-		add_u64(e, "scans", c->scans);
-		add_u64(e, "skippable", c->skippable);
-		add_u64(e, "walked_skipped", c->walked_skipped);
-		add_outcomes(e, r, c);
-		if (!uring) {
-			add_whatif(e, c);
-			add_timing(e, r, c);
+		add_counters(e, r, c, uring);
+		if (!uring)
 			json_object_object_add(e, "saved_ns", json_object_new_double(saved_ns(r, c)));
-		}
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -193,11 +203,20 @@ static json_object *uring_json(const struct report_ctx *r, const struct counts_s
 	o = json_object_new_object();
 	add_u64(o, "exit_rules", r->live.mirror.uring_rules);
 	add_u64(o, "mask_bits", mask_count(r->live.mirror.uring_mask));
-	add_u64(o, "scans", s->total.scans);
-	add_u64(o, "skippable", s->total.skippable);
-	add_u64(o, "walked_skipped", s->total.walked_skipped);
-	add_outcomes(o, r, &s->total);
+	add_counters(o, r, &s->total, true);
 	json_object_object_add(o, "ops", slots_json(r, s, true));
+	return o;
+}
+
+/* What the mode cannot count exactly, counted. */
+static json_object *blind_spots_json(const struct report_ctx *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "exit_walks_inferred",
+			       r->cfg.infers_exit_walks ?
+				       json_object_new_uint64(r->live.exit_walks_inferred) :
+				       NULL);
 	return o;
 }
 
@@ -271,14 +290,10 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 							      "netlink");
 	add_u64(o, "mirror_generation", r->live.mirror.generation);
 	mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
-	add_u64(o, "scans", w->exit.total.scans);
-	add_u64(o, "skippable", w->exit.total.skippable);
-	add_u64(o, "walked_skipped", w->exit.total.walked_skipped);
-	add_whatif(o, &w->exit.total);
-	add_timing(o, r, &w->exit.total);
+	add_counters(o, r, &w->exit.total, false);
 	json_object_object_add(o, "timing_clock_ns",
 			       r->cfg.timing ? json_object_new_uint64(r->live.clock_ns) : NULL);
-	add_outcomes(o, r, &w->exit.total);
+	add_str(o, "perm_classes", r->live.perm_classes);
 	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
 	json_object_object_add(o, "saved_ns_per_s",
 			       json_object_new_double(seconds > 0 ? saved / seconds : 0));
@@ -290,6 +305,7 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	json_object_object_add(o, "syscalls", slots_json(r, &w->exit, false));
 	json_object_object_add(o, "uring", uring_json(r, &w->uring));
 	json_object_object_add(o, "stale", stale_json(r));
+	json_object_object_add(o, "blind_spots", blind_spots_json(r));
 	return o;
 }
 
@@ -334,13 +350,13 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *w, do
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
 	fprintf(r->cfg.out,
 		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u\n",
-		stamp, (unsigned long long)d->total.scans, (unsigned long long)d->total.skippable,
-		share(d->total.skippable, d->total.scans),
-		(unsigned long long)d->total.walked_skipped, r->live.mirror.exit_rules,
+		stamp, (unsigned long long)d->total.walks, (unsigned long long)d->total.skippable_walks,
+		share(d->total.skippable_walks, d->total.walks),
+		(unsigned long long)d->total.needless_rule_visits, r->live.mirror.exit_rules,
 		mask_count(r->live.mirror.mask));
-	if (r->cfg.outcomes && d->total.missed)
+	if (r->cfg.outcomes && d->total.missed_matches)
 		fprintf(r->cfg.out, "          MISSED MATCHES %llu: see the summary\n",
-			(unsigned long long)d->total.missed);
+			(unsigned long long)d->total.missed_matches);
 	fflush(r->cfg.out);
 }
 
@@ -352,9 +368,9 @@ static json_object *comms_json(const struct report_ctx *r)
 		json_object *e = json_object_new_object();
 
 		add_str(e, "comm", r->live.comms[i].comm);
-		add_u64(e, "scans", r->live.comms[i].c.scans);
-		add_u64(e, "skippable", r->live.comms[i].c.skippable);
-		add_u64(e, "walked_skipped", r->live.comms[i].c.walked_skipped);
+		add_u64(e, "walks", r->live.comms[i].c.walks);
+		add_u64(e, "skippable_walks", r->live.comms[i].c.skippable_walks);
+		add_u64(e, "needless_rule_visits", r->live.comms[i].c.needless_rule_visits);
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -371,8 +387,8 @@ static void print_comms(FILE *out, const struct report_ctx *r)
 		const struct comm_counts *c = &r->live.comms[i].c;
 
 		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->live.comms[i].comm,
-			(unsigned long long)c->scans, (unsigned long long)c->skippable,
-			share(c->skippable, c->scans), (unsigned long long)c->walked_skipped);
+			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
+			share(c->skippable_walks, c->walks), (unsigned long long)c->needless_rule_visits);
 	}
 	if (r->live.comms_lost)
 		fprintf(out, "  (%llu walks of further names not counted: %d names at most)\n",
@@ -387,7 +403,7 @@ static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 		const struct audit_rule *rule = &rs->rules[i];
 		syscall_mask without;
 
-		if (!rule_on_exit_list(rule) || !mask_is_full(rule->mask))
+		if (!rule_sets_every_bit(rule))
 			continue;
 		if (!any)
 			fprintf(out,
@@ -399,19 +415,32 @@ static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 	}
 }
 
-static void print_safety(FILE *out, const struct report_ctx *r, const struct scan_counts *t)
+/* One summary row: the counter's own label, its value, and what it means. */
+static void print_counter(const struct report_ctx *r, const struct scan_counts *t,
+			  enum counter_id id, const char *note)
 {
-	if (!r->cfg.outcomes) {
-		fprintf(out, "  missed matches                   n/a  (mode %s cannot see a walk's outcome)\n",
-			r->cfg.mode);
+	const struct counter_info *ci = &counters[id];
+
+	if (!counter_known(r, ci->kind)) {
+		fprintf(r->cfg.out, "  %-24s %12s  (mode %s cannot see a walk's outcome)\n",
+			ci->label, "n/a", r->cfg.mode);
 		return;
 	}
-	fprintf(out, "  missed matches         %14llu  (a rule matched with its bit clear: must be 0)\n",
-		(unsigned long long)t->missed);
-	fprintf(out, "  needless despite mask  %14llu  (bit set, no rule matched)\n",
-		(unsigned long long)t->needless);
-	fprintf(out, "  raced matches          %14llu  (the rule was published during the walk)\n",
-		(unsigned long long)t->raced);
+	fprintf(r->cfg.out, "  %-24s %12llu  (%s)\n", ci->label,
+		(unsigned long long)counter_value(t, id), note);
+}
+
+static void print_safety(const struct report_ctx *r, const struct scan_counts *t)
+{
+	FILE *out = r->cfg.out;
+
+	print_counter(r, t, COUNTER_ID_missed_matches, "a rule matched with its bit clear: must be 0");
+	print_counter(r, t, COUNTER_ID_missed_arch_mask, "the same for the per-arch masks");
+	print_counter(r, t, COUNTER_ID_missed_perm_mask, "the same for the perm-narrowed mask");
+	if (!r->cfg.outcomes)
+		return;
+	print_counter(r, t, COUNTER_ID_needless_despite_mask, "bit set, no rule matched");
+	print_counter(r, t, COUNTER_ID_raced_matches, "the rule was published during the walk");
 	if (!r->live.missed_total)
 		return;
 	fprintf(out, "\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",
@@ -460,7 +489,7 @@ static void print_saved(FILE *out, const struct report_ctx *r, const struct coun
 		fprintf(out,
 			"    measured (--timing): skippable walks took %.3f ms, all walks %.3f ms\n"
 			"    (fentry to fexit, less one clock read of %llu ns; the probes' own entry cost is outside)\n",
-			t->total.skippable_walk_ns / 1e6, t->total.walk_ns / 1e6,
+			t->total.measured_skippable_walk_ns / 1e6, t->total.measured_walk_ns / 1e6,
 			(unsigned long long)r->live.clock_ns);
 	if (r->cfg.calib_from)
 		fprintf(out, "    calibrated (%s, %s)\n", r->cfg.calib_from, r->cfg.calib->kernel);
@@ -475,7 +504,8 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 		    int command_status)
 {
 	const struct counts_snapshot *t = &w->exit;
-	unsigned int order[NR_SLOTS], n;
+	static unsigned int order[NR_COUNT_SLOTS];
+	unsigned int n;
 
 	if (r->cfg.json) {
 		json_object *o = counts_json(r, "summary", w, seconds);
@@ -493,30 +523,37 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 	}
 	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds, r->cfg.mode,
 		r->cfg.kernel, r->cfg.scope);
-	fprintf(r->cfg.out, "  exit-filter walks      %14llu\n", (unsigned long long)t->total.scans);
-	fprintf(r->cfg.out, "  skippable walks        %14llu  (%.1f%% of walks)\n",
-		(unsigned long long)t->total.skippable, share(t->total.skippable, t->total.scans));
-	fprintf(r->cfg.out, "  needless rule visits   %14llu  (rule entries those walks visited)\n",
-		(unsigned long long)t->total.walked_skipped);
-	fprintf(r->cfg.out, "  exit-list rules now    %14u  (mask bits set: %u)\n", r->live.mirror.exit_rules,
-		mask_count(r->live.mirror.mask));
-	fprintf(r->cfg.out, "  skippable, arch masks  %14llu  (one aggregate per arch, beyond the patch)\n",
-		(unsigned long long)t->total.skippable_arch);
-	fprintf(r->cfg.out, "  skippable, perm masks  %14llu  (perm= rules narrowed to their syscalls)\n",
-		(unsigned long long)t->total.skippable_perm);
-	print_safety(r->cfg.out, r, &t->total);
+	print_counter(r, &t->total, COUNTER_ID_walks, "every audited syscall's exit walks the list");
+	{
+		char note[64];
+
+		snprintf(note, sizeof(note), "%.1f%% of walks",
+			 share(t->total.skippable_walks, t->total.walks));
+		print_counter(r, &t->total, COUNTER_ID_skippable_walks, note);
+	}
+	print_counter(r, &t->total, COUNTER_ID_needless_rule_visits,
+		      "rule entries those walks visited");
+	fprintf(r->cfg.out, "  %-24s %12u  (mask bits set: %u)\n", "exit-list rules now",
+		r->live.mirror.exit_rules, mask_count(r->live.mirror.mask));
+	print_counter(r, &t->total, COUNTER_ID_skippable_arch_mask,
+		      "one aggregate per arch, beyond the patch");
+	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->live.perm_classes);
+	print_safety(r, &t->total);
 	if (r->cfg.uring)
-		fprintf(r->cfg.out, "  io_uring exit walks    %14llu  (skippable %llu, %u io_uring rules)\n",
-			(unsigned long long)w->uring.total.scans,
-			(unsigned long long)w->uring.total.skippable, r->live.mirror.uring_rules);
+		fprintf(r->cfg.out, "  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
+			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
+			r->live.mirror.uring_rules);
+	if (r->cfg.infers_exit_walks)
+		fprintf(r->cfg.out, "  %-24s %12llu  (exit, exit_group: judged by the context at entry)\n",
+			"exit walks inferred", (unsigned long long)r->live.exit_walks_inferred);
 	print_saved(r->cfg.out, r, t, seconds);
 	print_stale(r->cfg.out, r);
-	if (!t->total.scans)
+	if (!t->total.walks)
 		fprintf(r->cfg.out,
 			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"
 			"  started before audit was enabled are never audited.\n");
 
-	n = seen_slots(t, order);
+	n = seen_slots(t, NR_COUNT_SLOTS, order);
 	if (n) {
 		fprintf(r->cfg.out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
 		fprintf(r->cfg.out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS",
@@ -526,11 +563,16 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 		const struct scan_counts *c = &t->slot[order[i]];
 		char name[64];
 
-		syscall_name(order[i], -1, name, sizeof(name));
-		fprintf(r->cfg.out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", order[i], name,
-			(unsigned long long)c->scans, (unsigned long long)c->skippable,
-			share(c->skippable, c->scans), (unsigned long long)c->walked_skipped,
-			rules_naming(r->live.rules, order[i]));
+		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS;
+
+		slot_name(arch, nr, name, sizeof(name));
+		if (arch != ARCH_NATIVE)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (%s)",
+				 arch_name(arch));
+		fprintf(r->cfg.out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", nr, name,
+			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
+			share(c->skippable_walks, c->walks), (unsigned long long)c->needless_rule_visits,
+			rules_naming(r->live.rules, nr));
 	}
 	print_comms(r->cfg.out, r);
 	print_full_mask_rules(r->cfg.out, r->live.rules);

@@ -37,6 +37,7 @@ struct report_settings {
 	const struct calibration *calib;	/* time model; never NULL */
 	const char *calib_from;	/* the file it came from, NULL: the default */
 	int ncpus;		/* for the CPU share of the time saved */
+	bool infers_exit_walks;	/* tracepoint mode: exit walks judged at entry */
 };
 
 /* What every sync refreshes from the kernel and the BPF side. */
@@ -51,6 +52,8 @@ struct report_state {
 	size_t ncomms;
 	__u64 comms_lost;	/* walks of names the map had no room for */
 	__u64 clock_ns;		/* --timing: the clock read's cost taken off each walk */
+	__u64 exit_walks_inferred;
+	const char *perm_classes;	/* where the perm-narrowed mask's classes come from */
 };
 
 struct report_ctx {

@@ -49,6 +49,12 @@ static inline bool rule_on_exit_list(const struct audit_rule *r)
 	return rule_on_list(r, AUDIT_FILTER_EXIT);
 }
 
+/* An exit-list rule with every syscall bit: while one is loaded the skip never fires. */
+static inline bool rule_sets_every_bit(const struct audit_rule *r)
+{
+	return rule_on_exit_list(r) && mask_is_full(r->mask);
+}
+
 static inline size_t ruleset_exit_rules(const struct ruleset *rs)
 {
 	return ruleset_rules_on(rs, AUDIT_FILTER_EXIT);

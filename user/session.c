@@ -98,9 +98,10 @@ static int load_calibration(const struct env *env, struct calibration *c, const 
 static int read_walks(struct session *ss)
 {
 	struct auditskip_bpf *skel = ss->at.skel;
-	int err = counts_read(bpf_map__fd(skel->maps.counts), &ss->now->exit);
+	int err = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit);
 
-	return err ? err : counts_read(bpf_map__fd(skel->maps.uring_counts), &ss->now->uring);
+	return err ? err :
+		     counts_read(bpf_map__fd(skel->maps.uring_counts), NR_SLOTS, &ss->now->uring);
 }
 
 static int mirror_fd(const struct session *ss)
@@ -108,7 +109,11 @@ static int mirror_fd(const struct session *ss)
 	return bpf_map__fd(ss->at.skel->maps.mirror);
 }
 
-/* Where no BPF program rebuilds it, the loader writes the mirror itself. */
+/*
+ * Where no BPF program rebuilds it, the loader writes the mirror itself.
+ * Its write count moves on, like a rebuild's, so a walk that ran across it
+ * is told apart as raced.
+ */
 static int write_netlink_mirror(struct session *ss)
 {
 	struct mask_mirror *cur = &ss->report.live.mirror;
@@ -118,6 +123,7 @@ static int write_netlink_mirror(struct session *ss)
 		.source = MIRROR_NETLINK,
 		.kernel_n_rules = -1,
 		.generation = cur->generation,
+		.seq = cur->seq + 1,
 	};
 	__u32 zero = 0;
 
@@ -139,34 +145,51 @@ static int write_netlink_mirror(struct session *ss)
 /*
  * audit_n_rules counts every rule outside the user, exclude and fs lists.
  * Where BPF can read it, a larger value than the rules listed is staleness.
- * Elsewhere, a walk between two syncs that both found no such rule could only
- * come from a stale count; walks while rules are loaded prove nothing.
+ * Elsewhere only tracepoint mode can tell: it knows when each walked
+ * syscall entered, and a walk of a syscall that entered after a listing
+ * found no rule that counts, with no rule change heard until the next
+ * listing found none again, can only come from a stale count. A syscall
+ * that entered while rules were loaded and returned after they went
+ * (a sleep, a poll) proves nothing.
  */
 static void update_stale(struct session *ss)
 {
 	struct stale_report *st = &ss->report.live.stale;
-	bool ruleless;
+	struct auditskip_bpf *skel = ss->at.skel;
+	bool ruleless, walked;
+	__u64 walks;
 
 	st->counted_rules = ruleset_counted_rules(&ss->rules);
 	st->kernel_n_rules = ss->report.live.mirror.kernel_n_rules;
 	ruleless = st->counted_rules == 0;
-	if (ruleless && counts_read(bpf_map__fd(ss->at.skel->maps.counts), &ss->now->exit) == 0) {
-		__u64 walks = ss->now->exit.total.scans;
+	if (ss->at.mode == MODE_TRACEPOINT) {
+		__u64 candidates = skel->bss->stale_candidates;
 
-		if (ss->was_ruleless)
-			st->syscalls += walks - ss->walks_then;
-		ss->walks_then = walks;
+		if (skel->bss->ruleless_epoch && ruleless && !ss->change_heard)
+			st->syscalls += candidates - ss->candidates_then;
+		ss->candidates_then = candidates;
+		/* Syscalls that entered before a change are never candidates after it. */
+		if (!ruleless)
+			skel->bss->ruleless_epoch = 0;
+		else if (!skel->bss->ruleless_epoch || ss->change_heard)
+			skel->bss->ruleless_epoch = ++ss->epochs;
 	}
+	walks = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit) ?
+			ss->walks_then :
+			ss->now->exit.total.walks;
+	walked = ss->was_ruleless && ruleless && walks != ss->walks_then;
+	ss->walks_then = walks;
 	ss->was_ruleless = ruleless;
+	ss->change_heard = false;
 
 	if (st->kernel_n_rules >= 0)
 		st->verdict = (unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES :
 										    STALE_NO;
 	else if (st->syscalls)
 		st->verdict = STALE_YES;
-	else if (ruleless)
+	else if (ruleless && !walked)
 		st->verdict = STALE_NO;
-	else if (st->verdict != STALE_YES)
+	else
 		st->verdict = STALE_UNKNOWN;
 }
 
@@ -187,6 +210,7 @@ static void read_bpf_state(struct session *ss)
 	live->missed_total = skel->bss->missed_total;
 	live->clock_ns = skel->bss->clock_ns;
 	live->lost_descendants = skel->bss->lost_children;
+	live->exit_walks_inferred = skel->bss->exit_walks_inferred;
 	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
 }
@@ -209,22 +233,35 @@ static int sync_rules(struct session *ss)
 		skel->bss->audit_on = st.enabled;
 		skel->bss->auditd_tgid = st.auditd_pid;
 	}
-	err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
-	if (err)
-		return err;
+	/* A rule premarked while we listed is missing from the listing: list again. */
+	for (int tries = 0;; tries++) {
+		__u64 seq = ss->report.live.mirror.seq;
+
+		err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
+		if (err)
+			return err;
+		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror)) {
+			ruleset_free(&fresh);
+			return -errno;
+		}
+		if (ss->report.live.mirror.source == MIRROR_KERNEL_LIST ||
+		    ss->report.live.mirror.seq == seq || tries == 3)
+			break;
+		ruleset_free(&fresh);
+	}
 	ruleset_free(&ss->rules);
 	ss->rules = fresh;
 	ss->report.live.rules = &ss->rules;
-	if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror))
-		return -errno;
 	if (ss->report.live.mirror.source != MIRROR_KERNEL_LIST) {
 		err = write_netlink_mirror(ss);
 		if (err)
 			return err;
 	}
 	whatif_build(&ss->rules, &w);
+	w.mirror_seq = ss->report.live.mirror.seq;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.whatif), &zero, &w, BPF_ANY))
 		return -errno;
+	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
 	update_stale(ss);
 	read_bpf_state(ss);
 	return 0;
@@ -273,7 +310,6 @@ int session_open(struct session *ss, struct env *env)
 			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
 	}
 	kallsyms_lookup("audit_n_rules", &ss->req.n_rules_addr);
-	fork_syscalls(ss->req.fork_nrs);
 
 	ss->now = calloc(1, sizeof(*ss->now));
 	ss->prev = calloc(1, sizeof(*ss->prev));
@@ -329,6 +365,8 @@ int session_attach(struct session *ss)
 	cfg->blind = modes[ss->at.mode].blind;
 	cfg->outcomes = ss->at.mode == MODE_FILTER_OP || ss->at.mode == MODE_FILTER_SYSCALL;
 	cfg->uring = ss->at.mode == MODE_FILTER_OP;
+	cfg->infers_exit_walks = ss->at.mode == MODE_TRACEPOINT;
+	ss->report.live.perm_classes = whatif_perm_classes();
 	if (ss->at.kernel_mirror)
 		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
 			 "rebuilt by BPF from the kernel's exit list on every rule change");
@@ -449,8 +487,10 @@ int session_run(struct session *ss)
 			wake = next_report;
 		if (end && end < wake)
 			wake = end;
-		if (wait_s(wake - now_s(), ss->notify_fd))
+		if (wait_s(wake - now_s(), ss->notify_fd)) {
+			ss->change_heard = true;
 			next_sync = now_s();
+		}
 	}
 	/* A signal meant for us also ends the command, so its report is whole. */
 	if (ss->child.pid && ss->command_status < 0) {

@@ -30,9 +30,12 @@ struct session {
 	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
 	struct comm_row *comms;	/* --per-comm */
-	/* Staleness: walks seen at the last sync, and whether it found no counted rule. */
+	/* Staleness: what the last sync saw (see update_stale()). */
 	bool was_ruleless;
+	bool change_heard;	/* audit logged a rule change since the last sync */
 	__u64 walks_then;
+	__u64 candidates_then;
+	__u64 epochs;
 	double start;
 	int command_status;	/* -1 while the command runs, or without one */
 	bool exec_failed;	/* the command could not be executed: exit 127 */

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <libaudit.h>
 #include "syscalls.h"
-#include "auditskip.h"
 
 static int native_machine(void)
 {
@@ -13,15 +12,21 @@ static int native_machine(void)
 	return native;
 }
 
-void fork_syscalls(long nrs[FORK_NRS])
+int arch_machine(enum slot_arch arch)
 {
-	static const char *const names[FORK_NRS] = { "clone", "clone3", "fork", "vfork" };
+	int native = native_machine();
 
-	for (int i = 0; i < FORK_NRS; i++) {
-		int nr = native_machine() >= 0 ? audit_name_to_syscall(names[i], native_machine()) : -1;
+	if (arch == ARCH_NATIVE)
+		return native;
+	return native == MACH_86_64 ? MACH_X86 : native == MACH_AARCH64 ? MACH_ARM : -1;
+}
 
-		nrs[i] = nr >= 0 ? nr : -1;
-	}
+const char *arch_name(enum slot_arch arch)
+{
+	int machine = arch_machine(arch);
+	const char *name = machine >= 0 ? audit_machine_to_name(machine) : NULL;
+
+	return name ? name : arch == ARCH_NATIVE ? "native" : "compat";
 }
 
 void syscall_name(unsigned int nr, int machine, char *buf, size_t size)
@@ -39,4 +44,15 @@ void syscall_name(unsigned int nr, int machine, char *buf, size_t size)
 		snprintf(buf, size, "%s", name);
 	else
 		snprintf(buf, size, "syscall_%u", nr);
+}
+
+void slot_name(enum slot_arch arch, unsigned int nr, char *buf, size_t size)
+{
+	int machine = arch_machine(arch);
+
+	if (arch != ARCH_NATIVE && machine < 0) {
+		snprintf(buf, size, "compat_%u", nr);
+		return;
+	}
+	syscall_name(nr, machine, buf, size);
 }

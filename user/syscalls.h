@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Syscall names from libaudit's tables. */
+/* Syscall and arch names from libaudit's tables. */
 #ifndef __SYSCALLS_H
 #define __SYSCALLS_H
 
@@ -8,8 +8,11 @@
 
 /* machine: a libaudit MACH_* value, or -1 for this machine's own. */
 void syscall_name(unsigned int nr, int machine, char *buf, size_t size);
-
-/* This machine's numbers for clone, clone3, fork and vfork; -1 where absent. */
-void fork_syscalls(long nrs[FORK_NRS]);
+/* The libaudit MACH_* of a counters' arch: this machine's, or its compat one (-1: none). */
+int arch_machine(enum slot_arch arch);
+/* "x86_64", "i386", ...: the name audit gives the arch. */
+const char *arch_name(enum slot_arch arch);
+/* A slot's syscall, named from its own arch's table. */
+void slot_name(enum slot_arch arch, unsigned int nr, char *buf, size_t size);
 
 #endif /* __SYSCALLS_H */

@@ -15,9 +15,26 @@ static void set_names(syscall_mask m, const char *const *names, int machine)
 	}
 }
 
+/*
+ * Syscalls libaudit has no name for are newer than its table (3.0.9 lacks
+ * fchmodat2; 6.13 put setxattrat and removexattrat into the attr class): a
+ * class of the running kernel may hold them, so they stay in the mask.
+ * Every arch numbers its syscalls below UNNAMED_LIMIT (x32's carry a high
+ * bit and are past the mask).
+ */
+#define UNNAMED_LIMIT 512
+
+static void set_unnamed(syscall_mask m, int machine)
+{
+	for (unsigned int nr = 0; nr < UNNAMED_LIMIT; nr++)
+		if (!audit_syscall_to_name(nr, machine))
+			mask_set(m, nr);
+}
+
 /* audit_match_perm() for one arch: which syscalls can pass perm=`perm`. */
 static void perm_syscalls(unsigned int perm, int machine, syscall_mask m)
 {
+	set_unnamed(m, machine);
 	if (perm & AUDIT_PERM_WRITE)
 		set_names(m, class_write, machine);
 	if (perm & AUDIT_PERM_READ)
@@ -76,4 +93,20 @@ void whatif_build(const struct ruleset *rs, struct whatif_masks *w)
 		rule_perm_mask(r, narrowed);
 		mask_or(w->perm_mask, narrowed);
 	}
+}
+
+bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w)
+{
+	syscall_mask all;
+
+	ruleset_exit_mask(rs, -1, all);
+	for (int a = 0; a < NR_ARCHES; a++)
+		if (w->arch_elf[a] && !mask_equal(w->arch_mask[a], all))
+			return true;
+	return !mask_equal(w->perm_mask, all);
+}
+
+const char *whatif_perm_classes(void)
+{
+	return "classes of Linux " CLASSES_KERNEL " by name (libaudit); numbers it cannot name kept";
 }

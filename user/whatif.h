@@ -14,5 +14,9 @@
 void rule_perm_mask(const struct audit_rule *r, syscall_mask out);
 /* Per-arch and perm-narrowed aggregates of the exit rules. */
 void whatif_build(const struct ruleset *rs, struct whatif_masks *w);
+/* Whether a what-if mask differs from the patch's: else BPF need not look them up. */
+bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w);
+/* Where the perm-narrowed mask's syscall classes come from, for the report. */
+const char *whatif_perm_classes(void);
 
 #endif /* __WHATIF_H */
