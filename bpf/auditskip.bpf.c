@@ -682,24 +682,45 @@ static __always_inline bool same_mirror(const struct mask_mirror *a, const struc
 }
 
 /*
- * Runs after every function that changes the lists, so the mirror is current
- * before the change returns to user space. The lists are RCU-protected and
- * trampolines run under rcu_read_lock(), so walking them here is safe. Two
- * rebuilds racing can briefly publish the older result, which the next
- * change or the loader's next listing repairs.
+ * A rule being added through netlink has its bits here from fentry to fexit
+ * of audit_rule_change() (netlink changes are serialized by audit_ctl_lock),
+ * so that a rebuild from another path (a watch event, a pruned tree) that
+ * walked the list before the rule was linked does not wipe them.
  */
-static __noinline int rebuild_mirror(void)
+struct premark {
+	__u32 mask[MASK_WORDS];
+	__u32 uring_mask[MASK_WORDS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct premark);
+} pending SEC(".maps");
+
+/* Rebuilds in start order; the newest one's result is what stays published. */
+volatile __u64 rebuild_tickets = 0;
+volatile __u64 published_ticket = 0;
+
+/* One rebuild; false if a newer one published around ours, which may then be lost. */
+static __always_inline bool rebuild_once(struct mask_mirror *acc, struct mask_mirror *m)
 {
+	__u64 ticket = __sync_fetch_and_add(&rebuild_tickets, 1) + 1;
+	struct premark *p;
 	__u32 zero = 0;
-	struct mask_mirror *acc = bpf_map_lookup_elem(&rebuild_scratch, &zero);
-	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
 	bool whole;
 
-	if (!acc || !m || !exit_list_addr)
-		return 0;
 	__builtin_memset(acc, 0, sizeof(*acc));
 	whole = rebuild_list(exit_list_addr, false, &acc->exit_rules);
 	whole &= rebuild_list(uring_list_addr, true, &acc->uring_rules);
+	p = bpf_map_lookup_elem(&pending, &zero);
+	if (p) {
+		for (int k = 0; k < MASK_WORDS; k++) {
+			acc->mask[k] |= p->mask[k];
+			acc->uring_mask[k] |= p->uring_mask[k];
+		}
+	}
 	acc->truncated = !whole;
 	acc->source = MIRROR_KERNEL_LIST;
 	acc->kernel_n_rules = -1;
@@ -708,12 +729,37 @@ static __noinline int rebuild_mirror(void)
 				      (void *)n_rules_addr);
 	if (corrupt_nr >= 0 && corrupt_nr < MASK_BITS)
 		acc->mask[(__u32)corrupt_nr / 32] &= ~(1U << ((__u32)corrupt_nr % 32));
+	/* A newer rebuild saw a newer list: ours is out of date. */
+	if (published_ticket > ticket)
+		return true;
 	/* The generation counts changes, not rebuilds (listing rebuilds too). */
 	if (same_mirror(m, acc))
-		return 0;
+		return true;
+	published_ticket = ticket;
 	acc->generation = m->generation + 1;
 	acc->seq = m->seq + 1;
 	bpf_map_update_elem(&mirror, &zero, acc, BPF_ANY);
+	return published_ticket == ticket;
+}
+
+/*
+ * Runs after every function that changes the lists, so the mirror is current
+ * before the change returns to user space. The lists are RCU-protected and
+ * trampolines run under rcu_read_lock(), so walking them here is safe. Two
+ * rebuilds racing could publish the older result last; the one that sees a
+ * newer ticket published around its own write rebuilds again.
+ */
+static __noinline int rebuild_mirror(void)
+{
+	__u32 zero = 0;
+	struct mask_mirror *acc = bpf_map_lookup_elem(&rebuild_scratch, &zero);
+	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
+
+	if (!acc || !m || !exit_list_addr)
+		return 0;
+	for (int attempt = 0; attempt < 3; attempt++)
+		if (rebuild_once(acc, m))
+			break;
 	return 0;
 }
 
@@ -743,6 +789,7 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 	struct audit_rule_data *d = data;
 	__u32 zero = 0, list, rule_mask[MASK_WORDS];
 	struct mask_mirror *m;
+	struct premark *p;
 
 	/*
 	 * Watch and inode rules go to audit_inode_hash[], which the exit walk
@@ -756,13 +803,20 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 		return 0;
 	if (rule_mask[MASK_WORDS - 1] >> 16)
 		__builtin_memset(rule_mask, 0xff, sizeof(rule_mask));
+	p = bpf_map_lookup_elem(&pending, &zero);
+	if (!p)
+		return 0;
 	list = BPF_CORE_READ(d, flags) & ~AUDIT_FILTER_PREPEND;
 	if (list == AUDIT_FILTER_EXIT) {
-		for (int k = 0; k < MASK_WORDS; k++)
+		for (int k = 0; k < MASK_WORDS; k++) {
+			p->mask[k] = rule_mask[k];
 			__sync_fetch_and_or(&m->mask[k], rule_mask[k]);
+		}
 	} else if (list == AUDIT_FILTER_URING_EXIT) {
-		for (int k = 0; k < MASK_WORDS; k++)
+		for (int k = 0; k < MASK_WORDS; k++) {
+			p->uring_mask[k] = rule_mask[k];
 			__sync_fetch_and_or(&m->uring_mask[k], rule_mask[k]);
+		}
 	} else {
 		return 0;
 	}
@@ -775,6 +829,12 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 SEC("fexit/audit_rule_change")
 int BPF_PROG(mirror_on_rule_change)
 {
+	__u32 zero = 0;
+	struct premark *p = bpf_map_lookup_elem(&pending, &zero);
+
+	/* The rule is on its list now, or was refused: the list says which. */
+	if (p)
+		__builtin_memset(p, 0, sizeof(*p));
 	return rebuild_mirror();
 }
 
