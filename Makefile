@@ -28,7 +28,7 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/notify.c user/getpid_timing.c user/whatif.c user/counts.c
+	user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
@@ -76,7 +76,7 @@ $(OUTPUT)/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
 
 $(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o \
-	$(OUTPUT)/whatif.o
+	$(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 

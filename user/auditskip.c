@@ -16,12 +16,12 @@
 #include <libaudit.h>
 #include "args.h"
 #include "attach.h"
+#include "auditnl.h"
 #include "auditskip.skel.h"
 #include "calibrate.h"
 #include "command.h"
 #include "counts.h"
 #include "metrics.h"
-#include "notify.h"
 #include "report.h"
 #include "rules.h"
 #include "syscalls.h"
