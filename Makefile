@@ -28,7 +28,7 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c
+	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
@@ -88,10 +88,9 @@ $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
 
-$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibrate.o \
-	$(OUTPUT)/getpid_timing.o
+$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -ljson-c -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -ljson-c -lm -o $@
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
