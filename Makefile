@@ -32,7 +32,7 @@ LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
-UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration
+UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl
 
 ifeq ($(V),1)
 Q =
@@ -91,6 +91,10 @@ $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 $(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -ljson-c -lm -o $@
+
+$(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lcap-ng -o $@
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
