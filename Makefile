@@ -28,11 +28,11 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/notify.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c
+	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
-UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration
+UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl
 
 ifeq ($(V),1)
 Q =
@@ -76,7 +76,7 @@ $(OUTPUT)/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
 
 $(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o \
-	$(OUTPUT)/whatif.o
+	$(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
@@ -88,10 +88,13 @@ $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
 
-$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibrate.o \
-	$(OUTPUT)/getpid_timing.o
+$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -ljson-c -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -ljson-c -lm -o $@
+
+$(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lcap-ng -o $@
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \

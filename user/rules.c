@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libaudit.h>
+#include "auditnl.h"
 #include "rules.h"
 #include "syscalls.h"
 
@@ -131,62 +132,48 @@ bool rule_on_list(const struct audit_rule *r, unsigned int list)
 	return r->list == list && !r->inode_hash;
 }
 
+struct rule_list {
+	struct audit_rule *rules;
+	size_t n, cap;
+};
+
+/* Records rule_from_data() cannot read are left out. */
+static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *arg)
+{
+	struct rule_list *l = arg;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct audit_rule *grown = realloc(l->rules, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		l->rules = grown;
+		l->cap = cap;
+	}
+	if (rule_from_data(&l->rules[l->n], d, len) == 0)
+		l->n++;
+	return 0;
+}
+
 int ruleset_load(struct ruleset *rs)
 {
-	struct audit_rule *rules = NULL;
-	size_t n = 0, cap = 0;
-	int fd, err = 0;
+	struct rule_list l = { 0 };
+	int fd, err;
 
 	rs->rules = NULL;
 	rs->n = 0;
-	fd = audit_open();
+	fd = auditnl_open();
 	if (fd < 0)
-		return -errno;
-	if (audit_request_rules_list_data(fd) <= 0) {
-		err = -errno;
-		goto out;
-	}
-	for (;;) {
-		struct audit_reply rep;
-		int ret = audit_get_reply(fd, &rep, GET_REPLY_BLOCKING, 0);
-
-		if (ret < 0) {
-			err = ret;
-			goto out;
-		}
-		if (ret == 0 || rep.type == NLMSG_DONE)
-			break;
-		if (rep.type == NLMSG_ERROR) {
-			if (rep.error->error) {
-				err = rep.error->error;
-				goto out;
-			}
-			continue;
-		}
-		if (rep.type != AUDIT_LIST_RULES)
-			continue;
-		if (n == cap) {
-			struct audit_rule *grown;
-
-			cap = cap ? cap * 2 : 64;
-			grown = realloc(rules, cap * sizeof(*rules));
-			if (!grown) {
-				err = -ENOMEM;
-				goto out;
-			}
-			rules = grown;
-		}
-		if (rule_from_data(&rules[n], rep.ruledata, rep.len) == 0)
-			n++;
-	}
-out:
-	audit_close(fd);
+		return fd;
+	err = auditnl_list_rules(fd, add_listed_rule, &l);
+	auditnl_close(fd);
 	if (err) {
-		free(rules);
+		free(l.rules);
 		return err;
 	}
-	rs->rules = rules;
-	rs->n = n;
+	rs->rules = l.rules;
+	rs->n = l.n;
 	return 0;
 }
 
@@ -195,11 +182,6 @@ void ruleset_free(struct ruleset *rs)
 	free(rs->rules);
 	rs->rules = NULL;
 	rs->n = 0;
-}
-
-bool ruleset_equal(const struct ruleset *a, const struct ruleset *b)
-{
-	return a->n == b->n && (a->n == 0 || !memcmp(a->rules, b->rules, a->n * sizeof(*a->rules)));
 }
 
 size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list)

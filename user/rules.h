@@ -36,7 +36,6 @@ bool rule_on_list(const struct audit_rule *r, unsigned int list);
 /* Lists the kernel's rules over netlink; 0 or a negative errno. */
 int ruleset_load(struct ruleset *rs);
 void ruleset_free(struct ruleset *rs);
-bool ruleset_equal(const struct ruleset *a, const struct ruleset *b);
 size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list);
 /* OR of the masks of the rules on `list`, leaving out rule `skip` (-1: none). */
 void ruleset_mask(const struct ruleset *rs, unsigned int list, long skip, syscall_mask out);

@@ -10,7 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "auditskip.skel.h"
-#include "notify.h"
+#include "auditnl.h"
 #include "session.h"
 #include "syscalls.h"
 #include "sysinfo.h"

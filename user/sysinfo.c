@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <cap-ng.h>
-#include <libaudit.h>
+#include "auditnl.h"
 #include "sysinfo.h"
 
 #ifndef CAP_PERFMON
@@ -46,36 +46,19 @@ int kallsyms_lookup(const char *name, __u64 *addr)
 
 int audit_status_read(struct audit_status_info *st)
 {
-	struct audit_reply rep;
-	int fd, ret, err = -EIO;
+	struct audit_status s;
+	int fd, err;
 
-	fd = audit_open();
+	fd = auditnl_open();
 	if (fd < 0)
-		return -errno;
-	if (audit_request_status(fd) <= 0) {
-		err = -errno;
-		goto out;
-	}
-	for (int tries = 0; tries < 8; tries++) {
-		ret = audit_get_reply(fd, &rep, GET_REPLY_BLOCKING, 0);
-		if (ret <= 0) {
-			err = ret < 0 ? ret : -EIO;
-			break;
-		}
-		if (rep.type == NLMSG_ERROR && rep.error->error) {
-			err = rep.error->error;
-			break;
-		}
-		if (rep.type == AUDIT_GET) {
-			st->enabled = rep.status->enabled != 0;
-			st->auditd_pid = rep.status->pid;
-			err = 0;
-			break;
-		}
-	}
-out:
-	audit_close(fd);
-	return err;
+		return fd;
+	err = auditnl_get_status(fd, &s);
+	auditnl_close(fd);
+	if (err)
+		return err;
+	st->enabled = s.enabled != 0;
+	st->auditd_pid = s.pid;
+	return 0;
 }
 
 const char *missing_privilege(void)

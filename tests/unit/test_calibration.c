@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * The time model every "time saved" figure rests on: the latency curve
+ * through the measured points and its extensions, against values worked out
+ * by hand from small point sets (chosen so that every step is exact in
+ * binary floating point).
+ *
  * The calibration file: what calibration_save() writes calibration_load()
  * reads back unchanged; a missing file is -ENOENT and anything that is not a
  * calibration is -EINVAL, so the loader can tell "never calibrated" from
- * "file damaged". calibrate_run() itself changes the machine's audit rules
- * and is exercised by bench/reproduce.sh, not here.
+ * "file damaged". calibrate_run_on_cpu() itself changes the machine's audit
+ * rules and is exercised by `auditskip calibrate` and bench/reproduce.sh.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +22,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <unistd.h>
-#include "calibrate.h"
+#include "calibration.h"
 
 static char dir[] = "/tmp/test_calibration.XXXXXX";
 
@@ -67,6 +72,158 @@ static struct calibration sample(void)
 	};
 
 	return c;
+}
+
+/* Exact comparison, printing both values when they differ. */
+#define assert_ns(got, want)                                                                \
+	do {                                                                                \
+		double g_ = (got), w_ = (want);                                             \
+		if (g_ != w_)                                                               \
+			fail_msg("%s: got %.17g, want %.17g", #got, g_, w_);                \
+	} while (0)
+
+/*
+ * 0 rules 100 ns (dummy context), then 1:200 16:260 32:340 48:420 64:590.
+ * Segments: 1-16 slope 60/15 = 4, 16-32 and 32-48 slope 5, 48-64 slope
+ * 170/16 = 10.625.
+ */
+static struct calibration curve(void)
+{
+	struct calibration c = {
+		.ns_per_entry = 99,	/* must not be used while there are points */
+		.npoints = 6,
+		.points = { { 0, 100 }, { 1, 200 }, { 16, 260 }, { 32, 340 }, { 48, 420 },
+			    { 64, 590 } },
+	};
+
+	return c;
+}
+
+static void test_latency_at_points(void **state)
+{
+	struct calibration c = curve();
+
+	(void)state;
+	assert_ns(calibration_latency_at(&c, 1), 200);
+	assert_ns(calibration_latency_at(&c, 16), 260);
+	assert_ns(calibration_latency_at(&c, 32), 340);
+	assert_ns(calibration_latency_at(&c, 48), 420);
+	assert_ns(calibration_latency_at(&c, 64), 590);
+}
+
+static void test_latency_between_points(void **state)
+{
+	struct calibration c = curve();
+
+	(void)state;
+	assert_ns(calibration_latency_at(&c, 8), 200 + 7 * 4);		/* 228 */
+	assert_ns(calibration_latency_at(&c, 40), 340 + 8 * 5);		/* 380 */
+	assert_ns(calibration_latency_at(&c, 56), 420 + 8 * 10.625);	/* 505 */
+	assert_ns(calibration_latency_at(&c, 16.5), 260 + 0.5 * 5);	/* 262.5 */
+}
+
+/*
+ * Below the first point with rules: along the first segment, not towards
+ * the 0-rule point (a dummy context, which walks nothing).
+ */
+static void test_latency_below_first(void **state)
+{
+	struct calibration c = curve();
+
+	(void)state;
+	assert_ns(calibration_latency_at(&c, 0), 200 - 4);		/* 196 */
+	assert_ns(calibration_latency_at(&c, 0.5), 200 - 0.5 * 4);	/* 198 */
+}
+
+/*
+ * Past the last point: the least-squares slope of the upper half, the
+ * points from 64 / 2 = 32 rules on: (32,340) (48,420) (64,590), means
+ * 48 and 450, sxx = 256 + 0 + 256 = 512, sxy = -16 * -110 + 16 * 140 =
+ * 4000, slope 7.8125. Neither the last segment (10.625) nor the fit over
+ * every point with rules.
+ */
+static void test_latency_past_last(void **state)
+{
+	struct calibration c = curve();
+
+	(void)state;
+	assert_ns(calibration_latency_at(&c, 80), 590 + 16 * 7.8125);	/* 715 */
+	assert_ns(calibration_latency_at(&c, 128), 590 + 64 * 7.8125);	/* 1090 */
+	assert_ns(calibration_latency_at(&c, 65), 590 + 7.8125);
+}
+
+/* The upper half always keeps two points: here only the last is past 100 / 2. */
+static void test_latency_past_last_two_points(void **state)
+{
+	struct calibration c = {
+		.npoints = 4,
+		.points = { { 1, 100 }, { 2, 104 }, { 4, 108 }, { 100, 492 } },
+	};
+
+	(void)state;
+	/* The fit of (4,108) (100,492): 384 / 96 = 4. */
+	assert_ns(calibration_latency_at(&c, 150), 492 + 50 * 4);	/* 692 */
+	/* Two points with rules and nothing else: the one segment, both ways. */
+	c.npoints = 2;
+	c.points[1] = (struct calibration_point){ 9, 240 };
+	assert_ns(calibration_latency_at(&c, 5), 100 + 4 * 17.5);	/* 170 */
+	assert_ns(calibration_latency_at(&c, 13), 240 + 4 * 17.5);	/* 310 */
+	assert_ns(calibration_latency_at(&c, 0), 100 - 17.5);
+}
+
+/* Under two points with rules there is no curve: the slope alone. */
+static void test_latency_one_point(void **state)
+{
+	struct calibration c = {
+		.ns_per_entry = 3.25,
+		.npoints = 2,
+		.points = { { 0, 140 }, { 1, 305 } },
+	};
+
+	(void)state;
+	assert_ns(calibration_latency_at(&c, 10), 32.5);
+	assert_ns(calibration_latency_at(&c, 0), 0);
+	c.npoints = 1;
+	c.points[0] = (struct calibration_point){ 1, 305 };
+	assert_ns(calibration_latency_at(&c, 10), 32.5);
+	c.npoints = 0;	/* no file: the series' slope */
+	assert_ns(calibration_latency_at(&c, 10), 32.5);
+}
+
+/* Latency at `entries` less latency at 0, never negative, 0 for no entries. */
+static void test_walk_ns(void **state)
+{
+	struct calibration c = curve();
+	struct calibration falling = {
+		.npoints = 2,
+		.points = { { 1, 300 }, { 16, 240 } },
+	};
+	struct calibration slope = { .ns_per_entry = 2.5 };
+
+	(void)state;
+	assert_ns(calibration_walk_ns(&c, 16), 260 - 196);	/* 64 */
+	assert_ns(calibration_walk_ns(&c, 8), 228 - 196);	/* 32 */
+	assert_ns(calibration_walk_ns(&c, 56), 505 - 196);	/* 309 */
+	assert_ns(calibration_walk_ns(&c, 80), 715 - 196);	/* 519 */
+	assert_ns(calibration_walk_ns(&c, 0.5), 198 - 196);	/* 2 */
+	assert_ns(calibration_walk_ns(&c, 0), 0);
+	assert_ns(calibration_walk_ns(&c, -3), 0);
+	/* A falling curve (noise) saves nothing rather than a negative time. */
+	assert_ns(calibration_walk_ns(&falling, 8), 0);
+	/* Without points: entries times the slope. */
+	assert_ns(calibration_walk_ns(&slope, 12), 30);
+}
+
+/* ns_per_entry: least squares over the points with rules >= 1. */
+static void test_fit_slope(void **state)
+{
+	/* (1,100) (2,103) (3,109): means 2 and 104, sxx 2, sxy 4 + 5 = 9. */
+	struct calibration_point p[] = { { 0, 1000 }, { 1, 100 }, { 2, 103 }, { 3, 109 } };
+
+	(void)state;
+	assert_ns(calibration_fit_slope(p, 4), 4.5);
+	assert_ns(calibration_fit_slope(p, 2), 0);	/* one point with rules */
+	assert_ns(calibration_fit_slope(p, 0), 0);
 }
 
 static void test_round_trip(void **state)
@@ -186,6 +343,14 @@ static void test_default_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_latency_at_points),
+		cmocka_unit_test(test_latency_between_points),
+		cmocka_unit_test(test_latency_below_first),
+		cmocka_unit_test(test_latency_past_last),
+		cmocka_unit_test(test_latency_past_last_two_points),
+		cmocka_unit_test(test_latency_one_point),
+		cmocka_unit_test(test_walk_ns),
+		cmocka_unit_test(test_fit_slope),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_corrupt),

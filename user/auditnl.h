@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Audit's netlink socket: requests to the kernel and their replies, and the
+ * log multicast group that tells of rule changes. Every wait for a reply
+ * is bounded, so a kernel that never answers cannot hang the caller.
+ */
+#ifndef __AUDITNL_H
+#define __AUDITNL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/audit.h>
+#include <linux/netlink.h>
+
+/* How long a request waits for each of its replies before -ETIMEDOUT. */
+#define AUDITNL_TIMEOUT_MS 2000
+
+/* A NETLINK_AUDIT socket, or a negative errno (-EPROTONOSUPPORT: no audit). */
+int auditnl_open(void);
+void auditnl_close(int fd);
+
+/*
+ * Called for each reply to the request that is not its acknowledgement or
+ * NLMSG_DONE: a negative errno ends the wait with it, 1 ends it with 0 (the
+ * awaited reply came), 0 waits for more.
+ */
+typedef int (*auditnl_reply_fn)(const struct nlmsghdr *nlh, void *arg);
+
+/* Sends one request (NLM_F_ACK set); its sequence number, or a negative errno. */
+int auditnl_send(int fd, __u16 type, const void *data, size_t len);
+/*
+ * The reply loop: reads the replies to request `seq` until the kernel's
+ * refusal (its errno), the acknowledgement (when `fn` is NULL: no data
+ * expected), NLMSG_DONE, or `fn` ending it. Replies to other requests are
+ * dropped. -ETIMEDOUT when no reply to `seq` comes for `timeout_ms`.
+ */
+int auditnl_wait(int fd, __u32 seq, auditnl_reply_fn fn, void *arg, int timeout_ms);
+/* auditnl_send() then auditnl_wait() with AUDITNL_TIMEOUT_MS. */
+int auditnl_request(int fd, __u16 type, const void *data, size_t len, auditnl_reply_fn fn,
+		    void *arg);
+
+/* AUDIT_GET, zero-filled past what the kernel sends. 0 or a negative errno. */
+int auditnl_get_status(int fd, struct audit_status *st);
+/* AUDIT_SET of the enabled flag (0 or 1). 0 or a negative errno. */
+int auditnl_set_enabled(int fd, unsigned int enabled);
+
+/*
+ * Called for each AUDIT_LIST_RULES record; `len` is the record's length,
+ * at least sizeof(*d) + d->buflen. 0 or a negative errno, which ends the
+ * listing with it.
+ */
+typedef int (*auditnl_rule_fn)(const struct audit_rule_data *d, size_t len, void *arg);
+/* Every rule, in the kernel's order (list by list, each in filter order). */
+int auditnl_list_rules(int fd, auditnl_rule_fn fn, void *arg);
+/* AUDIT_ADD_RULE / AUDIT_DEL_RULE of one record as the listing gives it. */
+int auditnl_add_rule(int fd, const struct audit_rule_data *d);
+int auditnl_delete_rule(int fd, const struct audit_rule_data *d);
+
+/* A non-blocking socket on audit's log multicast group, or a negative errno. */
+int config_change_open(void);
+/* Reads what is queued; true if a rule change was among it. */
+bool config_change_drain(int fd);
+
+#endif /* __AUDITNL_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The time model: what one visited exit-rule entry costs on this machine,
+ * as getpid(2) latencies measured with 0..N exit rules that cannot match it
+ * (calibrate.h), and the file they are kept in. auditskip turns the entries
+ * its skippable walks visited into nanoseconds saved with it.
+ */
+#ifndef __CALIBRATION_H
+#define __CALIBRATION_H
+
+#define CALIBRATION_SCHEMA 1
+#define CALIBRATION_MAX_POINTS 16
+
+struct calibration_point {
+	int rules;		/* exit rules loaded (0: dummy contexts) */
+	double ns;		/* getpid latency: lowest of the passes' medians */
+};
+
+struct calibration {
+	double ns_per_entry;	/* least-squares slope over the points with rules >= 1 */
+	double ns_context;	/* fixed cost of a non-dummy context vs dummy, 0 if unknown */
+	int rules_used;		/* most rules loaded while calibrating */
+	char kernel[128];	/* uname -r */
+	long long when;		/* Unix time */
+	/* Extensions: the measurements the fit came from. */
+	int npoints;
+	struct calibration_point points[CALIBRATION_MAX_POINTS];
+};
+
+/* JSON via json-c, written to a temporary file and renamed. 0 or -errno. */
+int calibration_save(const char *path, const struct calibration *c);
+/* 0, -ENOENT (no file), -EINVAL (not a calibration), or another -errno. */
+int calibration_load(const char *path, struct calibration *c);
+/* /var/lib/auditskip/calibration.json */
+const char *calibration_default_path(void);
+
+/* Least-squares slope of ns over rules, points with rules >= 1 only; 0 under two. */
+double calibration_fit_slope(const struct calibration_point *p, int n);
+/*
+ * getpid latency at `rules` non-matching exit rules: piecewise linear
+ * through the points with rules >= 1, extended below the first along the
+ * first segment and past the last along the fitted slope of the upper half
+ * of the points. With fewer than two such points, rules * ns_per_entry.
+ */
+double calibration_latency_at(const struct calibration *c, double rules);
+/*
+ * What one walk over `entries` rules that cannot match costs, and so what
+ * skipping it saves: the latency curve at `entries` less its value at zero
+ * entries (a non-dummy context with nothing to walk); never below 0.
+ */
+double calibration_walk_ns(const struct calibration *c, double entries);
+
+#endif /* __CALIBRATION_H */
