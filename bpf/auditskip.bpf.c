@@ -52,6 +52,7 @@ const volatile bool filter_tasks = false;	/* count only tgids in `tracked` */
 const volatile __u64 exit_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_EXIT] */
 const volatile __u64 uring_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_URING_EXIT] */
 const volatile __u64 n_rules_addr = 0;		/* &audit_n_rules */
+const volatile __u64 classes_addr = 0;		/* &classes (kernel/auditfilter.c) */
 const volatile long corrupt_nr = -1;		/* tests only: a bit the mirror must lack */
 const volatile bool per_comm = false;		/* also count by process name */
 const volatile bool timing = false;		/* time each walk (trampoline modes) */
@@ -89,6 +90,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct mask_mirror);
 } rebuild_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kernel_classes);
+} classes SEC(".maps");
 
 /* Kept by the loader from the rule list in every mode. */
 struct {
@@ -838,10 +846,29 @@ int BPF_PROG(mirror_on_rule_change)
 	return rebuild_mirror();
 }
 
+/* classes[] holds pointers to bitmaps audit_register_class() allocated. */
+static __always_inline void read_classes(void)
+{
+	__u32 zero = 0;
+	struct kernel_classes *kc = bpf_map_lookup_elem(&classes, &zero);
+	__u32 *bitmap;
+
+	if (!kc || kc->read || !classes_addr)
+		return;
+	for (int i = 0; i < AUDIT_CLASSES; i++) {
+		if (bpf_probe_read_kernel(&bitmap, sizeof(bitmap), (void *)(classes_addr + i * 8)))
+			return;
+		if (bitmap && bpf_probe_read_kernel(kc->mask[i], sizeof(kc->mask[i]), bitmap))
+			return;
+	}
+	kc->read = 1;
+}
+
 /* AUDIT_LIST_RULES: the loader's listing builds the mirror at start-up. */
 SEC("fexit/audit_list_rules_send")
 int BPF_PROG(mirror_on_list_rules)
 {
+	read_classes();
 	return rebuild_mirror();
 }
 

@@ -80,6 +80,18 @@ struct whatif_masks {
 	__u64 mirror_seq;	/* the mirror's write count they were built against */
 };
 
+/*
+ * audit's syscall classes as the running kernel filled them
+ * (audit_register_class() into kernel/auditfilter.c's classes[]), read by
+ * BPF where kallsyms lists that array: AUDIT_CLASS_DIR_WRITE .. _SIGNAL_32.
+ */
+#define AUDIT_CLASSES 10
+struct kernel_classes {
+	__u32 mask[AUDIT_CLASSES][MASK_WORDS];
+	__u32 read;	/* 1 once BPF has copied them */
+	__u32 pad;
+};
+
 /* --per-comm: walks by process name (TASK_COMM_LEN), per CPU. */
 #define COMM_LEN 16
 #define MAX_COMMS 4096

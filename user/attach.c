@@ -165,6 +165,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	s->rodata->exit_list_addr = req->exit_list_addr;
 	s->rodata->uring_list_addr = req->uring_list_addr;
 	s->rodata->n_rules_addr = req->n_rules_addr;
+	s->rodata->classes_addr = req->classes_addr;
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	s->rodata->per_comm = req->per_comm;
 	s->rodata->timing = req->timing;

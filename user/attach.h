@@ -24,6 +24,7 @@ struct attach_req {
 	__u64 exit_list_addr;	/* 0: the loader keeps the mirror */
 	__u64 uring_list_addr;
 	__u64 n_rules_addr;	/* 0: audit_n_rules is not listed */
+	__u64 classes_addr;	/* 0: classes (kernel/auditfilter.c) is not listed */
 	long corrupt_nr;	/* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
 	bool timing;

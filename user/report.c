@@ -639,7 +639,7 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		}
 		json_object_object_add(o, "skipped_syscalls", skip);
 		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
-		whatif_build(rs, &w);
+		whatif_build(rs, NULL, &w);
 		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
 		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
 		add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
@@ -658,7 +658,7 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 			fprintf(out, "            %s\n", rs->rules[i].text);
 	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
 		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
-	whatif_build(rs, &w);
+	whatif_build(rs, NULL, &w);
 	fprintf(out, "Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
 		     "perm-narrowed mask %u bits\n",
 		mask_count(w.arch_mask[0]), mask_count(w.arch_mask[1]), mask_count(w.perm_mask));

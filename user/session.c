@@ -257,7 +257,7 @@ static int sync_rules(struct session *ss)
 		if (err)
 			return err;
 	}
-	whatif_build(&ss->rules, &w);
+	whatif_build(&ss->rules, ss->classes, &w);
 	w.mirror_seq = ss->report.live.mirror.seq;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.whatif), &zero, &w, BPF_ANY))
 		return -errno;
@@ -310,6 +310,7 @@ int session_open(struct session *ss, struct env *env)
 			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
 	}
 	kallsyms_lookup("audit_n_rules", &ss->req.n_rules_addr);
+	kallsyms_lookup("classes", &ss->req.classes_addr);
 
 	ss->now = calloc(1, sizeof(*ss->now));
 	ss->prev = calloc(1, sizeof(*ss->prev));
@@ -349,6 +350,7 @@ int session_open(struct session *ss, struct env *env)
 int session_attach(struct session *ss)
 {
 	struct report_settings *cfg = &ss->report.cfg;
+	__u32 zero = 0;
 	int err;
 
 	install_handlers();
@@ -366,7 +368,6 @@ int session_attach(struct session *ss)
 	cfg->outcomes = ss->at.mode == MODE_FILTER_OP || ss->at.mode == MODE_FILTER_SYSCALL;
 	cfg->uring = ss->at.mode == MODE_FILTER_OP;
 	cfg->infers_exit_walks = ss->at.mode == MODE_TRACEPOINT;
-	ss->report.live.perm_classes = whatif_perm_classes();
 	if (ss->at.kernel_mirror)
 		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
 			 "rebuilt by BPF from the kernel's exit list on every rule change");
@@ -375,9 +376,15 @@ int session_attach(struct session *ss)
 			 "kept by the loader from the netlink rule list, resynced on every rule change audit logs and every %d ms",
 			 ss->env->sync_ms);
 	err = sync_rules(ss);
-	if (err)
+	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
-	return err;
+		return err;
+	}
+	/* The first listing had BPF copy the kernel's classes; list again to use them. */
+	if (!bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero, &ss->kernel_classes))
+		ss->classes = kernel_classes_valid(&ss->kernel_classes);
+	ss->report.live.perm_classes = whatif_perm_classes(ss->classes);
+	return ss->classes ? sync_rules(ss) : 0;
 }
 
 /*

@@ -31,16 +31,34 @@ static void set_unnamed(syscall_mask m, int machine)
 			mask_set(m, nr);
 }
 
-/* audit_match_perm() for one arch: which syscalls can pass perm=`perm`. */
-static void perm_syscalls(unsigned int perm, int machine, syscall_mask m)
+/*
+ * audit_match_perm() for one arch: which syscalls can pass perm=`perm`.
+ * The classes come from the running kernel where BPF could read them,
+ * else from the tables; the syscalls audit_classify_syscall() sends to its
+ * open, execve and socketcall cases are code, not data: tables only.
+ */
+static void perm_syscalls(unsigned int perm, int machine, bool compat,
+			  const struct kernel_classes *kc, syscall_mask m)
 {
-	set_unnamed(m, machine);
-	if (perm & AUDIT_PERM_WRITE)
-		set_names(m, class_write, machine);
-	if (perm & AUDIT_PERM_READ)
-		set_names(m, class_read, machine);
-	if (perm & AUDIT_PERM_ATTR)
-		set_names(m, class_chattr, machine);
+	static const struct {
+		unsigned int perm, class;
+		const char *const *names;
+	} classes[] = {
+		{ AUDIT_PERM_WRITE, AUDIT_CLASS_WRITE, class_write },
+		{ AUDIT_PERM_READ, AUDIT_CLASS_READ, class_read },
+		{ AUDIT_PERM_ATTR, AUDIT_CLASS_CHATTR, class_chattr },
+	};
+
+	if (!kc)
+		set_unnamed(m, machine);
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		if (!(perm & classes[i].perm))
+			continue;
+		if (kc)
+			mask_or(m, kc->mask[classes[i].class + compat]);
+		else
+			set_names(m, classes[i].names, machine);
+	}
 	/* Open flags give MAY_READ and MAY_WRITE only (ACC_MODE()). */
 	if (perm & (AUDIT_PERM_READ | AUDIT_PERM_WRITE)) {
 		set_names(m, classify_open, machine);
@@ -62,7 +80,7 @@ static void arches(__u32 elf[2])
 	elf[1] = native == MACH_86_64 ? audit_machine_to_elf(MACH_X86) : 0;
 }
 
-void rule_perm_mask(const struct audit_rule *r, syscall_mask out)
+void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out)
 {
 	__u32 elf[2];
 
@@ -74,10 +92,12 @@ void rule_perm_mask(const struct audit_rule *r, syscall_mask out)
 	arches(elf);
 	for (int i = 0; i < 2; i++)
 		if (elf[i] && (!r->arch_elf || r->arch_elf == elf[i]))
-			perm_syscalls(r->perm, audit_elf_to_machine(elf[i]), out);
+			perm_syscalls(r->perm, audit_elf_to_machine(elf[i]), i == ARCH_COMPAT, kc,
+				      out);
 }
 
-void whatif_build(const struct ruleset *rs, struct whatif_masks *w)
+void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc,
+		  struct whatif_masks *w)
 {
 	memset(w, 0, sizeof(*w));
 	arches(w->arch_elf);
@@ -90,7 +110,7 @@ void whatif_build(const struct ruleset *rs, struct whatif_masks *w)
 		for (int a = 0; a < 2; a++)
 			if (w->arch_elf[a] && (!r->arch_elf || r->arch_elf == w->arch_elf[a]))
 				mask_or(w->arch_mask[a], r->mask);
-		rule_perm_mask(r, narrowed);
+		rule_perm_mask(r, kc, narrowed);
 		mask_or(w->perm_mask, narrowed);
 	}
 }
@@ -106,7 +126,22 @@ bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w)
 	return !mask_equal(w->perm_mask, all);
 }
 
-const char *whatif_perm_classes(void)
+const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *kc)
 {
+	int native = audit_detect_machine();
+
+	/* The symbol is only named classes: check it holds audit's. */
+	if (!kc || !kc->read ||
+	    !mask_test(kc->mask[AUDIT_CLASS_READ], audit_name_to_syscall("read", native)) ||
+	    !mask_test(kc->mask[AUDIT_CLASS_WRITE], audit_name_to_syscall("write", native)) ||
+	    !mask_test(kc->mask[AUDIT_CLASS_CHATTR], audit_name_to_syscall("chmod", native)))
+		return NULL;
+	return kc;
+}
+
+const char *whatif_perm_classes(const struct kernel_classes *kc)
+{
+	if (kc)
+		return "classes read from the running kernel";
 	return "classes of Linux " CLASSES_KERNEL " by name (libaudit); numbers it cannot name kept";
 }

@@ -11,12 +11,15 @@
  * or for a rule with a perm= field and every syscall bit, only those
  * audit_match_perm() can accept.
  */
-void rule_perm_mask(const struct audit_rule *r, syscall_mask out);
-/* Per-arch and perm-narrowed aggregates of the exit rules. */
-void whatif_build(const struct ruleset *rs, struct whatif_masks *w);
+void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out);
+/* Per-arch and perm-narrowed aggregates of the exit rules; kc NULL: the tables' classes. */
+void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc,
+		  struct whatif_masks *w);
+/* kc if it holds audit's classes as BPF read them, else NULL. */
+const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *kc);
 /* Whether a what-if mask differs from the patch's: else BPF need not look them up. */
 bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w);
 /* Where the perm-narrowed mask's syscall classes come from, for the report. */
-const char *whatif_perm_classes(void);
+const char *whatif_perm_classes(const struct kernel_classes *kc);
 
 #endif /* __WHATIF_H */

@@ -218,7 +218,7 @@ static void test_perm_narrowing(void **state)
 	syscall_mask m;
 
 	(void)state;
-	rule_perm_mask(&exec64, m);
+	rule_perm_mask(&exec64, NULL, m);
 	assert_int_equal(named_bits(m, MACH_86_64), 2);
 	assert_true(mask_test(m, nr_of("execve")));
 	assert_true(mask_test(m, nr_of("execveat")));
@@ -227,7 +227,7 @@ static void test_perm_narrowing(void **state)
 	assert_true(mask_test(m, 452));
 	assert_false(mask_test(m, 600));
 
-	rule_perm_mask(&tree64, m);
+	rule_perm_mask(&tree64, NULL, m);
 	assert_true(mask_test(m, nr_of("chmod")));
 	assert_true(mask_test(m, nr_of("rename")));
 	assert_true(mask_test(m, nr_of("openat")));
@@ -235,13 +235,13 @@ static void test_perm_narrowing(void **state)
 	assert_false(mask_test(m, nr_of("execve")));
 	assert_false(mask_test(m, audit_name_to_syscall("chmod", MACH_X86)));
 	/* No arch field: the compat numbers count too (i386 chmod is 15). */
-	rule_perm_mask(&tree, m);
+	rule_perm_mask(&tree, NULL, m);
 	assert_true(mask_test(m, nr_of("chmod")));
 	assert_true(mask_test(m, audit_name_to_syscall("chmod", MACH_X86)));
 	assert_true(named_bits(m, MACH_86_64) < 200);
 
 	/* Only full-mask rules are narrowed. */
-	rule_perm_mask(&listed, m);
+	rule_perm_mask(&listed, NULL, m);
 	assert_true(mask_equal(m, listed.mask));
 }
 
@@ -255,7 +255,7 @@ static void test_arch_masks(void **state)
 	(void)state;
 	rules[0] = build_rule("mkdir", "arch=b32", "uid=4242", NULL); /* i386 mkdir is 39 */
 	rules[1] = build_rule("openat", "arch=b64", NULL);
-	whatif_build(&rs, &w);
+	whatif_build(&rs, NULL, &w);
 	assert_int_equal(w.arch_elf[0], AUDIT_ARCH_X86_64);
 	assert_int_equal(w.arch_elf[1], AUDIT_ARCH_I386);
 	assert_false(mask_test(w.arch_mask[0], nr_of("getpid")));
