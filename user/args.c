@@ -9,6 +9,7 @@
 #include "args.h"
 #include "attach.h"
 #include "auditskip.h"
+#include "metrics_textfile.h"
 
 const char *argp_program_version = "auditskip " AUDITSKIP_VERSION;
 const char *argp_program_bug_address = NULL;
@@ -47,6 +48,7 @@ enum {
 	OPT_CPU,
 	OPT_PER_COMM,
 	OPT_TIMING,
+	OPT_METRICS_TEXTFILE,
 };
 
 static const struct argp_option options[] = {
@@ -63,6 +65,9 @@ static const struct argp_option options[] = {
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", OPT_SYNC, "MS", 0, "Resync audit status and rules at least this often (default 1000)", 0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
+	{ "metrics-textfile", OPT_METRICS_TEXTFILE, "PATH", 0,
+	  "Write the same metrics to PATH on every resync, replacing it atomically "
+	  "(for node_exporter's textfile collector)", 0 },
 	{ "calibration", OPT_CALIBRATION, "FILE", 0,
 	  "Calibration to read, or with 'calibrate' to write (default /var/lib/auditskip/calibration.json)", 0 },
 	{ "rules", OPT_RULES, "N", 0, "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
@@ -172,6 +177,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_METRICS:
 		env->metrics = arg;
 		break;
+	case OPT_METRICS_TEXTFILE: {
+		char why[256];
+
+		if (metrics_textfile_check(arg, why, sizeof(why)))
+			argp_error(state, "invalid --metrics-textfile '%s': %s", arg, why);
+		env->metrics_textfile = arg;
+		break;
+	}
 	case 'v':
 		env->verbose = true;
 		break;

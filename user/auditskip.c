@@ -21,6 +21,7 @@
 #include "command.h"
 #include "counts.h"
 #include "metrics.h"
+#include "metrics_textfile.h"
 #include "notify.h"
 #include "report.h"
 #include "rules.h"
@@ -492,6 +493,8 @@ static int cmd_count(struct env *env)
 			sync_rules(&ss);
 			if (ss.metrics && !read_walks(ss.at.skel, now))
 				metrics_update(ss.metrics, &ss.report, &now->exit);
+			if (env->metrics_textfile && !read_walks(ss.at.skel, now))
+				metrics_textfile_write(env->metrics_textfile, &ss.report, &now->exit);
 			next_sync = t + env->sync_ms / 1000.0;
 		}
 		if (next_report && t >= next_report) {
@@ -525,6 +528,7 @@ static int cmd_count(struct env *env)
 		report_interval(&ss.report, delta, now_s() - (next_report - env->interval));
 	}
 	report_summary(&ss.report, now, now_s() - start, status);
+	metrics_textfile_write(env->metrics_textfile, &ss.report, &now->exit);
 	ret = child.pid ? status : 0;
 out:
 	if (notify_fd >= 0)
