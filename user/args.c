@@ -14,15 +14,16 @@
 const char *argp_program_version = "auditskip " AUDITSKIP_VERSION;
 const char *argp_program_bug_address = NULL;
 
+static const char args_doc[] = "[-- COMMAND [ARG...]]\n"
+				"rules [--json]\n"
+				"calibrate [--rules N] [--cpu CPU]";
+
+/* argp prints what follows \v after the options. */
 static const char doc[] =
 	"Counts the walks of Linux audit's exit filter list that a kernel with the\n"
 	"aggregate syscall-mask check would skip, on a stock kernel.\n"
-	"\n"
-	"USAGE: auditskip [OPTION...] [-- COMMAND [ARG...]]\n"
-	"       auditskip rules [--json]\n"
-	"       auditskip calibrate [--rules N] [--cpu CPU] [--calibration FILE]\n"
-	"\n"
-	"EXAMPLES:\n"
+	"\v"
+	"Examples:\n"
 	"    auditskip                 # whole machine until Ctrl-C\n"
 	"    auditskip -i 5 -d 60      # report every 5 s for a minute\n"
 	"    auditskip -- make -j2     # one command and its descendants\n"
@@ -31,7 +32,7 @@ static const char doc[] =
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
 	"\n"
-	"MODES (best first; the first that loads is used):\n"
+	"Modes (best first; the first that loads is used):\n"
 	"    filter-op       fentry on __audit_filter_op\n"
 	"    filter-syscall  fentry on audit_filter_syscall\n"
 	"    syscall-exit    fentry on __audit_syscall_exit\n"
@@ -207,7 +208,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 int parse_args(int argc, char **argv, struct env *env)
 {
-	static const struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, NULL, NULL };
 	int dashdash = 0, err;
 
 	/* argp would take the command's own options; cut them off first. */
