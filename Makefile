@@ -144,7 +144,7 @@ vmtest: static
 	$(Q)tests/vm/run.sh $(KERNEL)
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
-test: all static $(UNIT_TESTS)
+test: all static man $(UNIT_TESTS)
 	$(Q)tests/run-all.sh
 
 # The patch series' tables, measured here, with auditskip's prediction.
