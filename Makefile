@@ -4,7 +4,11 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= cc
 prefix ?= /usr/local
+sbindir ?= $(prefix)/sbin
+datadir ?= $(prefix)/share
+mandir ?= $(datadir)/man
 DESTDIR ?=
+HELP2MAN ?= help2man
 
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 VMLINUX_DIR := vmlinux/$(ARCH)
@@ -16,7 +20,7 @@ VERSION := $(shell cat VERSION)
 CFLAGS ?= -g -O2
 WARN := -Wall -Wextra -Werror
 INCLUDES := -I$(OUTPUT) -Iinclude -Iuser
-USER_CFLAGS = $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(VERSION)"'
+USER_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(VERSION)"'
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
 	-Iinclude -I$(VMLINUX_DIR)
 
@@ -28,7 +32,7 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c
+	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
@@ -46,7 +50,7 @@ endif
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
 .PHONY: all static clean install vmlinux test unit-test host-test vmtest format run \
-	reproduce overhead soak kernels kernel-ab classes
+	reproduce overhead soak kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
@@ -69,7 +73,7 @@ $(OUTPUT)/attach.o $(OUTPUT)/auditskip.o $(OUTPUT)/session.o: $(OUTPUT)/auditski
 
 $(OUTPUT)/auditskip: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 $(OUTPUT)/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -143,7 +147,7 @@ vmtest: static
 	$(Q)tests/vm/run.sh $(KERNEL)
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
-test: all static $(UNIT_TESTS)
+test: all static man $(UNIT_TESTS)
 	$(Q)tests/run-all.sh
 
 # The patch series' tables, measured here, with auditskip's prediction.
@@ -170,8 +174,32 @@ kernel-ab: kernels static
 classes:
 	user/gen-syscall-classes.sh $(KSRC) $$(make -s -C $(KSRC) kernelversion) > user/syscall_classes.h
 
-install: $(OUTPUT)/auditskip
-	install -D -m 0755 $< $(DESTDIR)$(prefix)/sbin/auditskip
+# auditskip(8) from the program's own --help, so it always lists the options.
+man: $(OUTPUT)/auditskip.8
+
+$(OUTPUT)/auditskip.8: $(OUTPUT)/auditskip doc/auditskip.8.h2m VERSION
+	$(call msg,MAN,$@)
+	$(Q)$(HELP2MAN) --section=8 --no-info --source="auditskip $(VERSION)" \
+		--include=doc/auditskip.8.h2m --output=$@ $(OUTPUT)/auditskip
+
+install: $(OUTPUT)/auditskip $(OUTPUT)/auditskip.8
+	install -D -m 0755 $(OUTPUT)/auditskip $(DESTDIR)$(sbindir)/auditskip
+	install -D -m 0644 $(OUTPUT)/auditskip.8 $(DESTDIR)$(mandir)/man8/auditskip.8
+	install -D -m 0644 dashboards/auditskip.json $(DESTDIR)$(datadir)/auditskip/auditskip.json
+
+# The Debian package (debian/), built in debian/build; the .deb, with its
+# .buildinfo and .changes, ends up in $(OUTPUT)/deb/, checked by lintian.
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
+DEB_FILES = auditskip_$(VERSION)_amd64.deb auditskip-dbgsym_$(VERSION)_amd64.deb \
+	auditskip_$(VERSION)_amd64.buildinfo auditskip_$(VERSION)_amd64.changes
+deb:
+	$(if $(filter $(VERSION),$(DEB_VERSION)),,$(error debian/changelog is at $(DEB_VERSION) \
+		but VERSION is $(VERSION): add an entry with 'dch -v $(VERSION)'))
+	dpkg-buildpackage -us -uc -b -tc
+	mkdir -p $(OUTPUT)/deb
+	cd .. && mv -f $(DEB_FILES) $(CURDIR)/$(OUTPUT)/deb/
+	lintian --fail-on error $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.changes
+	@echo "built $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.deb"
 
 format:
 	clang-format -i bpf/*.c user/*.c user/*.h include/*.h tests/*/*.c

@@ -9,19 +9,21 @@
 #include "args.h"
 #include "attach.h"
 #include "auditskip.h"
+#include "metrics_textfile.h"
 
 const char *argp_program_version = "auditskip " AUDITSKIP_VERSION;
 const char *argp_program_bug_address = NULL;
 
+static const char args_doc[] = "[-- COMMAND [ARG...]]\n"
+				"rules [--json]\n"
+				"calibrate [--rules N] [--cpu CPU]";
+
+/* argp prints what follows \v after the options. */
 static const char doc[] =
 	"Counts the walks of Linux audit's exit filter list that a kernel with the\n"
 	"aggregate syscall-mask check would skip, on a stock kernel.\n"
-	"\n"
-	"USAGE: auditskip [OPTION...] [-- COMMAND [ARG...]]\n"
-	"       auditskip rules [--json]\n"
-	"       auditskip calibrate [--rules N] [--cpu CPU] [--calibration FILE]\n"
-	"\n"
-	"EXAMPLES:\n"
+	"\v"
+	"Examples:\n"
 	"    auditskip                 # whole machine until Ctrl-C\n"
 	"    auditskip -i 5 -d 60      # report every 5 s for a minute\n"
 	"    auditskip -- make -j2     # one command and its descendants\n"
@@ -30,7 +32,7 @@ static const char doc[] =
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
 	"\n"
-	"MODES (best first; the first that loads is used):\n"
+	"Modes (best first; the first that loads is used):\n"
 	"    filter-op       fentry on __audit_filter_op\n"
 	"    filter-syscall  fentry on audit_filter_syscall\n"
 	"    syscall-exit    fentry on __audit_syscall_exit\n"
@@ -48,6 +50,7 @@ enum {
 	OPT_CPU,
 	OPT_PER_COMM,
 	OPT_TIMING,
+	OPT_METRICS_TEXTFILE,
 };
 
 static const struct argp_option options[] = {
@@ -64,6 +67,9 @@ static const struct argp_option options[] = {
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", OPT_SYNC, "MS", 0, "Resync audit status and rules at least this often (default 1000)", 0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
+	{ "metrics-textfile", OPT_METRICS_TEXTFILE, "PATH", 0,
+	  "Write the same metrics to PATH on every resync, replacing it atomically "
+	  "(for node_exporter's textfile collector)", 0 },
 	{ "calibration", OPT_CALIBRATION, "FILE", 0,
 	  "Calibration to read, or with 'calibrate' to write (default /var/lib/auditskip/calibration.json)", 0 },
 	{ "rules", OPT_RULES, "N", 0, "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
@@ -178,6 +184,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_METRICS:
 		env->metrics = arg;
 		break;
+	case OPT_METRICS_TEXTFILE: {
+		char why[256];
+
+		if (metrics_textfile_check(arg, why, sizeof(why)))
+			argp_error(state, "invalid --metrics-textfile '%s': %s", arg, why);
+		env->metrics_textfile = arg;
+		break;
+	}
 	case 'v':
 		env->verbose = true;
 		break;
@@ -200,7 +214,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 int parse_args(int argc, char **argv, struct env *env)
 {
-	static const struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, NULL, NULL };
 	int dashdash = 0, err;
 
 	/* argp would take the command's own options; cut them off first. */

@@ -25,6 +25,7 @@ struct env {
 	const char *btf_path;	/* NULL: /sys/kernel/btf/vmlinux */
 	int sync_ms;		/* how often audit status and rules are re-read */
 	const char *metrics;	/* ADDR:PORT for Prometheus, or NULL */
+	const char *metrics_textfile;	/* file the metrics page is written to, or NULL */
 	long corrupt_nr;	/* tests only: a syscall bit the mirror must lack, or -1 */
 	bool test_fail_start;	/* tests only: fail between spawning the command and releasing it */
 	const char *calibration;	/* file to read (count) or write (calibrate) */

@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "auditskip.skel.h"
+#include "metrics_textfile.h"
 #include "auditnl.h"
 #include "session.h"
 #include "syscalls.h"
@@ -387,6 +388,17 @@ int session_attach(struct session *ss)
 	return ss->classes ? sync_rules(ss) : 0;
 }
 
+/* The totals so far to the metrics endpoint and the node_exporter textfile. */
+static void publish_metrics(struct session *ss)
+{
+	if ((!ss->metrics && !ss->env->metrics_textfile) || read_walks(ss))
+		return;
+	if (ss->metrics)
+		metrics_update(ss->metrics, &ss->report, &ss->now->exit);
+	if (ss->env->metrics_textfile)
+		metrics_textfile_write(ss->env->metrics_textfile, &ss->report, &ss->now->exit);
+}
+
 /*
  * The command is forked first and waits at its gate, so its pid can be
  * tracked before it runs; it execs only once every program is attached.
@@ -435,8 +447,7 @@ int session_start_target(struct session *ss)
 		}
 	}
 	report_start(&ss->report);
-	if (ss->metrics && !read_walks(ss))
-		metrics_update(ss->metrics, &ss->report, &ss->now->exit);
+	publish_metrics(ss);
 	ss->notify_fd = config_change_open();
 	if (ss->notify_fd < 0 && env->verbose)
 		fprintf(stderr, "auditskip: cannot hear of rule changes (%s): resyncing every %d ms only\n",
@@ -479,8 +490,7 @@ int session_run(struct session *ss)
 			break;
 		if (t >= next_sync) {
 			sync_rules(ss);
-			if (ss->metrics && !read_walks(ss))
-				metrics_update(ss->metrics, &ss->report, &ss->now->exit);
+			publish_metrics(ss);
 			next_sync = t + sync_s;
 		}
 		if (next_report && t >= next_report) {
@@ -516,6 +526,7 @@ void session_finish(struct session *ss)
 	sync_rules(ss);
 	read_walks(ss);
 	report_summary(&ss->report, ss->now, now_s() - ss->start, ss->command_status);
+	publish_metrics(ss);
 }
 
 int session_close(struct session *ss, int err)

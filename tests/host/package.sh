@@ -1,0 +1,348 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of the installed form: --metrics-textfile (exact totals against
+# the JSON summary, promtool, atomic replacement, the static build), the man
+# page made from --help, auditskip.service run as systemd would run it (its
+# ExecStart with the defaults file's options, holding only the unit's
+# capabilities) and scraped, and the Debian package's contents and lintian.
+# Audit rules and the enabled flag are restored on exit.
+#
+#   tests/host/package.sh        (after make all static man)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/host/lib.sh
+
+UNIT=debian/auditskip.service
+DEFAULTS=debian/auditskip.default
+MANPAGE=$OUT/auditskip.8
+STATIC_AUDITSKIP=$OUT/static/auditskip
+VERSION=$(cat VERSION)
+# Names of the quantities compared: the metric families and the JSON fields.
+WALKS=auditskip_exit_filter_walks_total
+SKIPPABLE=auditskip_skippable_walks_total
+VISITS=auditskip_needless_rule_visits_total
+J_WALKS=scans
+J_SKIPPABLE=skippable
+J_VISITS=walked_skipped
+# Its own key and uids, so the other host suites' rules are never touched.
+RULE_KEY=$KEY-package
+NRULES=16
+N=$((20000 + RANDOM % 20000))
+BACKGROUND=""
+
+cleanup() {
+	local p
+	for p in $BACKGROUND; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	auditctl -D -k "$RULE_KEY" >/dev/null 2>&1
+	restore_audit
+}
+trap cleanup EXIT
+
+require_root_and_audit
+for tool in promtool curl setpriv capsh help2man man systemd-analyze dpkg-buildpackage lintian; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "FAIL package tests: $tool is missing (run .ci/install-deps)"
+		exit 1
+	fi
+done
+for f in "$AUDITSKIP" "$GETPID_LOOP" "$STATIC_AUDITSKIP" "$MANPAGE"; do
+	if [ ! -x "$f" ] && [ ! -f "$f" ]; then
+		echo "FAIL package tests: $f is missing (run make all static man)"
+		exit 1
+	fi
+done
+
+auditctl -e 1 >/dev/null
+for i in $(seq 1 $NRULES); do
+	auditctl -a always,exit -F arch=b64 -S openat -F uid=$((4200000 + i)) -k "$RULE_KEY" >/dev/null ||
+		{ echo "FAIL package tests: cannot add audit rules"; exit 1; }
+done
+
+wait_for() { # wait_for SECONDS COMMAND...: true once COMMAND succeeds
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
+
+free_port() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 40000))
+		[ -z "$(ss -Htln "sport = :$p")" ] && echo "$p" && return
+	done
+}
+
+# sample FILE FAMILY [SYSCALL]: one series' value, or the family's sum.
+sample() {
+	awk -v f="$2" -v sc="${3:-}" '
+		$1 !~ /^#/ {
+			name = $1; sub(/\{.*/, "", name)
+			if (name != f) next
+			if (sc != "" && $1 != f "{syscall=\"" sc "\"}") next
+			sum += $2; seen = 1
+		}
+		END { if (seen) printf "%.0f\n", sum; else print "none" }' "$1"
+}
+
+# ------------------------------------------------------- --metrics-textfile
+
+others() { # others DIR: the files in DIR, one line
+	local f list=""
+	for f in "$1"/* "$1"/.[!.]*; do
+		[ -e "$f" ] && list="$list${list:+ }$f"
+	done
+	echo "$list"
+}
+
+test_textfile_exact() {
+	local dir=$TMP/textfile prom out=$TMP/textfile.json
+	mkdir -p "$dir"
+	prom=$dir/auditskip.prom
+	"$AUDITSKIP" --json --sync-ms 50 --metrics-textfile "$prom" -- "$GETPID_LOOP" "$N" >"$out"
+	check textfile 0 "$?" "exit status"
+	if [ ! -s "$prom" ]; then
+		fail textfile "no file written at $prom"
+		return
+	fi
+	if promtool check metrics <"$prom" >"$TMP/promtool.out" 2>&1; then
+		pass "textfile: promtool check metrics"
+	else
+		fail "textfile: promtool check metrics" "$(head -c 400 "$TMP/promtool.out")"
+	fi
+	check textfile "$N" "$(sample "$prom" $SKIPPABLE getpid)" "getpid skippable walks = N"
+	check textfile "$(syscall_field "$out" getpid $J_WALKS)" "$(sample "$prom" $WALKS getpid)" \
+		"getpid walks = JSON"
+	check textfile "$(summary_field "$out" $J_WALKS)" "$(sample "$prom" $WALKS)" \
+		"all walks = JSON summary"
+	check textfile "$(summary_field "$out" $J_SKIPPABLE)" "$(sample "$prom" $SKIPPABLE)" \
+		"all skippable walks = JSON summary"
+	check textfile "$(summary_field "$out" $J_VISITS)" "$(sample "$prom" $VISITS)" \
+		"needless visits = JSON summary"
+	check textfile "$((N * NRULES))" "$(sample "$prom" $VISITS getpid)" \
+		"getpid needless visits = N x rules"
+	check textfile "$prom" "$(others "$dir")" "nothing else left in the directory"
+	check_detached textfile
+}
+
+# A reader never sees a partial page: each copy taken while the file is
+# rewritten every 10 ms has the first page's families and ends its last
+# line. Whole machine, so the reader's own syscalls change every page.
+test_textfile_atomic() {
+	local dir=$TMP/atomic prom pid families copies=0 bad=0 versions
+	mkdir -p "$dir"
+	prom=$dir/auditskip.prom
+	"$AUDITSKIP" --sync-ms 10 -d 6 --metrics-textfile "$prom" >/dev/null 2>"$TMP/atomic.err" &
+	pid=$!
+	BACKGROUND="$BACKGROUND $pid"
+	if ! wait_for 30 test -s "$prom"; then
+		fail "textfile atomic" "no file after 30 s: $(head -c 300 "$TMP/atomic.err")"
+		return
+	fi
+	families=$(grep -c '^# TYPE ' "$prom")
+	: >"$TMP/sums"
+	while kill -0 "$pid" 2>/dev/null && [ "$copies" -lt 400 ]; do
+		cat "$prom" >"$TMP/copy" 2>/dev/null || continue
+		copies=$((copies + 1))
+		if [ "$(grep -c '^# TYPE ' "$TMP/copy")" != "$families" ] ||
+			[ "$(tail -c 1 "$TMP/copy" | od -An -c | tr -d ' ')" != '\n' ]; then
+			bad=$((bad + 1))
+			cp "$TMP/copy" "$TMP/bad-copy"
+		fi
+		md5sum <"$TMP/copy" >>"$TMP/sums"
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	BACKGROUND=${BACKGROUND/ $pid/}
+	versions=$(sort -u "$TMP/sums" | wc -l)
+	check "textfile atomic" 0 "$bad" "partial pages among $copies reads"
+	if [ "$versions" -ge 2 ]; then
+		pass "textfile atomic: the file was replaced while being read ($versions versions)"
+	else
+		fail "textfile atomic: the file was replaced while being read" "$versions version(s) seen"
+	fi
+	check "textfile atomic" "$prom" "$(others "$dir")" "no temporary file left"
+	check_detached "textfile atomic"
+}
+
+test_textfile_static() {
+	local dir=$TMP/static prom out=$TMP/static.json
+	mkdir -p "$dir"
+	prom=$dir/auditskip.prom
+	"$STATIC_AUDITSKIP" --json --metrics-textfile "$prom" -- "$GETPID_LOOP" "$N" >"$out"
+	check "textfile static" 0 "$?" "exit status (static build, no HTTP server)"
+	check "textfile static" "$N" "$(sample "$prom" $SKIPPABLE getpid)" "getpid skippable walks = N"
+	check "textfile static" "$(summary_field "$out" $J_WALKS)" "$(sample "$prom" $WALKS)" \
+		"all walks = JSON summary"
+	check_detached "textfile static"
+}
+
+test_textfile_refusals() {
+	local name status
+	for bad in "$TMP/no-such-dir/auditskip.prom" "$TMP" "$TMP/"; do
+		name="textfile refusal '$bad'"
+		"$AUDITSKIP" --metrics-textfile "$bad" -d 1 >/dev/null 2>"$TMP/err"
+		status=$?
+		if [ "$status" = 0 ]; then
+			fail "$name" "exit status 0"
+		elif ! grep -q "invalid --metrics-textfile" "$TMP/err"; then
+			fail "$name" "message '$(head -c 300 "$TMP/err")'"
+		else
+			pass "$name (exit $status: $(head -n 1 "$TMP/err"))"
+		fi
+	done
+	check_detached "textfile refusals"
+}
+
+# --------------------------------------------------------------- man page
+
+test_man_page() {
+	local opt missing=""
+	MANWIDTH=80 man --warnings -l "$MANPAGE" >"$TMP/man.txt" 2>"$TMP/man.err"
+	check man 0 "$?" "man -l exit status"
+	check man "" "$(head -c 300 "$TMP/man.err")" "no warnings at 80 columns"
+	# Every long option --help lists is on the page (wide, so none is hyphenated).
+	MANWIDTH=1000 man -l "$MANPAGE" >"$TMP/man-wide.txt" 2>/dev/null
+	for opt in $("$AUDITSKIP" --help | grep -oE '^ +(-[^ ], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
+		grep -qF -- "$opt" "$TMP/man-wide.txt" || missing="$missing $opt"
+	done
+	check man "" "$missing" "every --help option on the page"
+	check man 1 "$(grep -c "^auditskip $VERSION " "$TMP/man.txt")" "footer names version $VERSION"
+}
+
+# ------------------------------------------------------------ the service
+
+unit_value() { # unit_value KEY: the value of KEY= in the unit
+	sed -n "s/^$1=//p" "$UNIT" | tail -n 1
+}
+
+# The unit's ExecStart with its defaults file, holding only the unit's
+# bounding set, as systemd starts a root service: at exec a root process's
+# permitted and effective sets become the bounding set.
+test_service() {
+	local caps setpriv_caps exec_line opts port pid status got_caps want_caps page
+	local saved_opts
+	caps=$(unit_value CapabilityBoundingSet)
+	exec_line=$(unit_value ExecStart)
+	check service "/usr/sbin/auditskip \$AUDITSKIP_OPTS" "$exec_line" "ExecStart"
+	check service "-/etc/default/auditskip" "$(unit_value EnvironmentFile)" "EnvironmentFile"
+	check service on-failure "$(unit_value Restart)" "Restart"
+	check service yes "$(unit_value NoNewPrivileges)" "NoNewPrivileges"
+	check service strict "$(unit_value ProtectSystem)" "ProtectSystem"
+
+	# The defaults file, read the way EnvironmentFile= reads it (no shell).
+	saved_opts=$(sed -n 's/^AUDITSKIP_OPTS="\(.*\)"$/\1/p' "$DEFAULTS")
+	check service "--metrics 127.0.0.1:9477" "$saved_opts" "defaults: metrics on loopback"
+	port=$(free_port)
+	opts=${saved_opts/:9477/:$port}
+
+	# systemd-analyze verify, with ExecStart on this tree's binary and the
+	# man page of Documentation= found in this build.
+	mkdir -p "$TMP/unit" "$TMP/man/man8"
+	sed "s|^ExecStart=/usr/sbin/auditskip|ExecStart=$(readlink -f "$AUDITSKIP")|" "$UNIT" \
+		>"$TMP/unit/auditskip.service"
+	cp "$MANPAGE" "$TMP/man/man8/"
+	if MANPATH=$TMP/man systemd-analyze verify "$TMP/unit/auditskip.service" >"$TMP/verify" 2>&1; then
+		pass "service: systemd-analyze verify"
+	else
+		fail "service: systemd-analyze verify" "$(head -c 400 "$TMP/verify")"
+	fi
+
+	setpriv_caps=-all
+	for c in $caps; do
+		c=${c#CAP_}
+		setpriv_caps="$setpriv_caps,+${c,,}"
+	done
+	# shellcheck disable=SC2086 # $opts splits into words as systemd splits $AUDITSKIP_OPTS
+	setpriv --bounding-set="$setpriv_caps" --inh-caps=-all --no-new-privs -- \
+		"$AUDITSKIP" $opts >"$TMP/service.out" 2>"$TMP/service.err" &
+	pid=$!
+	BACKGROUND="$BACKGROUND $pid"
+	if ! wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics"; then
+		fail "service: /metrics answers" "nothing on 127.0.0.1:$port: $(head -c 300 "$TMP/service.err")"
+		kill "$pid" 2>/dev/null
+		return
+	fi
+	pass "service: /metrics answers on 127.0.0.1:$port"
+	want_caps=$(echo "$caps" | tr 'A-Z ' 'a-z\n' | sort | paste -sd,)
+	got_caps=$(capsh --decode="$(awk '/^CapEff:/ { print $2 }' "/proc/$pid/status")" |
+		sed 's/.*=//' | tr ',' '\n' | sort | paste -sd,)
+	check service "$want_caps" "$got_caps" "effective capabilities = the unit's"
+
+	# A process started after counting began: its walks show up in a scrape.
+	"$GETPID_LOOP" "$N" >/dev/null
+	page=$TMP/service.prom
+	scraped_enough() {
+		curl -sf "http://127.0.0.1:$port/metrics" >"$page" &&
+			[ "$(sample "$page" $SKIPPABLE getpid)" != none ] &&
+			[ "$(sample "$page" $SKIPPABLE getpid)" -ge "$N" ]
+	}
+	if wait_for 30 scraped_enough; then
+		pass "service: scrape counts the workload (getpid skippable $(sample "$page" $SKIPPABLE getpid) >= $N)"
+	else
+		fail "service: scrape counts the workload" "getpid skippable $(sample "$page" $SKIPPABLE getpid) < $N"
+	fi
+	if promtool check metrics <"$page" >"$TMP/promtool.out" 2>&1; then
+		pass "service: promtool check metrics on the scrape"
+	else
+		fail "service: promtool check metrics on the scrape" "$(head -c 400 "$TMP/promtool.out")"
+	fi
+	# systemctl stop sends SIGTERM; Restart=on-failure relies on a clean 0.
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	BACKGROUND=${BACKGROUND/ $pid/}
+	check service 0 "$status" "exit status after SIGTERM"
+	check_detached service
+
+	# The emulation is in force: without CAP_BPF the same line is refused.
+	# shellcheck disable=SC2086
+	setpriv --bounding-set="${setpriv_caps/,+bpf/}" --inh-caps=-all --no-new-privs -- \
+		"$AUDITSKIP" $opts >/dev/null 2>"$TMP/nobpf.err"
+	status=$?
+	if [ "$status" != 0 ] && grep -q "CAP_BPF" "$TMP/nobpf.err"; then
+		pass "service: refused without CAP_BPF (exit $status)"
+	else
+		fail "service: refused without CAP_BPF" "exit $status: $(head -c 300 "$TMP/nobpf.err")"
+	fi
+	check_detached "service without CAP_BPF"
+}
+
+# ------------------------------------------------------------ the package
+
+test_deb() {
+	local deb=$OUT/deb/auditskip_${VERSION}_amd64.deb f
+	if ! make -s deb OUTPUT="$OUT" >"$TMP/deb.log" 2>&1; then
+		fail "deb: make deb" "$(tail -n 15 "$TMP/deb.log")"
+		return
+	fi
+	pass "deb: make deb (dpkg-buildpackage, lintian --fail-on error)"
+	if [ ! -f "$deb" ]; then
+		fail "deb: package" "no $deb"
+		return
+	fi
+	dpkg-deb -c "$deb" | awk '{ print $NF }' >"$TMP/deb.list"
+	for f in ./usr/sbin/auditskip ./usr/share/man/man8/auditskip.8.gz \
+		./lib/systemd/system/auditskip.service ./etc/default/auditskip \
+		./usr/share/auditskip/auditskip.json; do
+		check deb 1 "$(grep -cxF "$f" "$TMP/deb.list")" "contains $f"
+	done
+	check deb 1 "$(dpkg-deb -f "$deb" Depends | grep -c 'libbpf1')" "Depends from shlibs (libbpf1)"
+	check deb "$VERSION" "$(dpkg-deb -f "$deb" Version)" "version from VERSION"
+	lintian --fail-on error "$deb" >"$TMP/lintian.out" 2>&1
+	check deb 0 "$?" "lintian: no errors"
+	check deb 0 "$(grep -c '^E: ' "$TMP/lintian.out")" "lintian E: lines"
+}
+
+test_textfile_exact
+test_textfile_atomic
+test_textfile_static
+test_textfile_refusals
+test_man_page
+test_service
+test_deb
+summary_line
