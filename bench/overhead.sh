@@ -84,6 +84,10 @@ start_tool() {
 	bpftrace)
 		bpftrace -e "$BPFTRACE_PROG" >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
 		;;
+	floor-*)
+		"$AUDITSKIP" -m "${name#floor-}" --test-hollow --json >"$BENCH_TMP/tool.out" \
+			2>"$BENCH_TMP/tool.err" &
+		;;
 	*)
 		"$AUDITSKIP" -m "$name" --json >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
 		;;
@@ -135,6 +139,9 @@ done
 TOOLS=()
 for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("$mode"); done
 [ ${#TOOLS[@]} -gt 0 ] || die "auditskip loads in no mode here"
+# The same programs attached but returning at once: what any tool hooking
+# the same events pays before doing anything.
+for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("floor-$mode"); done
 TOOLS+=(bpftrace)
 
 for rules in $RULE_SETS; do
@@ -201,7 +208,11 @@ report() {
 	echo
 	printf '| exit rules | nothing attached |'
 	for tool in "${TOOLS[@]}"; do
-		[ "$tool" = bpftrace ] && printf ' bpftrace |' || printf ' auditskip (%s) |' "$tool"
+		case "$tool" in
+		bpftrace) printf ' bpftrace |' ;;
+		floor-*) printf ' empty programs (%s) |' "${tool#floor-}" ;;
+		*) printf ' auditskip (%s) |' "$tool" ;;
+		esac
 	done
 	printf ' auditskip / bpftrace |\n|---|---|'
 	for tool in "${TOOLS[@]}"; do printf -- '---|'; done
@@ -228,7 +239,7 @@ report() {
 		for tool in "${TOOLS[@]}"; do
 			read -r mem names <<<"${MAPS[$rules,$tool]}"
 			printf '| %s | %s | %s KiB | %s KiB | %s | %s%% |\n' "$rules" \
-				"$([ "$tool" = bpftrace ] && echo bpftrace || echo "auditskip $tool")" \
+				"$(case "$tool" in bpftrace) echo bpftrace ;; floor-*) echo "empty programs ${tool#floor-}" ;; *) echo "auditskip $tool" ;; esac)" \
 				"${RSS[$rules,$tool]}" "$((mem / 1024))" "${names:-}" "${CPU[$rules,$tool]}"
 		done
 	done
@@ -240,6 +251,13 @@ report() {
 	last=${!#}
 	range() { sort -g "$BENCH_TMP/added-$1-$2" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
 	for tool in "${TOOLS[@]}"; do
+		case "$tool" in floor-*)
+			echo "- $(printf '%s' "${tool#floor-}") mode's own work (auditskip minus its empty programs): $(for rules in $RULE_SETS; do
+				awk -v r="$rules" -v a="${ADDED[$rules,${tool#floor-}]}" -v f="${ADDED[$rules,$tool]}" -v b="${ADDED[$rules,bpftrace]}" \
+					'BEGIN { printf "%s rules %+.0f ns (empty programs %.2f of bpftrace, auditskip %.2f); ", r, a - f, f / b, a / b }'
+			done)"
+			continue ;;
+		esac
 		[ "$tool" = bpftrace ] && continue
 		# A verdict only where the spread over cycles is smaller than the
 		# difference it would decide.

@@ -45,6 +45,7 @@ enum {
 	OPT_METRICS,
 	OPT_CORRUPT,
 	OPT_FAIL_START,
+	OPT_HOLLOW,
 	OPT_CALIBRATION,
 	OPT_RULES,
 	OPT_CPU,
@@ -79,6 +80,8 @@ static const struct argp_option options[] = {
 	{ "test-corrupt-mirror", OPT_CORRUPT, "SYSCALL", OPTION_HIDDEN, NULL, 0 },
 	/* Proves a command is killed, never run uncounted, when starting it fails. */
 	{ "test-fail-start", OPT_FAIL_START, NULL, OPTION_HIDDEN, NULL, 0 },
+	/* Benchmarks: the programs attach and return at once, the floor of this design. */
+	{ "test-hollow", OPT_HOLLOW, NULL, OPTION_HIDDEN, NULL, 0 },
 	{},
 };
 
@@ -159,6 +162,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 10, 1000, &v))
 			argp_error(state, "invalid --sync-ms '%s': give 10 to 1000", arg);
 		env->sync_ms = v;
+		break;
+	case OPT_HOLLOW:
+		env->hollow = true;
 		break;
 	case OPT_FAIL_START:
 		env->test_fail_start = true;

@@ -169,6 +169,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	s->rodata->per_comm = req->per_comm;
 	s->rodata->timing = req->timing;
+	s->rodata->hollow = req->hollow;
 
 	err = auditskip_bpf__load(s);
 	if (err) {

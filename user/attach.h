@@ -28,6 +28,7 @@ struct attach_req {
 	long corrupt_nr;	/* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
 	bool timing;
+	bool hollow;		/* benchmarks only: the programs return at once */
 	const char *btf_path;
 	bool verbose;
 };

@@ -298,6 +298,7 @@ int session_open(struct session *ss, struct env *env)
 			.corrupt_nr = env->corrupt_nr,
 			.per_comm = env->per_comm > 0,
 			.timing = env->timing,
+			.hollow = env->hollow,
 		},
 	};
 	if (load_calibration(env, &ss->calib, &calib_from))
