@@ -87,8 +87,8 @@ count_getpid() {
 	bench_guarded "$AUDITSKIP" --json --calibration "$CAL_JSON" -- "$GETPID_LOOP" "$LOOP_CALLS"
 	GUARD_TRACERS=1
 	read -r SCANS SKIPPABLE VISITS SAVED_NS < <(jq -r 'select(.type == "summary") |
-		[.syscalls[] | select(.name == "getpid")] |
-		"\(map(.scans) | add // 0) \(map(.skippable) | add // 0) \(map(.walked_skipped) | add // 0) \(map(.saved_ns) | add // 0)"' \
+		[.syscalls[] | select(.name == "getpid" and .arch == "x86_64")] |
+		"\(map(.walks) | add // 0) \(map(.skippable_walks) | add // 0) \(map(.needless_rule_visits) | add // 0) \(map(.saved_ns) | add // 0)"' \
 		"$GUARDED_OUT")
 }
 

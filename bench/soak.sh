@@ -79,8 +79,8 @@ MAPS1=${MAPS1:-$MAPS0}
 MADE=$(grep -v '^{' "$OUTJ" | tail -n 1)
 grep '^{' "$OUTJ" >"$OUTJ.lines"
 mv "$OUTJ.lines" "$OUTJ"
-COUNTED=$(jq -r 'select(.type == "summary") | [.syscalls[] | select(.name == "getpid") | .scans] | add // 0' "$OUTJ")
-INTERVALS=$(jq -s '[.[] | select(.type == "interval") | [.syscalls[] | select(.name == "getpid") | .scans] | add // 0] | add // 0' "$OUTJ")
+COUNTED=$(jq -r 'select(.type == "summary") | [.syscalls[] | select(.name == "getpid" and .arch == "x86_64") | .walks] | add // 0' "$OUTJ")
+INTERVALS=$(jq -s '[.[] | select(.type == "interval") | [.syscalls[] | select(.name == "getpid" and .arch == "x86_64") | .walks] | add // 0] | add // 0' "$OUTJ")
 GENERATIONS=$(jq -r 'select(.type == "summary") | .mirror_generation' "$OUTJ")
 
 report() {

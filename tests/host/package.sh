@@ -18,12 +18,12 @@ MANPAGE=$OUT/auditskip.8
 STATIC_AUDITSKIP=$OUT/static/auditskip
 VERSION=$(cat VERSION)
 # Names of the quantities compared: the metric families and the JSON fields.
-WALKS=auditskip_exit_filter_walks_total
+WALKS=auditskip_walks_total
 SKIPPABLE=auditskip_skippable_walks_total
 VISITS=auditskip_needless_rule_visits_total
-J_WALKS=scans
-J_SKIPPABLE=skippable
-J_VISITS=walked_skipped
+J_WALKS=walks
+J_SKIPPABLE=skippable_walks
+J_VISITS=needless_rule_visits
 # Its own key and uids, so the other host suites' rules are never touched.
 RULE_KEY=$KEY-package
 NRULES=16
@@ -83,7 +83,7 @@ sample() {
 		$1 !~ /^#/ {
 			name = $1; sub(/\{.*/, "", name)
 			if (name != f) next
-			if (sc != "" && $1 != f "{syscall=\"" sc "\"}") next
+			if (sc != "" && index($1, f "{syscall=\"" sc "\"") != 1) next
 			sum += $2; seen = 1
 		}
 		END { if (seen) printf "%.0f\n", sum; else print "none" }' "$1"
