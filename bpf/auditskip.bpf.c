@@ -130,6 +130,14 @@ struct {
 	__type(value, struct comm_counts);
 } comms SEC(".maps");
 
+/* --timing: walk time histograms; the loader shrinks it to one entry otherwise. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, MAX_HIST_KEYS);
+	__type(key, struct hist_key);
+	__type(value, struct hist_value);
+} walk_hist SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, MISSED_LOG);
@@ -378,9 +386,26 @@ static __always_inline void start_walk(__u32 tid, __u64 nr, bool uring, __u32 ar
  * the trampoline's way into fexit and one clock read; the clock read's
  * cost, the least gap between two back-to-back reads, is taken off.
  */
+/* floor(log2(v)), 0 for 0 and 1, at most HIST_BUCKETS - 1. */
+static __always_inline __u32 log2_bucket(__u64 v)
+{
+	__u32 b = 0;
+
+	for (__u32 step = 32; step; step /= 2) {
+		if (v >> step) {
+			v >>= step;
+			b += step;
+		}
+	}
+	return b < HIST_BUCKETS ? b : HIST_BUCKETS - 1;
+}
+
 static __always_inline void time_walk(struct scan_counts *c, struct walk_start *w, __u64 t1)
 {
 	__u64 a = bpf_ktime_get_ns(), b = bpf_ktime_get_ns(), ns;
+	struct hist_key key = { .slot = w->key };
+	static const struct hist_value zero;
+	struct hist_value *h;
 
 	if (!clock_ns || b - a < clock_ns)
 		clock_ns = b - a;
@@ -388,6 +413,18 @@ static __always_inline void time_walk(struct scan_counts *c, struct walk_start *
 	c->measured_walk_ns += ns;
 	if (w->skip)
 		c->measured_skippable_walk_ns += ns;
+	if (w->uring)
+		return;
+	key.bucket = log2_bucket(ns);
+	h = bpf_map_lookup_elem(&walk_hist, &key);
+	if (!h) {
+		bpf_map_update_elem(&walk_hist, &key, &zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&walk_hist, &key);
+		if (!h)
+			return;
+	}
+	h->walks++;
+	h->ns += ns;
 }
 
 /* The walk `w` of thread `tid` is over: count what it found. */

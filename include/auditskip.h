@@ -92,6 +92,23 @@ struct kernel_classes {
 	__u32 pad;
 };
 
+/*
+ * --timing: walk times per exit-list slot (arch * NR_SLOTS + nr) in log2
+ * buckets, like bcc's funclatency: bucket b holds walks of [2^b, 2^(b+1)) ns
+ * (bucket 0 also 0 ns), with the nanoseconds they took.
+ */
+#define HIST_BUCKETS 32
+#define MAX_HIST_KEYS 16384
+struct hist_key {
+	__u32 slot;
+	__u32 bucket;
+};
+
+struct hist_value {
+	__u64 walks;
+	__u64 ns;
+};
+
 /* --per-comm: walks by process name (TASK_COMM_LEN), per CPU. */
 #define COMM_LEN 16
 #define MAX_COMMS 4096

@@ -159,6 +159,8 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 		bpf_map__set_max_entries(s->maps.comms, 1);
 	if (mode != MODE_FILTER_OP && mode != MODE_FILTER_SYSCALL)
 		bpf_map__set_max_entries(s->maps.walks_in_flight, 1);
+	if (!req->timing)
+		bpf_map__set_max_entries(s->maps.walk_hist, 1);
 	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
 	s->rodata->filter_tasks = req->filter_tasks;
 	/* The mirror_* programs that use these load only with kernel_mirror. */

@@ -73,6 +73,33 @@ void walks_subtract(struct walk_counts *d, const struct walk_counts *now,
 	counts_subtract(&d->uring, &now->uring, &then->uring);
 }
 
+int hist_read(int fd, slot_hist *hist)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct hist_key key, next, *prev = NULL;
+	struct hist_value *per_cpu;
+
+	if (ncpu < 0)
+		return ncpu;
+	per_cpu = calloc(ncpu, sizeof(*per_cpu));
+	if (!per_cpu)
+		return -ENOMEM;
+	memset(hist, 0, NR_COUNT_SLOTS * sizeof(*hist));
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key.slot >= NR_COUNT_SLOTS || key.bucket >= HIST_BUCKETS ||
+		    bpf_map_lookup_elem(fd, &key, per_cpu))
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			hist[key.slot][key.bucket].walks += per_cpu[c].walks;
+			hist[key.slot][key.bucket].ns += per_cpu[c].ns;
+		}
+	}
+	free(per_cpu);
+	return 0;
+}
+
 static int by_skippable(const void *a, const void *b)
 {
 	const struct comm_row *x = a, *y = b;

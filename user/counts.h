@@ -35,6 +35,12 @@ __u64 counter_value(const struct scan_counts *c, enum counter_id id);
 void walks_subtract(struct walk_counts *d, const struct walk_counts *now,
 		    const struct walk_counts *then);
 
+/* --timing: each exit-list slot's walk-time histogram, summed over CPUs. */
+typedef struct hist_value slot_hist[HIST_BUCKETS];
+
+/* Fills hist[NR_COUNT_SLOTS] from the walk_hist map; 0 or -errno. */
+int hist_read(int map_fd, slot_hist *hist);
+
 /* --per-comm: one process name's walks, summed over CPUs. */
 struct comm_row {
 	char comm[COMM_LEN];

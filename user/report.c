@@ -167,8 +167,68 @@ static double cpu_share(const struct report_ctx *r, double ns, double seconds)
 	return seconds > 0 ? ns / (seconds * 1e9 * r->cfg.ncpus) : 0;
 }
 
+/* Bucket b holds [2^b, 2^(b+1)) ns; bucket 0 also holds 0. */
+static unsigned long long bucket_from(unsigned int b)
+{
+	return b ? 1ULL << b : 0;
+}
+
+/* --timing: the slot's walk times, funclatency's buckets; null without it. */
+static json_object *hist_json(const struct report_ctx *r, unsigned int slot)
+{
+	json_object *arr;
+
+	if (!r->live.hist)
+		return NULL;
+	arr = json_object_new_array();
+	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
+		const struct hist_value *h = &r->live.hist[slot][b];
+		json_object *e;
+
+		if (!h->walks)
+			continue;
+		e = json_object_new_object();
+		add_u64(e, "from_ns", bucket_from(b));
+		add_u64(e, "to_ns", (1ULL << (b + 1)) - 1);
+		add_u64(e, "walks", h->walks);
+		add_u64(e, "ns", h->ns);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+/* Like funclatency: one line per bucket from the first to the last used, a bar of 40. */
+static void print_hist(FILE *out, const struct hist_value *h, const char *name)
+{
+	unsigned int first = HIST_BUCKETS, last = 0;
+	__u64 most = 0;
+
+	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
+		if (!h[b].walks)
+			continue;
+		first = b < first ? b : first;
+		last = b;
+		most = h[b].walks > most ? h[b].walks : most;
+	}
+	if (first == HIST_BUCKETS)
+		return;
+	fprintf(out, "\n  %s: walk time, ns\n  %20s : %-10s %-12s %s\n", name, "ns", "walks", "total ns",
+		"distribution");
+	for (unsigned int b = first; b <= last; b++) {
+		char bar[41];
+		int len = (int)(40 * h[b].walks / most);
+
+		memset(bar, '*', len);
+		bar[len] = '\0';
+		fprintf(out, "  %9llu -> %-9llu: %-10llu %-12llu |%-40s|\n", bucket_from(b),
+			(1ULL << (b + 1)) - 1, (unsigned long long)h[b].walks,
+			(unsigned long long)h[b].ns, bar);
+	}
+}
+
+/* with_hist: the histograms run since start, so only the summary has them. */
 static json_object *slots_json(const struct report_ctx *r, const struct counts_snapshot *s,
-			       bool uring)
+			       bool uring, bool with_hist)
 {
 	static unsigned int order[NR_COUNT_SLOTS];
 	json_object *arr = json_object_new_array();
@@ -187,8 +247,11 @@ static json_object *slots_json(const struct report_ctx *r, const struct counts_s
 			add_str(e, "arch", arch_name(arch));
 		}
 		add_counters(e, r, c, uring);
-		if (!uring)
+		if (!uring) {
 			json_object_object_add(e, "saved_ns", json_object_new_double(saved_ns(r, c)));
+			if (with_hist)
+				json_object_object_add(e, "walk_ns_log2", hist_json(r, order[i]));
+		}
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -204,7 +267,7 @@ static json_object *uring_json(const struct report_ctx *r, const struct counts_s
 	add_u64(o, "exit_rules", r->live.mirror.uring_rules);
 	add_u64(o, "mask_bits", mask_count(r->live.mirror.uring_mask));
 	add_counters(o, r, &s->total, true);
-	json_object_object_add(o, "ops", slots_json(r, s, true));
+	json_object_object_add(o, "ops", slots_json(r, s, true, false));
 	return o;
 }
 
@@ -302,7 +365,8 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	json_object_object_add(o, "calibration", calibration_json(r));
 	json_object_object_add(o, "missed", missed_json(r));
 	add_u64(o, "lost_descendants", r->live.lost_descendants);
-	json_object_object_add(o, "syscalls", slots_json(r, &w->exit, false));
+	json_object_object_add(o, "syscalls",
+			       slots_json(r, &w->exit, false, !strcmp(type, "summary")));
 	json_object_object_add(o, "uring", uring_json(r, &w->uring));
 	json_object_object_add(o, "stale", stale_json(r));
 	json_object_object_add(o, "blind_spots", blind_spots_json(r));
@@ -573,6 +637,15 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
 			share(c->skippable_walks, c->walks), (unsigned long long)c->needless_rule_visits,
 			rules_naming(r->live.rules, nr));
+	}
+	if (r->live.hist) {
+		fprintf(r->cfg.out, "\nWalk times by syscall (--timing; top %d by walks):\n", r->cfg.top < 3 ? r->cfg.top : 3);
+		for (unsigned int i = 0; i < n && i < 3 && i < (unsigned int)r->cfg.top; i++) {
+			char name[64];
+
+			slot_name(order[i] / NR_SLOTS, order[i] % NR_SLOTS, name, sizeof(name));
+			print_hist(r->cfg.out, r->live.hist[order[i]], name);
+		}
 	}
 	print_comms(r->cfg.out, r);
 	print_full_mask_rules(r->cfg.out, r->live.rules);

@@ -101,6 +101,8 @@ static int read_walks(struct session *ss)
 	struct auditskip_bpf *skel = ss->at.skel;
 	int err = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit);
 
+	if (!err && ss->hist)
+		err = hist_read(bpf_map__fd(skel->maps.walk_hist), ss->hist);
 	return err ? err :
 		     counts_read(bpf_map__fd(skel->maps.uring_counts), NR_SLOTS, &ss->now->uring);
 }
@@ -317,7 +319,10 @@ int session_open(struct session *ss, struct env *env)
 	ss->now = calloc(1, sizeof(*ss->now));
 	ss->prev = calloc(1, sizeof(*ss->prev));
 	ss->delta = calloc(1, sizeof(*ss->delta));
-	if (!ss->now || !ss->prev || !ss->delta) {
+	if (env->timing)
+		ss->hist = calloc(NR_COUNT_SLOTS, sizeof(*ss->hist));
+	ss->report.live.hist = ss->hist;
+	if (!ss->now || !ss->prev || !ss->delta || (env->timing && !ss->hist)) {
 		fprintf(stderr, "auditskip: out of memory\n");
 		return -ENOMEM;
 	}
@@ -546,5 +551,6 @@ int session_close(struct session *ss, int err)
 	free(ss->now);
 	free(ss->prev);
 	free(ss->delta);
+	free(ss->hist);
 	return ret;
 }

@@ -32,6 +32,7 @@ struct session {
 	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
 	struct comm_row *comms;	/* --per-comm */
+	slot_hist *hist;	/* --timing: walk times by slot, since start */
 	/* Staleness: what the last sync saw (see update_stale()). */
 	bool was_ruleless;
 	bool change_heard;	/* audit logged a rule change since the last sync */
