@@ -185,12 +185,13 @@ static void update_stale(struct session *ss)
 	ss->was_ruleless = ruleless;
 	ss->change_heard = false;
 
+	/* Only tracepoint mode knows when a walk's syscall entered (see above). */
 	if (st->kernel_n_rules >= 0)
 		st->verdict = (unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES :
 										    STALE_NO;
 	else if (st->syscalls)
 		st->verdict = STALE_YES;
-	else if (ruleless && !walked)
+	else if (ruleless && (ss->at.mode == MODE_TRACEPOINT || !walked))
 		st->verdict = STALE_NO;
 	else
 		st->verdict = STALE_UNKNOWN;
