@@ -1,14 +1,18 @@
 # shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
-# Shared by bench/reproduce.sh and bench/overhead.sh (bash): saving and
-# restoring the machine's audit rules and enabled flag, loading N exit rules
-# that cannot match getpid, timing getpid with audit_bench, and noticing when
-# another process changed audit policy under a measurement.
+# Shared by bench/reproduce.sh, bench/overhead.sh and bench/soak.sh (bash):
+# taking the audit policy for a benchmark (a lock, a quiet machine, then
+# saving rules and enabled flag), loading N exit rules that cannot match
+# getpid, timing getpid with audit_bench, and noticing when another process
+# changed audit policy under a measurement.
 #
-# Every rule added here carries BENCH_KEY. The rules that were loaded before
-# are saved with `auditctl -l` and put back with `auditctl -R`, then compared
-# line by line; the enabled flag is put back last. This runs from an EXIT
-# trap, so a failure or Ctrl-C restores too.
+# Every rule added here carries BENCH_KEY. Saving and restoring are
+# tests/lib/common.sh's: the rules that were loaded before are saved with
+# `auditctl -l` and put back with `auditctl -R`, then compared line by line;
+# the enabled flag is put back last. This runs from an EXIT trap, so a
+# failure or Ctrl-C restores too. log and die come from there as well.
+
+. tests/lib/common.sh
 
 OUT=${OUT:-.output}
 BENCH_KEY=auditskip-bench
@@ -22,25 +26,7 @@ BENCH_RT=${BENCH_RT:-1}
 BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 BENCH_ARGS=${BENCH_ARGS:-}
 BENCH_TMP=$(mktemp -d /tmp/auditskip-bench.XXXXXX)
-SAVED_RULES=$BENCH_TMP/saved.rules
-SAVED_ENABLED=
-POLICY_SAVED=0
-RESTORE_STATUS=0
-
-log() { echo "$(basename "$0"): $*" >&2; }
-die() {
-	log "$*"
-	exit 1
-}
-
-audit_enabled_flag() {
-	auditctl -s 2>/dev/null | awk '$1 == "enabled" { print $2 }'
-}
-
-# The rule list as auditctl prints it, empty when there are no rules.
-audit_rules_now() {
-	auditctl -l 2>/dev/null | grep -v '^No rules$' || true
-}
+AUDIT_KEYS=$BENCH_KEY
 
 # The scripts' one option: -o FILE also writes the report there.
 bench_parse_args() {
@@ -88,8 +74,9 @@ audit_policy_quiet() {
 	! host_tests_active && [ "$a" = "$(audit_policy_sig)" ]
 }
 
-# Takes the lock and saves rules and flag; refuses a locked configuration.
-audit_policy_save() {
+# Takes the lock and saves rules and flag (restored at exit); refuses a
+# locked configuration and rules of BENCH_KEY already loaded.
+bench_policy_save() {
 	exec 9>"$LOCK_FILE"
 	if ! flock -n 9; then
 		log "waiting for another benchmark run to release $LOCK_FILE"
@@ -108,35 +95,24 @@ audit_policy_save() {
 		said=1
 		waited=$((waited + 10))
 	done
-	SAVED_ENABLED=$(audit_enabled_flag)
-	[ -n "$SAVED_ENABLED" ] || die "cannot read audit status (is CONFIG_AUDIT on?)"
-	[ "$SAVED_ENABLED" != 2 ] ||
-		die "audit is locked (enabled 2): rules cannot be changed and restored; nothing was touched"
-	audit_rules_now >"$SAVED_RULES"
-	if grep -q -- "key=$BENCH_KEY\$" "$SAVED_RULES"; then
+	if audit_rules_now | grep -q -- "key=$BENCH_KEY\$"; then
 		die "rules with key $BENCH_KEY are loaded already (another run, or left over): nothing was touched"
 	fi
+	audit_policy_save "$BENCH_TMP" || die "$AUDIT_POLICY_ERROR"
 	if grep -q -- 'key=auditskip-test$' "$SAVED_RULES"; then
 		log "WARNING: rules with key auditskip-test are loaded: the host tests seem to be running;"
 		log "         they change audit policy too, so measurements may be retried or disturbed"
 	fi
-	POLICY_SAVED=1
 	log "saved $(wc -l <"$SAVED_RULES") rules and audit enabled=$SAVED_ENABLED"
-	trap audit_policy_restore EXIT
-	trap 'exit 130' INT TERM HUP
 }
 
 # Commands run at exit before the policy is restored (e.g. unmounting).
 BENCH_EXIT_HOOKS=()
 bench_on_exit() { BENCH_EXIT_HOOKS+=("$1"); }
 
-audit_policy_restore() {
-	local rc=$? hook
-	[ "$POLICY_SAVED" = 1 ] || return
-	POLICY_SAVED=0
-	# Everything below must run whatever fails on the way.
-	set +e
-	trap - INT TERM HUP
+# At exit, before the policy is restored: stop what the run started.
+before_policy_restore() {
+	local hook
 	if [ -n "${BENCH_CHILD_PIDS:-}" ]; then
 		kill -INT "$BENCH_CHILD_PIDS" 2>/dev/null
 		wait "$BENCH_CHILD_PIDS" 2>/dev/null
@@ -145,30 +121,14 @@ audit_policy_restore() {
 	for hook in "${BENCH_EXIT_HOOKS[@]}"; do
 		eval "$hook" || log "at exit, failed: $hook"
 	done
-	auditctl -D -k "$BENCH_KEY" >/dev/null 2>&1
-	if ! audit_rules_now | cmp -s - "$SAVED_RULES"; then
-		auditctl -D >/dev/null 2>&1
-		if [ -s "$SAVED_RULES" ]; then
-			auditctl -R "$SAVED_RULES" >"$BENCH_TMP/reload.log" 2>&1 || true
-		fi
-	fi
-	if audit_rules_now | cmp -s - "$SAVED_RULES"; then
+}
+
+after_policy_restore() {
+	[ "$RESTORE_STATUS" = 0 ] &&
 		log "restored $(wc -l <"$SAVED_RULES") rules (verified with auditctl -l)"
-	else
-		log "RULES NOT RESTORED EXACTLY; the saved list is kept in $SAVED_RULES.kept:"
-		audit_rules_now | diff "$SAVED_RULES" - >&2 || true
-		cp "$SAVED_RULES" "$SAVED_RULES.kept" 2>/dev/null
-		RESTORE_STATUS=1
-	fi
-	auditctl -e "$SAVED_ENABLED" >/dev/null || {
-		log "CANNOT RESTORE audit enabled=$SAVED_ENABLED"
-		RESTORE_STATUS=1
-	}
 	log "restored audit enabled=$(audit_enabled_flag)"
 	[ "$RESTORE_STATUS" = 0 ] && [ -z "$(ls "$BENCH_TMP"/*.kept 2>/dev/null)" ] &&
 		rm -rf "$BENCH_TMP"
-	[ "$rc" = 0 ] && rc=$RESTORE_STATUS
-	exit "$rc"
 }
 
 # Rule i: "-a always,exit -F arch=b64 -S SYSCALL -F uid=4700000+i -k BENCH_KEY".

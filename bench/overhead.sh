@@ -41,7 +41,7 @@ if ! command -v bpftrace >/dev/null; then
 fi
 BPFTRACE_VERSION=$(bpftrace --version 2>/dev/null | head -n 1)
 
-audit_policy_save
+bench_policy_save
 # bpftrace finds tracepoints through tracefs (auditskip does not need it).
 if [ ! -d /sys/kernel/tracing/events/raw_syscalls ] && [ ! -d /sys/kernel/debug/tracing/events/raw_syscalls ]; then
 	mount -t tracefs tracefs /sys/kernel/tracing || die "cannot mount tracefs (bpftrace needs it)"

@@ -37,7 +37,7 @@ LOOP_CALLS=${LOOP_CALLS:-100000}
 
 bench_require "$AUDIT_BENCH" "$AUDITSKIP" "$GETPID_LOOP"
 
-audit_policy_save
+bench_policy_save
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
 # ---------------------------------------------------------- calibration ---

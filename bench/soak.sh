@@ -22,7 +22,7 @@ SOAK_SECONDS=${SOAK_SECONDS:-600}
 CHANGE_EVERY=${CHANGE_EVERY:-3}
 
 bench_require "$AUDITSKIP" "$GETPID_LOOP"
-audit_policy_save
+bench_policy_save
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null

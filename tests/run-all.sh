@@ -34,18 +34,56 @@ run_suite() {
 	rm -f "$log"
 }
 
-# cmocka's summary, rewritten into the common closing line.
+# tap_results SUITE: cmocka's TAP output (CMOCKA_MESSAGE_OUTPUT=TAP) on
+# stdin, as the common result lines: "ok N - test" becomes "PASS SUITE: test";
+# "not ok N - test" and the "# ..." lines under it become one
+# "FAIL SUITE: test: message"; a run that stops short of its plan fails.
+tap_results() {
+	awk -v suite="$1" '
+		function flush() {
+			if (failing != "")
+				print "FAIL " suite ": " failing ": " (why == "" ? "failed" : why)
+			failing = ""
+			why = ""
+		}
+		/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
+		/^# (not )?ok - / { flush(); next }
+		/^(not )?ok [0-9]+ - / {
+			flush()
+			seen++
+			name = $0
+			sub(/^(not )?ok [0-9]+ - /, "", name)
+			if ($1 == "ok")
+				print "PASS " suite ": " name
+			else
+				failing = name
+			next
+		}
+		failing != "" && /^# / { why = why (why == "" ? "" : "; ") substr($0, 3); next }
+		{ print }
+		END {
+			flush()
+			if (plan == "" || seen != plan)
+				print "FAIL " suite ": ran " seen + 0 " of " (plan == "" ? "?" : plan) " tests"
+		}'
+}
+
+# Every unit test binary, its results counted into the common closing line.
 unit_tests() {
-	local t out p f status=0
-	p=0
-	f=0
+	local t name out status=0
+	out=$(mktemp)
 	for t in "$OUT"/test_*; do
-		out=$("$t" 2>&1) || status=1
-		echo "$out"
-		p=$((p + $(echo "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)))
-		f=$((f + $(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | head -n 1 | grep . || echo 0)))
+		name=$(basename "$t")
+		if [ ! -x "$t" ]; then
+			echo "FAIL unit tests: no $OUT/test_* binary (make $OUT/test_mask ...)"
+			status=1
+			continue
+		fi
+		CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1 | tap_results "$name" | tee -a "$out"
+		[ "${PIPESTATUS[0]}" = 0 ] || status=1
 	done
-	echo "$p passed, $f failed"
+	echo "$(grep -c '^PASS ' "$out") passed, $(grep -c '^FAIL ' "$out") failed"
+	rm -f "$out"
 	return $status
 }
 

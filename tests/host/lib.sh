@@ -1,46 +1,140 @@
+# shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the host tests: audit state save/restore, assertions, leftovers.
-# Every rule a test adds carries KEY, so cleanup removes exactly those.
+# Shared by the host tests (bash): picking tests (-t, -l), audit set-up, the
+# rules a test adds and removes, and readers of auditskip's JSON. Result
+# lines and saving and restoring audit policy come from tests/lib/common.sh.
+#
+# Every rule a test adds carries a key from AUDIT_KEYS, so cleanup removes
+# exactly those; each test adds the rules it needs and removes them again,
+# so any test can run alone (-t NAME).
+
+. tests/lib/common.sh
 
 KEY=auditskip-test
+AUDIT_KEYS="$KEY $KEY-full $KEY-metrics"
 OUT=${OUT:-.output}
 AUDITSKIP=$OUT/auditskip
 GETPID_LOOP=$OUT/getpid_loop
-TMP=$(mktemp -d /tmp/auditskip-test.XXXXXX)
-PASSED=0
-FAILED=0
+TMP=
+SELECTED=
 
-audit_enabled_flag() {
-	auditctl -s | awk '$1 == "enabled" { print $2 }'
-}
-
-SAVED_ENABLED=$(audit_enabled_flag)
-
-restore_audit() {
-	auditctl -D -k "$KEY" >/dev/null 2>&1
-	[ -n "$SAVED_ENABLED" ] && [ "$SAVED_ENABLED" != 2 ] && auditctl -e "$SAVED_ENABLED" >/dev/null
-	rm -rf "$TMP"
-}
-trap restore_audit EXIT
-trap 'exit 130' INT TERM
-
-pass() {
-	echo "PASS $1"
-	PASSED=$((PASSED + 1))
-}
-
-fail() {
-	echo "FAIL $1: $2"
-	FAILED=$((FAILED + 1))
-}
-
-# check NAME EXPECTED ACTUAL [what]
-check() {
-	if [ "$2" = "$3" ]; then
-		pass "$1${4:+ ($4)}"
-	else
-		fail "$1${4:+ ($4)}" "expected $2, got $3"
+# select_tests "NAME..." ARGS...: SELECTED becomes the tests ARGS pick:
+# -t PATTERN (repeatable, a shell glob) or all of them; -l lists the names.
+select_tests() {
+	local all=$1 opt name p hit
+	local patterns=()
+	shift
+	OPTIND=1
+	while getopts ":lt:" opt; do
+		case $opt in
+		l)
+			# shellcheck disable=SC2086
+			printf '%s\n' $all
+			exit 0
+			;;
+		t) patterns+=("$OPTARG") ;;
+		:)
+			echo "$0: -$OPTARG needs a test name (usage: $0 [-l] [-t NAME]...)" >&2
+			exit 2
+			;;
+		*)
+			echo "$0: unknown option -$OPTARG (usage: $0 [-l] [-t NAME]..., NAME may be a glob)" >&2
+			exit 2
+			;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	if [ $# -gt 0 ]; then
+		echo "$0: unexpected argument '$1' (usage: $0 [-l] [-t NAME]...)" >&2
+		exit 2
 	fi
+	[ ${#patterns[@]} -gt 0 ] || patterns=('*')
+	for p in "${patterns[@]}"; do
+		hit=0
+		for name in $all; do
+			# shellcheck disable=SC2053
+			[[ $name == $p ]] && hit=1
+		done
+		if [ $hit = 0 ]; then
+			echo "$0: no test matches '$p'; the tests are: $all" >&2
+			exit 2
+		fi
+	done
+	SELECTED=
+	for name in $all; do
+		for p in "${patterns[@]}"; do
+			# shellcheck disable=SC2053
+			if [[ $name == $p ]]; then
+				SELECTED="$SELECTED $name"
+				break
+			fi
+		done
+	done
+}
+
+# Root, audit readable and not locked; saves the policy (restored at exit,
+# with $TMP removed) and enables audit.
+host_begin() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "FAIL host tests: must run as root (they add audit rules and load BPF)"
+		exit 1
+	fi
+	TMP=$(mktemp -d /tmp/auditskip-test.XXXXXX)
+	if ! audit_policy_save "$TMP"; then
+		echo "FAIL host tests: $AUDIT_POLICY_ERROR"
+		rm -rf "$TMP"
+		exit 1
+	fi
+	auditctl -e 1 >/dev/null
+}
+
+# $TMP holds the files that watch and tree rules name: removed only once the
+# rules are gone (a watched directory removed on the host leaves
+# audit_n_rules stale until reboot).
+after_policy_restore() {
+	if [ "$RESTORE_STATUS" = 0 ]; then
+		rm -rf "$TMP"
+	else
+		log "audit policy not restored exactly: $TMP left in place"
+	fi
+}
+
+# Rules with one of AUDIT_KEYS loaded now, one a line.
+test_rules_loaded() {
+	local keys=${AUDIT_KEYS// /|}
+	audit_rules_now | grep -E -- "(key=| -k )($keys)\$" || true
+}
+
+# run_tests: each selected test NAME runs as test_NAME (dashes become
+# underscores); rules a test left behind are removed before the next one.
+run_tests() {
+	local name key
+	for name in $SELECTED; do
+		"test_${name//-/_}"
+		if [ -n "$(test_rules_loaded)" ]; then
+			log "test $name left rules loaded; removing them"
+			for key in $AUDIT_KEYS; do
+				auditctl -D -k "$key" >/dev/null 2>&1
+			done
+		fi
+	done
+}
+
+# add_rules COUNT SYSCALL [KEY [UID]]: COUNT rules that name SYSCALL but
+# cannot match (uids UID+1... no process has), loaded with one auditctl -R.
+add_rules() {
+	local i batch=$TMP/add.rules
+	: >"$batch"
+	for i in $(seq 1 "$1"); do
+		echo "-a always,exit -F arch=b64 -S $2 -F uid=$((${4:-4000000} + i)) -k ${3:-$KEY}" >>"$batch"
+	done
+	auditctl -R "$batch" >"$TMP/auditctl.err" 2>&1
+}
+
+# remove_rules [KEY]: every rule with KEY (default $KEY).
+# shellcheck disable=SC2120
+remove_rules() {
+	auditctl -D -k "${1:-$KEY}" >/dev/null
 }
 
 # A syscall's field from a summary line: syscall_field FILE NAME FIELD
@@ -59,40 +153,14 @@ leftover_programs() {
 		grep -cE 'name (start_filter_|end_filter_|count_sys|follow_fork|forget_exit|mirror_)' || true
 }
 
-# The kernel frees a closed program after an RCU grace period, so give it
-# a few seconds; a program still listed after that is really left behind.
+# check_detached NAME [WHAT]: nothing auditskip loads is still loaded. The
+# kernel frees a closed program after an RCU grace period, so give it a few
+# seconds; a program still listed after that is really left behind.
 check_detached() {
 	local left tries=0
 	while left=$(leftover_programs) && [ "$left" != 0 ] && [ $tries -lt 50 ]; do
 		sleep 0.1
 		tries=$((tries + 1))
 	done
-	check "$1: nothing left attached" 0 "$left"
-}
-
-add_rules() { # add_rules COUNT SYSCALL: rules that name SYSCALL but cannot match
-	for i in $(seq 1 "$1"); do
-		auditctl -a always,exit -F arch=b64 -S "$2" -F uid=$((4000000 + i)) -k "$KEY" >/dev/null ||
-			return 1
-	done
-}
-
-require_root_and_audit() {
-	if [ "$(id -u)" != 0 ]; then
-		echo "FAIL host tests: must run as root (they add audit rules and load BPF)"
-		exit 1
-	fi
-	if ! command -v auditctl >/dev/null || [ -z "$SAVED_ENABLED" ]; then
-		echo "FAIL host tests: auditctl cannot read audit status (install auditd; is CONFIG_AUDIT on?)"
-		exit 1
-	fi
-	if [ "$SAVED_ENABLED" = 2 ]; then
-		echo "FAIL host tests: audit configuration is locked (enabled 2); reboot to change rules"
-		exit 1
-	fi
-}
-
-summary_line() {
-	echo "$PASSED passed, $FAILED failed"
-	[ "$FAILED" = 0 ]
+	check_eq "$1" "$left" 0 "${2:+$2: }nothing left attached"
 }

@@ -6,9 +6,13 @@
 # listen address forms and their errors, and --json output against
 # tests/host/json-schema.json. Audit rules and the enabled flag are restored
 # on exit, and the Prometheus server this starts is stopped.
+#
+#   tests/host/metrics.sh [-l] [-t NAME]...   (as tests/host/run.sh)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
+
+select_tests "scrape rules-json listen-forms" "$@"
 
 DASHBOARD=dashboards/auditskip.json
 DASHBOARD_CHECK=tests/host/dashboard-check.sh
@@ -17,27 +21,25 @@ SCHEMA=tests/host/json-schema.json
 PYTHON=/usr/bin/python3
 BEGAN=$SECONDS
 BACKGROUND=""
-# Its own key and uids, so tests/host/run.sh can run at the same time.
+# Its own key and uids, so its rules are told apart from tests/host/run.sh's.
 RULE_KEY=$KEY-metrics
 
-cleanup() {
+# At exit, before the audit policy is restored.
+before_policy_restore() {
 	local p
 	for p in $BACKGROUND; do
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
-	auditctl -D -k "$RULE_KEY" >/dev/null 2>&1
-	restore_audit
 }
-trap cleanup EXIT
 
-require_root_and_audit
+host_begin
 
 # need PACKAGE TEST...: installs PACKAGE from Debian when TEST fails.
 need() {
 	local pkg=$1
 	shift
 	"$@" >/dev/null 2>&1 && return 0
-	echo "metrics tests: installing $pkg"
+	log "installing $pkg"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get install -y -q --no-install-recommends "$pkg" >/dev/null 2>&1 ||
 		{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "$pkg" >/dev/null; }
@@ -50,15 +52,6 @@ for dep in "prometheus command -v promtool" "prometheus command -v prometheus" \
 		exit 1
 	fi
 done
-
-auditctl -e 1 >/dev/null
-
-add_metrics_rules() { # add_metrics_rules COUNT SYSCALL: rules that name SYSCALL but cannot match
-	for i in $(seq 1 "$1"); do
-		auditctl -a always,exit -F arch=b64 -S "$2" -F uid=$((4100000 + i)) -k "$RULE_KEY" \
-			>/dev/null 2>"$TMP/auditctl.err" || return 1
-	done
-}
 
 # wait_for SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
 wait_for() {
@@ -100,7 +93,7 @@ expect_refusal() {
 	elif ! grep -qE "$pattern" "$TMP/err"; then
 		fail "$name" "message '$(head -c 300 "$TMP/err")' lacks /$pattern/"
 	else
-		pass "$name (exit $status: $(head -n 1 "$TMP/err"))"
+		pass "$name" "exit $status: $(head -n 1 "$TMP/err")"
 	fi
 	check_detached "$name"
 }
@@ -125,10 +118,10 @@ start_prometheus() { # start_prometheus TARGET_PORT
 	PROM_PID=$!
 	BACKGROUND="$BACKGROUND $PROM_PID"
 	if wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"; then
-		pass "prometheus: server up on 127.0.0.1:$PROM_PORT"
+		pass "prometheus" "server up on 127.0.0.1:$PROM_PORT"
 		return 0
 	fi
-	fail "prometheus: server up" "not ready after 30 s: $(tail -n 5 "$TMP/prometheus.log")"
+	fail "prometheus" "server up: not ready after 30 s: $(tail -n 5 "$TMP/prometheus.log")"
 	return 1
 }
 
@@ -168,7 +161,7 @@ test_scrape() {
 		fail "scrape" "getpid is not skippable with this host's rules; loaded now: $(auditctl -l | head -n 5)"
 		return
 	fi
-	add_metrics_rules 64 openat || {
+	add_rules 64 openat "$RULE_KEY" 4100000 || {
 		fail "scrape" "cannot add rules: $(head -c 300 "$TMP/auditctl.err")"
 		return
 	}
@@ -189,78 +182,78 @@ test_scrape() {
 	# The page itself.
 	wait_for 5 served_page "http://127.0.0.1:$port/metrics"
 	curl -s -D "$TMP/headers" -o "$TMP/scrape.txt" "http://127.0.0.1:$port/metrics"
-	check "page" 200 "$(awk 'NR == 1 { print $2 }' "$TMP/headers")" "GET /metrics"
-	check "page" "text/plain; version=0.0.4; charset=utf-8" \
+	check_eq "page" "$(awk 'NR == 1 { print $2 }' "$TMP/headers")" 200 "GET /metrics"
+	check_eq "page" \
 		"$(awk -F': ' 'tolower($1) == "content-type" { sub(/\r$/, "", $2); print $2 }' "$TMP/headers")" \
-		"content type"
+		"text/plain; version=0.0.4; charset=utf-8" "content type"
 	if promtool check metrics <"$TMP/scrape.txt" >"$TMP/promtool.out" 2>&1; then
-		pass "page: promtool check metrics"
+		pass "page" "promtool check metrics"
 	else
-		fail "page: promtool check metrics" "$(head -c 500 "$TMP/promtool.out")"
+		fail "page" "promtool check metrics: $(head -c 500 "$TMP/promtool.out")"
 	fi
-	check "page" 404 "$(http_code "http://127.0.0.1:$port/nope")" "unknown path"
-	check "page" 404 "$(http_code "http://127.0.0.1:$port/")" "root path"
-	check "page" 405 "$(http_code "http://127.0.0.1:$port/metrics" -X POST)" "POST"
-	check "page" 0 "$(ss -Htlnp "sport = :$port" | grep -c getpid_loop)" \
+	check_eq "page" "$(http_code "http://127.0.0.1:$port/nope")" 404 "unknown path"
+	check_eq "page" "$(http_code "http://127.0.0.1:$port/")" 404 "root path"
+	check_eq "page" "$(http_code "http://127.0.0.1:$port/metrics" -X POST)" 405 "POST"
+	check_eq "page" "$(ss -Htlnp "sport = :$port" | grep -c getpid_loop)" 0 \
 		"the command does not inherit the listening socket"
 
 	# Exact counts through a real server.
 	if ! wait_for 20 promval_is 'auditskip_skippable_walks_total{syscall="getpid"}' "$n"; then
-		fail "prometheus" "skippable getpid walks: expected $n, got $(promval 'auditskip_skippable_walks_total{syscall="getpid"}') after 20 s"
+		fail "prometheus" "skippable getpid walks after 20 s: got $(promval 'auditskip_skippable_walks_total{syscall="getpid"}'), want $n"
 	else
-		pass "prometheus: skippable getpid walks = N ($n)"
+		pass "prometheus" "skippable getpid walks = N ($n)"
 	fi
-	check "prometheus" "$n" "$(promval 'auditskip_exit_filter_walks_total{syscall="getpid"}')" "getpid walks = N"
+	check_eq "prometheus" "$(promval 'auditskip_exit_filter_walks_total{syscall="getpid"}')" "$n" "getpid walks = N"
 	# Other work on this host may change rules too: say so rather than
 	# let the counts below fail without a reason.
-	check "prometheus" 64 "$(auditctl -l | grep -c -- "key=$RULE_KEY\$")" \
+	check_eq "prometheus" "$(auditctl -l | grep -c -- "key=$RULE_KEY\$")" 64 \
 		"this test's 64 rules still loaded (if not, another process changed rules: rerun)"
 	rules_now=$("$AUDITSKIP" rules --json)
-	check "prometheus" "$(jq -r .exit_rules <<<"$rules_now")" "$(promval 'auditskip_exit_rules')" \
+	check_eq "prometheus" "$(promval 'auditskip_exit_rules')" "$(jq -r .exit_rules <<<"$rules_now")" \
 		"exit rules = the kernel's listing"
-	check "prometheus" "$(jq -r .mask_bits <<<"$rules_now")" "$(promval 'auditskip_mask_syscalls')" \
+	check_eq "prometheus" "$(promval 'auditskip_mask_syscalls')" "$(jq -r .mask_bits <<<"$rules_now")" \
 		"mask syscalls = the listing's mask bits"
-	check "prometheus" "$((n * $(promval 'auditskip_exit_rules')))" \
-		"$(promval 'auditskip_needless_rule_visits_total{syscall="getpid"}')" "needless getpid visits = N x rules"
+	check_eq "prometheus" "$(promval 'auditskip_needless_rule_visits_total{syscall="getpid"}')" \
+		"$((n * $(promval 'auditskip_exit_rules')))" "needless getpid visits = N x rules"
 	wait_for 5 grep -q '"type":"interval"' "$run"
-	check "prometheus" \
-		"$(jq -r 'select(.type == "interval") | "\(.mode) \(.mirror_source) \(.kernel)"' "$run" | tail -n 1) $(cat VERSION)" \
+	check_eq "prometheus" \
 		"$(promql 'auditskip_info' | jq -r '.data.result[0].metric | "\(.mode) \(.mirror) \(.kernel) \(.version)"')" \
+		"$(jq -r 'select(.type == "interval") | "\(.mode) \(.mirror_source) \(.kernel)"' "$run" | tail -n 1) $(cat VERSION)" \
 		"info labels = the JSON's mode, mirror source, kernel; VERSION"
-	check "prometheus" 1 "$(promval 'count(auditskip_info)')" "one info series"
-	check "prometheus" 1 \
-		"$(promval 'sum(auditskip_skippable_walks_total) <= bool sum(auditskip_exit_filter_walks_total)')" \
+	check_eq "prometheus" "$(promval 'count(auditskip_info)')" 1 "one info series"
+	check_eq "prometheus" \
+		"$(promval 'sum(auditskip_skippable_walks_total) <= bool sum(auditskip_exit_filter_walks_total)')" 1 \
 		"skippable walks never exceed walks"
 
 	# The dashboard: every name served or planned, every query valid.
 	# Rates need two scrapes in their window.
 	sleep 2
 	if "$DASHBOARD_CHECK" check "$DASHBOARD" "$TMP/scrape.txt" >"$TMP/dash.out"; then
-		pass "dashboard: import structure; every metric it uses is served or planned"
+		pass "dashboard" "import structure; every metric it uses is served or planned"
 	else
-		fail "dashboard: metric names" "$(grep FAIL "$TMP/dash.out" | tr '\n' ' ')"
+		fail "dashboard" "metric names: $(grep FAIL "$TMP/dash.out" | tr '\n' ' ')"
 	fi
 	grep NOTICE "$TMP/dash.out"
 	dashboard_queries
-	check "dashboard" true \
+	check_eq "dashboard" \
 		"$(curl -s --get --data-urlencode 'match[]=auditskip_info' \
 			"http://127.0.0.1:$PROM_PORT/api/v1/label/instance/values" |
-			jq --arg i "127.0.0.1:$port" '.data | index($i) != null')" \
+			jq --arg i "127.0.0.1:$port" '.data | index($i) != null')" true \
 		"instance variable lists the target"
 
 	touch "$TMP/go"
 	wait "$pid"
 	status=$?
 	BACKGROUND=${BACKGROUND/ $pid/}
-	check "scrape" 0 "$status" "auditskip exit status"
-	check "scrape" "$n" "$(syscall_field "$run" getpid skippable)" "JSON summary agrees: skippable getpid = N"
+	check_eq "scrape" "$status" 0 "auditskip exit status"
+	check_eq "scrape" "$(syscall_field "$run" getpid skippable)" "$n" "JSON summary agrees: skippable getpid = N"
 	check_detached "scrape"
 	# A busy port: the server's own.
 	expect_refusal "busy port" "cannot serve metrics on 127\\.0\\.0\\.1:$PROM_PORT: Address already in use" \
 		--metrics "127.0.0.1:$PROM_PORT" -d 1
 	stop_prometheus
 	validate_json "$run" "--json -i 1 -- COMMAND"
-	auditctl -D -k "$RULE_KEY" >/dev/null
+	remove_rules "$RULE_KEY"
 }
 
 # Each dashboard query, Grafana's variables filled in, on the server that
@@ -276,12 +269,12 @@ dashboard_queries() {
 		fi
 		for name in $planned; do
 			if grep -qw "$name" <<<"$expr"; then
-				pass "dashboard query accepted: $expr (planned metric, no data expected)"
+				pass "dashboard query" "accepted: $expr (planned metric, no data expected)"
 				continue 2
 			fi
 		done
 		if [ "$(jq '.data.result | length' <<<"$answer")" -gt 0 ]; then
-			pass "dashboard query has data: $expr"
+			pass "dashboard query" "has data: $expr"
 		else
 			fail "dashboard query" "$expr: accepted but no data"
 		fi
@@ -322,9 +315,9 @@ validate_json() {
 		        print(f"NOTICE {kind}: keys {sys.argv[1]} does not list yet: {' '.join(sorted(keys))}")
 		sys.exit(bad)
 	EOF
-		pass "json schema: $2 ($(wc -l <"$1") lines: $(jq -r '.type // "rules"' "$1" | sort | uniq -c | xargs))"
+		pass "json schema" "$2 ($(wc -l <"$1") lines: $(jq -r '.type // "rules"' "$1" | sort | uniq -c | xargs))"
 	else
-		fail "json schema: $2" "$(grep -v NOTICE "$TMP/schema.out" | head -n 5 | tr '\n' ' ')"
+		fail "json schema" "$2: $(grep -v NOTICE "$TMP/schema.out" | head -n 5 | tr '\n' ' ')"
 	fi
 	grep NOTICE "$TMP/schema.out"
 }
@@ -343,14 +336,14 @@ serves_at() {
 	BACKGROUND="$BACKGROUND $pid"
 	for url in "$@"; do
 		if wait_for 5 served_page "$url"; then
-			pass "listen $name: $url"
+			pass "listen $name" "$url"
 		else
-			fail "listen $name: $url" "no page after 5 s: $(head -c 300 "$TMP/listen.err")"
+			fail "listen $name" "$url: no page after 5 s: $(head -c 300 "$TMP/listen.err")"
 		fi
 	done
 	kill -INT "$pid"
 	wait "$pid"
-	check "listen $name" 0 "$?" "exit status after SIGINT"
+	check_eq "listen $name" "$?" 0 "exit status after SIGINT"
 	BACKGROUND=${BACKGROUND/ $pid/}
 	check_detached "listen $name"
 }
@@ -376,8 +369,6 @@ test_listen_forms() {
 		--metrics 300.1.1.1:9477 -d 1
 }
 
-test_scrape
-test_rules_json
-test_listen_forms
+run_tests
 echo "metrics tests took $((SECONDS - BEGAN)) s"
 summary_line

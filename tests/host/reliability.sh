@@ -3,12 +3,14 @@
 # Reliability on the host (tracepoint mode): counters that add up across
 # CPUs and intervals, kill -9 leaving nothing behind, and a mirror that
 # converges after heavy rule churn. Rules and the enabled flag are restored.
+#
+#   tests/host/reliability.sh [-l] [-t NAME]...   (as tests/host/run.sh)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
-require_root_and_audit
-auditctl -e 1 >/dev/null
+select_tests "counters kill9 churn" "$@"
+host_begin
 
 # Per-CPU counters summed exactly: one workload pinned to each CPU, with
 # interval lines that must add up to the summary and never go backwards.
@@ -16,18 +18,16 @@ test_counters() {
 	local out=$TMP/cpus.json n=$((30000 + RANDOM % 10000))
 	add_rules 8 openat
 	"$AUDITSKIP" --json -i 0.2 -- "$GETPID_LOOP" "$n" --per-cpu >"$out"
-	check counters "$((n * $(nproc)))" "$(syscall_field "$out" getpid skippable)" \
+	check_eq counters "$(syscall_field "$out" getpid skippable)" "$((n * $(nproc)))" \
 		"getpid walks, $n on each of $(nproc) CPUs"
-	check counters "$(summary_field "$out" scans)" \
-		"$(jq -s '[.[] | select(.type == "interval") | .scans] | add' "$out")" \
-		"interval walks add up to the summary"
-	check counters "$(summary_field "$out" walked_skipped)" \
-		"$(jq -s '[.[] | select(.type == "interval") | .walked_skipped] | add' "$out")" \
-		"interval visits add up to the summary"
-	check counters true \
+	check_eq counters "$(jq -s '[.[] | select(.type == "interval") | .scans] | add' "$out")" \
+		"$(summary_field "$out" scans)" "interval walks add up to the summary"
+	check_eq counters "$(jq -s '[.[] | select(.type == "interval") | .walked_skipped] | add' "$out")" \
+		"$(summary_field "$out" walked_skipped)" "interval visits add up to the summary"
+	check_eq counters \
 		"$(jq -s '[.[] | select(.type == "interval") | .scans >= 0 and .skippable <= .scans] | all' "$out")" \
-		"no interval goes negative"
-	auditctl -D -k "$KEY" >/dev/null
+		true "no interval goes negative"
+	remove_rules
 }
 
 # Nothing is pinned, so the kernel drops every program with the last fd.
@@ -59,24 +59,22 @@ test_churn() {
 	done
 	for i in 1 2; do
 		auditctl -R "$batch" >/dev/null 2>&1
-		auditctl -D -k "$KEY" >/dev/null
+		remove_rules
 	done
 	auditctl -R "$batch" >/dev/null 2>&1 # ends with 500 openat rules
 	sleep 0.3                            # three resyncs
 	"$AUDITSKIP" rules --json >"$rules"
 	touch "$TMP/go"
 	wait "$pid"
-	check churn 0 "$?" "auditskip and the workload exited cleanly"
-	check churn "$(jq -r .mask_hex "$rules")" "$(summary_field "$out" mask_hex)" \
+	check_eq churn "$?" 0 "auditskip and the workload exited cleanly"
+	check_eq churn "$(summary_field "$out" mask_hex)" "$(jq -r .mask_hex "$rules")" \
 		"mirror equals the rule list after churn"
-	check churn 500 "$(summary_field "$out" exit_rules)" "mirror rule count"
-	check churn true "$(jq -s '[.[] | select(.type == "interval") | .mirror_generation] |
-		. == sort' "$out")" "generation never goes back"
+	check_eq churn "$(summary_field "$out" exit_rules)" 500 "mirror rule count"
+	check_eq churn "$(jq -s '[.[] | select(.type == "interval") | .mirror_generation] |
+		. == sort' "$out")" true "generation never goes back"
 	check_detached churn
-	auditctl -D -k "$KEY" >/dev/null
+	remove_rules
 }
 
-test_counters
-test_kill9
-test_churn
+run_tests
 summary_line

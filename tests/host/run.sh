@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Host tests: tracepoint mode on the running kernel, real rules, real syscalls.
-# Audit rules and the enabled flag are restored on exit, also on failure.
-# Nothing here removes a watched directory or a tree while its rule is
-# loaded: that would leave audit_n_rules stale until reboot.
+#
+#   tests/host/run.sh [-l] [-t NAME]...
+#
+# Each test adds the rules it needs and removes them, so any of them runs
+# alone (-t, repeatable, a glob; -l lists them). Audit rules and the enabled
+# flag are restored on exit, also on failure. Nothing here removes a watched
+# directory or a tree while its rule is loaded: that would leave
+# audit_n_rules stale until reboot.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
-require_root_and_audit
-auditctl -e 1 >/dev/null
+TESTS="exact live descendants per-comm pid full-mask mirror whatif signals bad-input"
+select_tests "$TESTS" "$@"
+host_begin
 
 # A workload size the tests do not know in advance.
 N=$((50000 + RANDOM % 50000))
@@ -28,25 +34,27 @@ precondition() {
 	fi
 }
 
-test_exact_counts() {
+test_exact() {
 	local out=$TMP/exact.json
 	add_rules 64 openat
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
-	check exact "tracepoint" "$(summary_field "$out" mode)" "mode"
-	check exact "$N" "$(syscall_field "$out" getpid skippable)" "skippable getpid walks = N"
-	check exact "$N" "$(syscall_field "$out" getpid scans)" "getpid walks = N"
-	check exact 0 "$(syscall_field "$out" openat skippable)" "no skippable openat walks"
-	check exact "$((64 * $(syscall_field "$out" getpid skippable)))" \
-		"$(syscall_field "$out" getpid walked_skipped)" "getpid needless visits = walks x 64"
-	check exact "$(($(summary_field "$out" skippable) * 64))" \
-		"$(summary_field "$out" walked_skipped)" "walked_skipped = skippable x rules"
-	check exact 64 "$(summary_field "$out" exit_rules)" "exit_rules"
-	check exact 0 "$(summary_field "$out" command_status)" "command status"
+	check_eq exact "$(summary_field "$out" mode)" tracepoint "mode"
+	check_eq exact "$(syscall_field "$out" getpid skippable)" "$N" "skippable getpid walks = N"
+	check_eq exact "$(syscall_field "$out" getpid scans)" "$N" "getpid walks = N"
+	check_eq exact "$(syscall_field "$out" openat skippable)" 0 "no skippable openat walks"
+	check_eq exact "$(syscall_field "$out" getpid walked_skipped)" \
+		"$((64 * $(syscall_field "$out" getpid skippable)))" "getpid needless visits = walks x 64"
+	check_eq exact "$(summary_field "$out" walked_skipped)" \
+		"$(($(summary_field "$out" skippable) * 64))" "walked_skipped = skippable x rules"
+	check_eq exact "$(summary_field "$out" exit_rules)" 64 "exit_rules"
+	check_eq exact "$(summary_field "$out" command_status)" 0 "command status"
 	check_detached exact
+	remove_rules
 }
 
-test_rule_added_while_running() {
+test_live() {
 	local out=$TMP/live.json
+	add_rules 64 openat
 	rm -f "$TMP/ready" "$TMP/go"
 	"$AUDITSKIP" --json -- \
 		"$GETPID_LOOP" "$N" --pause "$TMP/ready" "$TMP/go" "$M" >"$out" &
@@ -58,30 +66,34 @@ test_rule_added_while_running() {
 	sleep 0.2
 	touch "$TMP/go"
 	wait "$pid"
-	check live "$N" "$(syscall_field "$out" getpid skippable)" "only walks before the change are skippable"
-	check live "$((N + M))" "$(syscall_field "$out" getpid scans)" "every getpid walk counted"
-	check live 65 "$(summary_field "$out" exit_rules)" "mirror has the new rule"
-	auditctl -d always,exit -F arch=b64 -S getpid -F uid=4242 -k "$KEY" >/dev/null
+	check_eq live "$(syscall_field "$out" getpid skippable)" "$N" "only walks before the change are skippable"
+	check_eq live "$(syscall_field "$out" getpid scans)" "$((N + M))" "every getpid walk counted"
+	check_eq live "$(summary_field "$out" exit_rules)" 65 "mirror has the new rule"
+	remove_rules
 }
 
-# Uses the 64 openat rules test_exact_counts left loaded.
 test_per_comm() {
 	local out=$TMP/comm.json
+	add_rules 64 openat
 	"$AUDITSKIP" --json --per-comm=2 -- "$GETPID_LOOP" "$N" >"$out"
-	check per-comm getpid_loop "$(jq -r 'select(.type == "summary") | .comms[0].comm' "$out")" "top name"
-	check per-comm true "$(jq --argjson n "$N" 'select(.type == "summary") | .comms[0].skippable >= $n' "$out")" \
+	check_eq per-comm "$(jq -r 'select(.type == "summary") | .comms[0].comm' "$out")" getpid_loop "top name"
+	check_eq per-comm "$(jq --argjson n "$N" 'select(.type == "summary") | .comms[0].skippable >= $n' "$out")" true \
 		"its skippable walks include the N getpid"
-	check per-comm true "$(jq 'select(.type == "summary") | (.comms | length) <= 2' "$out")" "bounded to --per-comm=2"
+	check_eq per-comm "$(jq 'select(.type == "summary") | (.comms | length) <= 2' "$out")" true "bounded to --per-comm=2"
+	remove_rules
 }
 
 test_descendants() {
 	local out=$TMP/tree.json
+	add_rules 64 openat
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" 1000 --descendants 3 >"$out"
-	check descendants 4000 "$(syscall_field "$out" getpid skippable)" "children and grandchildren counted"
+	check_eq descendants "$(syscall_field "$out" getpid skippable)" 4000 "children and grandchildren counted"
+	remove_rules
 }
 
-test_pid_filter() {
+test_pid() {
 	local out=$TMP/pid.json
+	add_rules 64 openat
 	rm -f "$TMP/ready" "$TMP/go"
 	"$GETPID_LOOP" 5000 --pause "$TMP/ready" "$TMP/go" "$M" &
 	local workload=$!
@@ -92,23 +104,27 @@ test_pid_filter() {
 	touch "$TMP/go"
 	wait "$workload"
 	wait "$pid" # auditskip stops by itself once the process is gone
-	check pid "$M" "$(syscall_field "$out" getpid skippable)" "only the process's walks after attach"
+	check_eq pid "$(syscall_field "$out" getpid skippable)" "$M" "only the process's walks after attach"
+	remove_rules
 }
 
-test_full_mask_rule() {
+test_full_mask() {
 	local out=$TMP/full.json rules=$TMP/rules.json
+	add_rules 64 openat
 	auditctl -a always,exit -F arch=b64 -S all -F uid=4000999 -k "$KEY-full" >/dev/null
 	"$AUDITSKIP" rules --json >"$rules"
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" 1000 >"$out"
-	auditctl -D -k "$KEY-full" >/dev/null
-	check full-mask "$KEY-full" "$(jq -r '.full_mask_rules[0].key' "$rules")" "rules names the full-mask rule"
-	check full-mask 1 "$(jq -r '.full_mask_rules[0].mask_bits_without' "$rules")" "aggregate without it is openat only"
-	check full-mask 0 "$(syscall_field "$out" getpid skippable)" "nothing skippable"
-	check full-mask "$KEY-full" "$(jq -r 'select(.type=="summary") | .full_mask_rules[0].key' "$out")" "report names it"
+	remove_rules "$KEY-full"
+	check_eq full-mask "$(jq -r '.full_mask_rules[0].key' "$rules")" "$KEY-full" "rules names the full-mask rule"
+	check_eq full-mask "$(jq -r '.full_mask_rules[0].mask_bits_without' "$rules")" 1 "aggregate without it is openat only"
+	check_eq full-mask "$(syscall_field "$out" getpid skippable)" 0 "nothing skippable"
+	check_eq full-mask "$(jq -r 'select(.type=="summary") | .full_mask_rules[0].key' "$out")" "$KEY-full" "report names it"
+	remove_rules
 }
 
-test_mirror_matches_rule_list() {
+test_mirror() {
 	local out=$TMP/mirror.json rules=$TMP/rules2.json
+	add_rules 64 openat
 	mkdir -p "$TMP/watched"
 	touch "$TMP/watched/file"
 	# A watch on a file is listed as an exit rule but lives on the inode
@@ -117,36 +133,38 @@ test_mirror_matches_rule_list() {
 	auditctl -a always,exit -F arch=b64 -S getppid -F dir="$TMP/watched" -k "$KEY" >/dev/null
 	"$AUDITSKIP" rules --json >"$rules"
 	"$AUDITSKIP" --json -- true >"$out"
-	check mirror "$(jq -r .mask_hex "$rules")" "$(summary_field "$out" mask_hex)" "mask equals the rule list's"
-	check mirror 65 "$(summary_field "$out" exit_rules)" "watch rule left out, tree rule kept"
-	check mirror true "$(jq '[.rules[] | select(.inode_hash)] | length == 1' "$rules")" "watch on the inode hash"
+	check_eq mirror "$(summary_field "$out" mask_hex)" "$(jq -r .mask_hex "$rules")" "mask equals the rule list's"
+	check_eq mirror "$(summary_field "$out" exit_rules)" 65 "watch rule left out, tree rule kept"
+	check_eq mirror "$(jq '[.rules[] | select(.inode_hash)] | length == 1' "$rules")" true "watch on the inode hash"
 	auditctl -W "$TMP/watched/file" -p wa -k "$KEY" >/dev/null
 	auditctl -d always,exit -F arch=b64 -S getppid -F dir="$TMP/watched" -k "$KEY" >/dev/null
+	remove_rules
 }
 
 # Masks beyond the patch: one per arch, and perm= rules narrowed.
-test_whatif_masks() {
+test_whatif() {
 	local out=$TMP/whatif.json
 	mkdir -p "$TMP/tree"
 	# A tree rule with perm= gets every syscall bit; its perm can only be
 	# met by the write and attr classes and opens.
 	auditctl -a always,exit -F arch=b64 -F dir="$TMP/tree" -F perm=wa -k "$KEY" >/dev/null
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
-	check whatif 0 "$(syscall_field "$out" getpid skippable)" "tree rule: patch's mask skips nothing"
-	check whatif "$N" "$(syscall_field "$out" getpid skippable_perm_mask)" "perm-narrowed: getpid skippable"
-	check whatif 0 "$(syscall_field "$out" openat skippable_perm_mask)" "perm-narrowed: openat still walks"
-	auditctl -D -k "$KEY" >/dev/null
+	check_eq whatif "$(syscall_field "$out" getpid skippable)" 0 "tree rule: patch's mask skips nothing"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" "$N" "perm-narrowed: getpid skippable"
+	check_eq whatif "$(syscall_field "$out" openat skippable_perm_mask)" 0 "perm-narrowed: openat still walks"
+	remove_rules
 	# i386's mkdir is 39, x86_64's getpid: the patch's arch-blind mask keeps
 	# getpid walking, a native-arch mask would not.
 	add_rules 8 openat
 	auditctl -a always,exit -F arch=b32 -S mkdir -F uid=4242 -k "$KEY" >/dev/null
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
-	check whatif 0 "$(syscall_field "$out" getpid skippable)" "b32 mkdir rule keeps getpid walking"
-	check whatif "$N" "$(syscall_field "$out" getpid skippable_arch_mask)" "arch masks: getpid skippable"
-	check whatif 0 "$(syscall_field "$out" getpid skippable_perm_mask)" "perm masks leave it alone"
-	auditctl -D -k "$KEY" >/dev/null
+	check_eq whatif "$(syscall_field "$out" getpid skippable)" 0 "b32 mkdir rule keeps getpid walking"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_arch_mask)" "$N" "arch masks: getpid skippable"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" 0 "perm masks leave it alone"
+	remove_rules
 }
 
+# No rules needed: auditskip counts the whole machine until the signal.
 test_signals() {
 	local sig out status
 	for sig in INT TERM HUP; do
@@ -157,32 +175,32 @@ test_signals() {
 		kill -s "$sig" "$pid"
 		wait "$pid"
 		status=$?
-		check "signal $sig" 0 "$status" "exit status"
-		check "signal $sig" summary "$(jq -r 'select(.type=="summary") | .type' "$out")" "final report"
+		check_eq "signal $sig" "$status" 0 "exit status"
+		check_eq "signal $sig" "$(jq -r 'select(.type=="summary") | .type' "$out")" summary "final report"
 		check_detached "signal $sig"
 	done
 	out=$TMP/sig-cmd.json
 	"$AUDITSKIP" --json -- sh -c 'kill -TERM $$' >"$out"
-	check "killed command" 143 "$?" "status passed on"
-	check "killed command" 143 "$(summary_field "$out" command_status)" "in the report"
+	check_eq "killed command" "$?" 143 "status passed on"
+	check_eq "killed command" "$(summary_field "$out" command_status)" 143 "in the report"
 	"$AUDITSKIP" --json -- sh -c 'exit 7' >"$out"
-	check "failing command" 7 "$?" "status passed on"
+	check_eq "failing command" "$?" 7 "status passed on"
 }
 
-# expect_error NAME PATTERN -- ARGS...: non-zero exit, one clear message, nothing attached.
+# expect_error WHAT PATTERN -- ARGS...: non-zero exit, one clear message, nothing attached.
 expect_error() {
-	local name=$1 pattern=$2 err=$TMP/err status
+	local what=$1 pattern=$2 err=$TMP/err status
 	shift 3
 	"$@" >/dev/null 2>"$err"
 	status=$?
 	if [ "$status" = 0 ]; then
-		fail "bad input: $name" "exit status 0"
+		fail "bad input" "$what: exit status 0"
 	elif ! grep -qiE -- "$pattern" "$err"; then
-		fail "bad input: $name" "message '$(head -c 300 "$err")' lacks /$pattern/"
+		fail "bad input" "$what: message '$(head -c 300 "$err")' lacks /$pattern/"
 	else
-		pass "bad input: $name (exit $status)"
+		pass "bad input" "$what (exit $status)"
 	fi
-	check_detached "bad input: $name"
+	check_detached "bad input" "$what"
 }
 
 test_bad_input() {
@@ -207,14 +225,5 @@ test_bad_input() {
 }
 
 precondition
-test_exact_counts
-test_rule_added_while_running
-test_descendants
-test_per_comm
-test_pid_filter
-test_full_mask_rule
-test_mirror_matches_rule_list
-test_whatif_masks
-test_signals
-test_bad_input
+run_tests
 summary_line

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Kernel A/B tests, run inside a QEMU guest (busybox sh) on the unpatched and
 # on the patched kernel alike, with the same rules and workloads. Started by
 # the guest's /init (tests/vm/guest-init.sh) as its test script.
@@ -11,8 +12,9 @@
 # Which tests run comes from the kernel command line: abtest=main (default)
 # or abtest=tree (only the tree-rule staleness test, on a fresh kernel).
 
-# Result lines, JSON flattening (jflat, jlast, get, scget), tool, dump,
-# rules_reset and load_openat_rules come from the tests/vm guest library.
+# JSON flattening (jflat, jlast, get, scget), tool, dump, rules_reset,
+# load_openat_rules and load_ruleset come from the tests/vm guest library,
+# result lines (pass, fail, log, summary_line) from tests/lib/common.sh.
 . /vmtest/guest-lib.sh
 
 T=/tmp/ab
@@ -44,21 +46,6 @@ per_syscall() {
 		}
 		END { for (i = 0; i < n; i++) print v[i, "nr"] ":" v[i, "scans"] ":" v[i, "skippable"] }' "$1" |
 		sort -n -t: -k1,1 | tr '\n' ',' | sed 's/,$//'
-}
-
-# As tests/vm/guest-tests.sh: -a and -w lines only (never -e), failures
-# skipped.
-load_ruleset() {
-	ok=0
-	bad=0
-	while read -r line; do
-		case "$line" in
-		-a* | -w*) ;;
-		*) continue ;;
-		esac
-		if auditctl $line >/dev/null 2>&1; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
-	done <"$1"
-	info "loaded $(basename "$1"): $ok lines, $bad refused"
 }
 
 # measure NAME MODE WORKLOAD...: one auditskip run over WORKLOAD, reported
@@ -136,7 +123,7 @@ t_predict() {
 		auditctl -d always,exit -F arch=b64 -S getpid -S mkdir -F dir=/tmp/c/t -k ab-churn
 		;;
 	esac
-	info "predict-$set: $(auditctl -l | wc -l) rules listed"
+	log "predict-$set: $(auditctl -l | wc -l) rules listed"
 	measure predict-$set filter-op "$@"
 	rules_reset
 }
@@ -197,7 +184,7 @@ t_safety() {
 			print out
 		}' | sort | uniq -c | sed 's/^ *//' >"$T/safety.recs"
 	n=$(awk '{ s += $1 } END { print s + 0 }' "$T/safety.recs")
-	info "safety: $n records"
+	log "safety: $n records"
 	sed 's/^/VMTEST REC /' "$T/safety.recs"
 	# Each of the rules must have produced something on either kernel.
 	why=
@@ -222,7 +209,7 @@ t_safety() {
 t_stale() {
 	name=$1
 	n=$(auditctl -l | grep -vc '^No rules')
-	info "$name: $n rules listed before measuring"
+	log "$name: $n rules listed before measuring"
 	measure $name syscall-exit getpid_loop $N
 	measure $name-fop filter-op getpid_loop $N
 }
@@ -232,7 +219,7 @@ stale_watch() {
 	: >/tmp/d/f
 	auditctl -w /tmp/d/f -p wa -k ab-stale || { fail stale-watch-add "auditctl -w failed"; return 1; }
 	rm -rf /tmp/d
-	info "watch rule listed after rm: $(auditctl -l | grep -c '/tmp/d/f')"
+	log "watch rule listed after rm: $(auditctl -l | grep -c '/tmp/d/f')"
 }
 
 # An exe rule goes through audit_del_rule() when its file goes away
@@ -243,7 +230,7 @@ stale_exe() {
 	auditctl -a always,exit -F arch=b64 -S openat -F exe=/tmp/e/x -k ab-stale ||
 		{ fail stale-exe-add "auditctl -a exe= failed"; return 1; }
 	rm -rf /tmp/e
-	info "exe rule listed after rm: $(auditctl -l | grep -c 'exe=/tmp/e/x')"
+	log "exe rule listed after rm: $(auditctl -l | grep -c 'exe=/tmp/e/x')"
 }
 
 stale_tree() {
@@ -258,7 +245,7 @@ stale_tree() {
 		sleep 0.2
 		_t=$((_t + 1))
 	done
-	info "tree rule listed after rm: $(auditctl -l | grep -c 'dir=/tmp/t')"
+	log "tree rule listed after rm: $(auditctl -l | grep -c 'dir=/tmp/t')"
 }
 
 # No warning, BUG or oops from the kernel during all of the above (the
@@ -274,11 +261,12 @@ t_kernel_log() {
 
 # ------------------------------------------------------------------- main ---
 
-info "kernel $(uname -r), variant $VARIANT, abtest=$ABTEST"
-info "config N=$N NRULES=$NRULES"
+log "kernel $(uname -r), variant $VARIANT, abtest=$ABTEST"
+log "config N=$N NRULES=$NRULES"
 t_audit_enable
 if ! command -v auditskip >/dev/null || ! command -v getpid_loop >/dev/null; then
 	fail tools "auditskip or getpid_loop missing from the initramfs (make static)"
+	summary_line
 	exit 1
 fi
 
@@ -318,4 +306,4 @@ tree)
 	fail abtest "unknown abtest=$ABTEST"
 	;;
 esac
-exit 0
+summary_line

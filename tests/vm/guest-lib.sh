@@ -1,14 +1,21 @@
 #!/bin/sh
-# Shared by the guest suites (busybox sh): result lines, the kernel's
-# expected modes, JSON flattening, and running auditskip with a time limit.
-# Each test prints exactly one result line:
-#   VMTEST PASS name
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the guest suites (busybox sh): the kernel's expected modes, JSON
+# flattening, running auditskip with a time limit, and loading rules. Result
+# lines come from tests/lib/common.sh (in the guest /vmtest/common.sh), each
+# behind "VMTEST ":
+#   VMTEST PASS name[: detail]
 #   VMTEST FAIL name: reason
-# and may print "VMTEST INFO ..." lines with details; tests/vm/run.sh on the
-# host collects them from the serial console.
+#   VMTEST N passed, N failed         (last)
+# with "VMTEST INFO ..." lines of detail (log); tests/vm/run.sh on the host
+# collects them from the serial console.
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 set -f # rule lines are expanded unquoted on purpose; never glob them
+
+RESULT_PREFIX="VMTEST "
+LOG_PREFIX="VMTEST INFO "
+. /vmtest/common.sh
 
 T=/tmp/vmtest
 mkdir -p "$T"
@@ -22,14 +29,11 @@ NR_OPENAT=257
 # Seconds since the last result line, from the guest's clock (for finding
 # slow tests; TCG makes everything slow).
 LAST_T=$(cut -d' ' -f1 /proc/uptime)
-took() {
+on_result() {
 	_now=$(cut -d' ' -f1 /proc/uptime)
-	echo "VMTEST INFO took $(awk -v a="$LAST_T" -v b="$_now" 'BEGIN { printf "%.1f", b - a }')s: $1"
+	log "took $(awk -v a="$LAST_T" -v b="$_now" 'BEGIN { printf "%.1f", b - a }')s: $1"
 	LAST_T=$_now
 }
-pass() { echo "VMTEST PASS $1"; took "$1"; }
-fail() { echo "VMTEST FAIL $1: $2"; took "$1"; }
-info() { echo "VMTEST INFO $*"; }
 
 KVER=$(uname -r)
 # Which modes each Debian kernel can attach (see shared KERNEL-NOTES, sec. 2):
@@ -113,10 +117,10 @@ tool() {
 # dump NAME: show what a failed run printed (lines cut short: mask_hex alone
 # is 512 characters).
 dump() {
-	info "--- $1: exit status $rc, stderr:"
-	tail -n 15 "$T/$1.err" 2>/dev/null | cut -c1-300 | sed 's/^/VMTEST INFO   /'
-	info "--- $1: stdout:"
-	tail -n 8 "$T/$1.out" 2>/dev/null | cut -c1-600 | sed 's/^/VMTEST INFO   /'
+	log "--- $1: exit status $rc, stderr:"
+	tail -n 15 "$T/$1.err" 2>/dev/null | cut -c1-300 | sed "s/^/$LOG_PREFIX  /" >&2
+	log "--- $1: stdout:"
+	tail -n 8 "$T/$1.out" 2>/dev/null | cut -c1-600 | sed "s/^/$LOG_PREFIX  /" >&2
 }
 
 # Numbers of the loaded BPF programs and links, sorted for comm. bpftool
@@ -145,6 +149,22 @@ load_openat_rules() {
 	done
 	auditctl -R "$T/openat.rules" >/dev/null || return 1
 	[ "$(auditctl -l | grep -c vmtest)" -eq "$1" ]
+}
+
+# load_ruleset FILE: a real rule set, line by line: only -a and -w lines (no
+# -D, -b, -f, and above all no -e 2, which would lock the rules); lines the
+# guest cannot take (missing paths, ...) are refused by auditctl and counted.
+load_ruleset() {
+	ok=0
+	bad=0
+	while read -r line; do
+		case "$line" in
+		-a* | -w*) ;;
+		*) continue ;;
+		esac
+		if auditctl $line >/dev/null 2>&1; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+	done <"$1"
+	log "loaded $(basename "$1"): $ok lines, $bad refused"
 }
 
 # ------------------------------------------------------------------ tests ---

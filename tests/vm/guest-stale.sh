@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Stale rule accounting (the series' second patch), in a fresh guest of its
 # own: a removed watch or tree leaves audit_n_rules counting a rule that is
 # gone until reboot, so each case needs a guest nobody made stale before.
@@ -26,7 +27,7 @@ expect() {
 	_counted=$(get "$T/$1.flat" stale.counted_rules)
 	_paid=$(get "$T/$1.flat" stale.syscalls)
 	_walks=$(scget "$T/$1.flat" $NR_GETPID scans)
-	info "$1 ($2): stale=$_state audit_n_rules=$_n counted=$_counted syscalls=$_paid getpid walks=${_walks:-0}"
+	log "$1 ($2): stale=$_state audit_n_rules=$_n counted=$_counted syscalls=$_paid getpid walks=${_walks:-0}"
 	if [ $rc -ne 0 ] || [ -z "$_state" ]; then
 		fail "$1-$2" "auditskip exit status $rc"
 		dump "$1"
@@ -91,4 +92,4 @@ tree)
 	fail stale "unknown case '$CASE'"
 	;;
 esac
-exit 0
+summary_line

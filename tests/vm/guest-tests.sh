@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The main guest suite, started by guest-init.sh: modes, exactness, the
 # mirror, missed matches, io_uring and detaching, on one Debian kernel.
 #
@@ -69,8 +70,8 @@ t_mode_forced() {
 	dump mode-$M
 	# Say why: -v has the tool print libbpf's log.
 	timeout $TOOL_TIMEOUT auditskip -v --mode $M -- true >/dev/null 2>"$T/mode-$M.verbose"
-	info "--- mode-$M: auditskip -v, last lines:"
-	grep -v '^$' "$T/mode-$M.verbose" | tail -n 25 | cut -c1-300 | sed 's/^/VMTEST INFO   /'
+	log "--- mode-$M: auditskip -v, last lines:"
+	grep -v '^$' "$T/mode-$M.verbose" | tail -n 25 | cut -c1-300 | sed "s/^/$LOG_PREFIX  /" >&2
 }
 
 # A mode whose attach point this kernel lacks must be refused with an error,
@@ -89,7 +90,7 @@ t_mode_absent() {
 		fail mode-$M-refused "exit status $rc but nothing on stderr"
 	else
 		pass mode-$M-refused
-		info "mode-$M-refused: $(head -n 1 "$T/absent-$M.err" | cut -c1-200)"
+		log "mode-$M-refused: $(head -n 1 "$T/absent-$M.err" | cut -c1-200)"
 	fi
 }
 
@@ -114,7 +115,7 @@ t_exact() {
 	nm=$(scget $f $NR_GETPID name)
 	er=$(get $f exit_rules)
 	mb=$(get $f mask_bits)
-	info "$name: getpid scans=$sc skippable=$sk walked_skipped=$ws exit_rules=$er mask_bits=$mb"
+	log "$name: getpid scans=$sc skippable=$sk walked_skipped=$ws exit_rules=$er mask_bits=$mb"
 	why=
 	if [ $rc -ne 0 ]; then
 		why="exit status $rc"
@@ -179,7 +180,7 @@ t_openat() {
 	sc=$(scget $f $NR_OPENAT scans)
 	sk=$(scget $f $NR_OPENAT skippable)
 	ws=$(scget $f $NR_OPENAT walked_skipped)
-	info "$name: openat scans=$sc skippable=$sk walked_skipped=$ws"
+	log "$name: openat scans=$sc skippable=$sk walked_skipped=$ws"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
 	elif [ -z "$sc" ] || [ "$sc" -lt 1 ]; then
@@ -221,7 +222,7 @@ t_first_syscall() {
 	jlast "$T/$name.out" summary >"$T/$name.sum"
 	sc=$(scget "$T/$name.sum" $NR_GETPID scans)
 	sk=$(scget "$T/$name.sum" $NR_GETPID skippable)
-	info "$name: sh alone makes $shell_getpids getpid; with the rule added: scans=$sc skippable=$sk"
+	log "$name: sh alone makes $shell_getpids getpid; with the rule added: scans=$sc skippable=$sk"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
 	elif [ "$has_rule" != 1 ]; then
@@ -255,7 +256,7 @@ t_first_syscall_tree_kill() {
 	jlast "$T/$name.out" summary >"$T/$name.sum"
 	sc=$(scget "$T/$name.sum" $NR_GETPID scans)
 	sk=$(scget "$T/$name.sum" $NR_GETPID skippable)
-	info "$name: getpid scans=$sc skippable=$sk; tree rule still listed afterwards: $left"
+	log "$name: getpid scans=$sc skippable=$sk; tree rule still listed afterwards: $left"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
 	elif [ "$left" != 0 ]; then
@@ -300,7 +301,7 @@ t_detach() {
 	names=$(for id in $(cat "$T/$name-p.new"); do
 		sed -n "s/^$id: \([a-z_]*\) *name \([^ ]*\).*/\1:\2/p" "$T/$name.pl"
 	done)
-	info "$name: programs while running: $(echo $names)"
+	log "$name: programs while running: $(echo $names)"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
 		dump $name
@@ -381,7 +382,7 @@ mirror_check() {
 		# compare with a later interval instead.
 		auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
 		wait_fresh_interval || { fail $name "no interval line within 30 s"; return; }
-		info "$name: rule list changed while waiting; used a later interval"
+		log "$name: rule list changed while waiting; used a later interval"
 	fi
 	jflat <"$T/rules1.json" >"$T/rules.flat"
 	re=$(get "$T/rules.flat" exit_rules)
@@ -393,13 +394,13 @@ mirror_check() {
 	ig=$(get "$T/iv.flat" mirror_generation)
 	src=$(get "$T/iv.flat" mirror_source)
 	ac=$(auditctl_exit_rules)
-	info "$name: interval exit_rules=$ie mask_bits=$ib generation=$ig source=$src; rules --json exit_rules=$re mask_bits=$rb; auditctl -l exit rules=$ac"
+	log "$name: interval exit_rules=$ie mask_bits=$ib generation=$ig source=$src; rules --json exit_rules=$re mask_bits=$rb; auditctl -l exit rules=$ac"
 	# The loader reports the mirror it read at its last rule sync (every
 	# 250 ms), so the first line after a change may still show the old one.
 	ne=$(get "$T/iv-next.flat" exit_rules)
 	nh=$(get "$T/iv-next.flat" mask_hex | tr A-F a-f)
 	if [ "$ne" != "$re" ] || [ "$nh" != "$rh" ]; then
-		info "$name: the first interval line after the change still showed exit_rules=$ne mask_bits=$(get "$T/iv-next.flat" mask_bits) generation=$(get "$T/iv-next.flat" mirror_generation)"
+		log "$name: the first interval line after the change still showed exit_rules=$ne mask_bits=$(get "$T/iv-next.flat" mask_bits) generation=$(get "$T/iv-next.flat" mirror_generation)"
 	fi
 	if [ -z "$re" ] || [ ${#rh} -ne 512 ]; then
 		fail $name "auditskip rules --json gave exit_rules=\"$re\", mask_hex of ${#rh} chars: $(head -c 200 "$T/rules1.json") $(head -n 3 "$T/rules.err")"
@@ -413,8 +414,8 @@ mirror_check() {
 		fail $name "interval exit_rules=$ie, rules --json says $re"
 	elif [ "$ih" != "$rh" ]; then
 		fail $name "interval mask_hex differs from rules --json (bits $ib vs $rb)"
-		info "$name: interval mask_hex $ih"
-		info "$name: rules    mask_hex $rh"
+		log "$name: interval mask_hex $ih"
+		log "$name: rules    mask_hex $rh"
 	elif [ "$(hexbits "$ih")" != "$ib" ]; then
 		fail $name "interval mask_bits=$ib but mask_hex has $(hexbits "$ih") bits"
 	else
@@ -422,22 +423,6 @@ mirror_check() {
 	fi
 	LAST_BITS=$rb
 	LAST_RULES=$re
-}
-
-# Load a real rule set line by line, as the notes did: only -a and -w lines
-# (no -D, -b, -f, and above all no -e 2, which would lock the rules), and
-# lines the guest cannot take (missing paths, ...) are skipped.
-load_ruleset() {
-	ok=0
-	bad=0
-	while read -r line; do
-		case "$line" in
-		-a* | -w*) ;;
-		*) continue ;;
-		esac
-		if auditctl $line >/dev/null 2>&1; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
-	done <"$1"
-	info "loaded $(basename "$1"): $ok lines, $bad refused"
 }
 
 t_mirror() {
@@ -456,7 +441,7 @@ t_mirror() {
 		return
 	fi
 	jlast "$MIRROR_OUT" start >"$T/mirror.start"
-	info "mirror: auto mode picked $(get "$T/mirror.start" mode)"
+	log "mirror: auto mode picked $(get "$T/mirror.start" mode)"
 	progs >"$T/sigint.p1"
 	links >"$T/sigint.l1"
 
@@ -475,11 +460,8 @@ t_mirror() {
 
 	auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k vmtest
 	mirror_check getpid-rule 5
-	if [ "$LAST_BITS" != $((bits_before + 1)) ]; then
-		fail mirror-getpid-bit "mask_bits went $bits_before -> $LAST_BITS after a getpid-only rule"
-	else
-		pass mirror-getpid-bit
-	fi
+	check_eq mirror-getpid-bit "$LAST_BITS" $((bits_before + 1)) \
+		"mask_bits after a getpid-only rule (were $bits_before)"
 
 	load_ruleset $RULES_DIR/30-stig.rules
 	mirror_check ruleset
@@ -495,26 +477,26 @@ t_mirror() {
 	# (audit_remove_parent_watches; this leaves audit_n_rules stale).
 	rm -rf /tmp/w
 	mirror_check watch-removed "$before"
-	info "watch rule still listed after rm: $(auditctl -l | grep -c ' /tmp/w/f ')"
+	log "watch rule still listed after rm: $(auditctl -l | grep -c ' /tmp/w/f ')"
 
 	# A watch on a directory: auditctl turns it into a dir= (tree) rule, so
 	# it does go on the exit list, with the full mask (no arch given).
 	mkdir -p /tmp/x
 	auditctl -w /tmp/x/ -p wa -k vmtest
-	info "auditctl -l shows it as: $(auditctl -l | grep /tmp/x)"
+	log "auditctl -l shows it as: $(auditctl -l | grep /tmp/x)"
 	mirror_check dirwatch-add $((before + 1))
 	rm -rf /tmp/x
 	mirror_check dirwatch-removed "$before"
-	info "directory watch still listed after rm: $(auditctl -l | grep -c ' /tmp/x')"
+	log "directory watch still listed after rm: $(auditctl -l | grep -c ' /tmp/x')"
 
 	# A tree rule stays on the exit list; removing the tree kills it.
 	mkdir -p /tmp/t/sub
 	auditctl -a always,exit -F dir=/tmp/t -F perm=wa -k vmtest
-	info "auditctl -l shows it as: $(auditctl -l | grep /tmp/t)"
+	log "auditctl -l shows it as: $(auditctl -l | grep /tmp/t)"
 	mirror_check tree-add $((before + 1))
 	rm -rf /tmp/t
 	mirror_check tree-removed "$before"
-	info "tree rule still listed after rm: $(auditctl -l | grep -c 'dir=/tmp/t')"
+	log "tree rule still listed after rm: $(auditctl -l | grep -c 'dir=/tmp/t')"
 
 	rules_reset
 	mirror_check reset 0
@@ -566,7 +548,7 @@ t_safety() {
 	_key=$(get "$T/corrupt-$_m.flat" missed.0.key)
 	_name=$(get "$T/corrupt-$_m.flat" missed.0.name)
 	_needless=$(scget "$T/needless-$_m.flat" $NR_GETPID needless_despite_mask)
-	info "safety-$_m: missed=$_missed; corrupted: getpid missed=$_fired first=$_name/$_key; needless getpid=$_needless"
+	log "safety-$_m: missed=$_missed; corrupted: getpid missed=$_fired first=$_name/$_key; needless getpid=$_needless"
 	if [ "$_missed" != 0 ]; then
 		fail safety-$_m "missed_matches=$_missed with a true mirror"
 		dump safe-$_m
@@ -591,7 +573,7 @@ t_uring() {
 	jlast "$T/uring.out" summary >"$T/uring.flat"
 	_scans=$(get "$T/uring.flat" uring.scans)
 	_skip=$(get "$T/uring.flat" uring.skippable)
-	info "uring: io_uring walks=$_scans skippable=$_skip"
+	log "uring: io_uring walks=$_scans skippable=$_skip"
 	if [ $rc -ne 0 ] || [ -z "$_scans" ]; then
 		fail uring "auditskip exit status $rc"
 		dump uring
@@ -612,7 +594,7 @@ t_timing() {
 	jlast "$T/timing-$_m.out" summary >"$T/timing-$_m.flat"
 	_meas=$(scget "$T/timing-$_m.flat" $NR_GETPID measured_skippable_walk_ns)
 	_model=$(scget "$T/timing-$_m.flat" $NR_GETPID saved_ns)
-	info "timing-$_m: getpid skippable walks measured ${_meas} ns, model ${_model} ns (uncalibrated), clock read $(get "$T/timing-$_m.flat" timing_clock_ns) ns"
+	log "timing-$_m: getpid skippable walks measured ${_meas} ns, model ${_model} ns (uncalibrated), clock read $(get "$T/timing-$_m.flat" timing_clock_ns) ns"
 	if [ $rc -ne 0 ] || [ -z "$_meas" ]; then
 		fail timing-$_m "auditskip exit status $rc"
 		dump timing-$_m
@@ -666,7 +648,7 @@ t_churn() {
 	_missed=$(get "$T/churn-$_m.flat" missed_matches)
 	_walks=$(scget "$T/churn-$_m.flat" $NR_GETPID scans)
 	_skip=$(scget "$T/churn-$_m.flat" $NR_GETPID skippable)
-	info "churn-$_m: getpid walks=$_walks skippable=$_skip missed=$_missed raced=$(get "$T/churn-$_m.flat" raced_matches); exit rules $(get "$T/churn-$_m.flat" exit_rules) vs $(get "$T/churn-rules.flat" exit_rules), generation $(get "$T/churn-$_m.flat" mirror_generation)"
+	log "churn-$_m: getpid walks=$_walks skippable=$_skip missed=$_missed raced=$(get "$T/churn-$_m.flat" raced_matches); exit rules $(get "$T/churn-$_m.flat" exit_rules) vs $(get "$T/churn-rules.flat" exit_rules), generation $(get "$T/churn-$_m.flat" mirror_generation)"
 	rules_reset
 	if [ $rc -ne 0 ] || [ -z "$_missed" ]; then
 		fail churn-$_m "auditskip exit status $rc"
@@ -685,14 +667,15 @@ t_churn() {
 
 # ------------------------------------------------------------------- main ---
 
-info "kernel $KVER: auto mode expected $AUTO; modes $MODES; absent $ABSENT"
+log "kernel $KVER: auto mode expected $AUTO; modes $MODES; absent $ABSENT"
 t_boot
 t_audit_enable
 if ! command -v auditskip >/dev/null || ! command -v getpid_loop >/dev/null; then
 	fail tools "auditskip or getpid_loop missing from the initramfs (make static)"
+	summary_line
 	exit 1
 fi
-info "auditskip: $(auditskip --version 2>&1 | head -n 1)"
+log "auditskip: $(auditskip --version 2>&1 | head -n 1)"
 
 t_mode_auto
 for M in $MODES; do t_mode_forced $M; done
@@ -708,4 +691,4 @@ for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
 for M in $MODES; do t_detach $M; done
 # Also leaves audit_n_rules stale (guest only).
 t_mirror
-exit 0
+summary_line

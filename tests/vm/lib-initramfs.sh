@@ -89,6 +89,7 @@ vm_build_initramfs() {
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"
 	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
+	install -m 0644 "$ROOT/tests/lib/common.sh" "$IROOT/vmtest/common.sh"
 	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
 
 	# A few of the files the example rule sets watch, so their -w lines load.
