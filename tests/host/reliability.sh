@@ -18,14 +18,14 @@ test_counters() {
 	local out=$TMP/cpus.json n=$((30000 + RANDOM % 10000))
 	add_rules 8 openat
 	"$AUDITSKIP" --json -i 0.2 -- "$GETPID_LOOP" "$n" --per-cpu >"$out"
-	check_eq counters "$(syscall_field "$out" getpid skippable)" "$((n * $(nproc)))" \
+	check_eq counters "$(syscall_field "$out" getpid skippable_walks)" "$((n * $(nproc)))" \
 		"getpid walks, $n on each of $(nproc) CPUs"
-	check_eq counters "$(jq -s '[.[] | select(.type == "interval") | .scans] | add' "$out")" \
-		"$(summary_field "$out" scans)" "interval walks add up to the summary"
-	check_eq counters "$(jq -s '[.[] | select(.type == "interval") | .walked_skipped] | add' "$out")" \
-		"$(summary_field "$out" walked_skipped)" "interval visits add up to the summary"
+	check_eq counters "$(jq -s '[.[] | select(.type == "interval") | .walks] | add' "$out")" \
+		"$(summary_field "$out" walks)" "interval walks add up to the summary"
+	check_eq counters "$(jq -s '[.[] | select(.type == "interval") | .needless_rule_visits] | add' "$out")" \
+		"$(summary_field "$out" needless_rule_visits)" "interval visits add up to the summary"
 	check_eq counters \
-		"$(jq -s '[.[] | select(.type == "interval") | .scans >= 0 and .skippable <= .scans] | all' "$out")" \
+		"$(jq -s '[.[] | select(.type == "interval") | .walks >= 0 and .skippable_walks <= .walks] | all' "$out")" \
 		true "no interval goes negative"
 	remove_rules
 }

@@ -39,13 +39,13 @@ test_exact() {
 	add_rules 64 openat
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
 	check_eq exact "$(summary_field "$out" mode)" tracepoint "mode"
-	check_eq exact "$(syscall_field "$out" getpid skippable)" "$N" "skippable getpid walks = N"
-	check_eq exact "$(syscall_field "$out" getpid scans)" "$N" "getpid walks = N"
-	check_eq exact "$(syscall_field "$out" openat skippable)" 0 "no skippable openat walks"
-	check_eq exact "$(syscall_field "$out" getpid walked_skipped)" \
-		"$((64 * $(syscall_field "$out" getpid skippable)))" "getpid needless visits = walks x 64"
-	check_eq exact "$(summary_field "$out" walked_skipped)" \
-		"$(($(summary_field "$out" skippable) * 64))" "walked_skipped = skippable x rules"
+	check_eq exact "$(syscall_field "$out" getpid skippable_walks)" "$N" "skippable getpid walks = N"
+	check_eq exact "$(syscall_field "$out" getpid walks)" "$N" "getpid walks = N"
+	check_eq exact "$(syscall_field "$out" openat skippable_walks)" 0 "no skippable openat walks"
+	check_eq exact "$(syscall_field "$out" getpid needless_rule_visits)" \
+		"$((64 * $(syscall_field "$out" getpid skippable_walks)))" "getpid needless visits = walks x 64"
+	check_eq exact "$(summary_field "$out" needless_rule_visits)" \
+		"$(($(summary_field "$out" skippable_walks) * 64))" "needless_rule_visits = skippable x rules"
 	check_eq exact "$(summary_field "$out" exit_rules)" 64 "exit_rules"
 	check_eq exact "$(summary_field "$out" command_status)" 0 "command status"
 	check_detached exact
@@ -66,8 +66,8 @@ test_live() {
 	sleep 0.2
 	touch "$TMP/go"
 	wait "$pid"
-	check_eq live "$(syscall_field "$out" getpid skippable)" "$N" "only walks before the change are skippable"
-	check_eq live "$(syscall_field "$out" getpid scans)" "$((N + M))" "every getpid walk counted"
+	check_eq live "$(syscall_field "$out" getpid skippable_walks)" "$N" "only walks before the change are skippable"
+	check_eq live "$(syscall_field "$out" getpid walks)" "$((N + M))" "every getpid walk counted"
 	check_eq live "$(summary_field "$out" exit_rules)" 65 "mirror has the new rule"
 	remove_rules
 }
@@ -77,7 +77,7 @@ test_per_comm() {
 	add_rules 64 openat
 	"$AUDITSKIP" --json --per-comm=2 -- "$GETPID_LOOP" "$N" >"$out"
 	check_eq per-comm "$(jq -r 'select(.type == "summary") | .comms[0].comm' "$out")" getpid_loop "top name"
-	check_eq per-comm "$(jq --argjson n "$N" 'select(.type == "summary") | .comms[0].skippable >= $n' "$out")" true \
+	check_eq per-comm "$(jq --argjson n "$N" 'select(.type == "summary") | .comms[0].skippable_walks >= $n' "$out")" true \
 		"its skippable walks include the N getpid"
 	check_eq per-comm "$(jq 'select(.type == "summary") | (.comms | length) <= 2' "$out")" true "bounded to --per-comm=2"
 	remove_rules
@@ -87,7 +87,7 @@ test_descendants() {
 	local out=$TMP/tree.json
 	add_rules 64 openat
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" 1000 --descendants 3 >"$out"
-	check_eq descendants "$(syscall_field "$out" getpid skippable)" 4000 "children and grandchildren counted"
+	check_eq descendants "$(syscall_field "$out" getpid skippable_walks)" 4000 "children and grandchildren counted"
 	remove_rules
 }
 
@@ -104,7 +104,7 @@ test_pid() {
 	touch "$TMP/go"
 	wait "$workload"
 	wait "$pid" # auditskip stops by itself once the process is gone
-	check_eq pid "$(syscall_field "$out" getpid skippable)" "$M" "only the process's walks after attach"
+	check_eq pid "$(syscall_field "$out" getpid skippable_walks)" "$M" "only the process's walks after attach"
 	remove_rules
 }
 
@@ -117,7 +117,7 @@ test_full_mask() {
 	remove_rules "$KEY-full"
 	check_eq full-mask "$(jq -r '.full_mask_rules[0].key' "$rules")" "$KEY-full" "rules names the full-mask rule"
 	check_eq full-mask "$(jq -r '.full_mask_rules[0].mask_bits_without' "$rules")" 1 "aggregate without it is openat only"
-	check_eq full-mask "$(syscall_field "$out" getpid skippable)" 0 "nothing skippable"
+	check_eq full-mask "$(syscall_field "$out" getpid skippable_walks)" 0 "nothing skippable"
 	check_eq full-mask "$(jq -r 'select(.type=="summary") | .full_mask_rules[0].key' "$out")" "$KEY-full" "report names it"
 	remove_rules
 }
@@ -149,7 +149,7 @@ test_whatif() {
 	# met by the write and attr classes and opens.
 	auditctl -a always,exit -F arch=b64 -F dir="$TMP/tree" -F perm=wa -k "$KEY" >/dev/null
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
-	check_eq whatif "$(syscall_field "$out" getpid skippable)" 0 "tree rule: patch's mask skips nothing"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_walks)" 0 "tree rule: patch's mask skips nothing"
 	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" "$N" "perm-narrowed: getpid skippable"
 	check_eq whatif "$(syscall_field "$out" openat skippable_perm_mask)" 0 "perm-narrowed: openat still walks"
 	remove_rules
@@ -158,7 +158,7 @@ test_whatif() {
 	add_rules 8 openat
 	auditctl -a always,exit -F arch=b32 -S mkdir -F uid=4242 -k "$KEY" >/dev/null
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
-	check_eq whatif "$(syscall_field "$out" getpid skippable)" 0 "b32 mkdir rule keeps getpid walking"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_walks)" 0 "b32 mkdir rule keeps getpid walking"
 	check_eq whatif "$(syscall_field "$out" getpid skippable_arch_mask)" "$N" "arch masks: getpid skippable"
 	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" 0 "perm masks leave it alone"
 	remove_rules

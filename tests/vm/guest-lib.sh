@@ -81,10 +81,25 @@ get() {
 	sed -n "s/^$2=//p" "$1" | head -n 1
 }
 
-# scget FLATFILE NR FIELD: FIELD of the syscalls[] entry whose nr is NR;
-# empty when the syscall is not listed.
+# The arch audit calls this machine's own (syscalls[] entries are per arch).
+case "$(uname -m)" in
+aarch64) NATIVE_ARCH=aarch64 ;;
+*) NATIVE_ARCH=x86_64 ;;
+esac
+
+# scidx FLATFILE NR [ARCH]: index of the syscalls[] entry of NR on ARCH
+# (default the native one); empty when it is not listed.
+scidx() {
+	awk -F= -v nr="$2" -v arch="${3:-$NATIVE_ARCH}" '
+		$1 ~ /^syscalls\.[0-9]+\.nr$/ && $2 == nr { split($1, p, "."); n[p[2]] = 1 }
+		$1 ~ /^syscalls\.[0-9]+\.arch$/ && $2 == arch { split($1, p, "."); a[p[2]] = 1 }
+		END { for (i in n) if (i in a) { print i; exit } }' "$1"
+}
+
+# scget FLATFILE NR FIELD [ARCH]: FIELD of the syscalls[] entry of NR on
+# ARCH (default native); empty when the syscall is not listed.
 scget() {
-	_i=$(sed -n "s/^syscalls\.\([0-9]*\)\.nr=$2\$/\1/p" "$1" | head -n 1)
+	_i=$(scidx "$1" "$2" "${4:-}")
 	[ -n "$_i" ] && sed -n "s/^syscalls\.$_i\.$3=//p" "$1" | head -n 1
 }
 

@@ -26,7 +26,7 @@ expect() {
 	_n=$(get "$T/$1.flat" stale.audit_n_rules)
 	_counted=$(get "$T/$1.flat" stale.counted_rules)
 	_paid=$(get "$T/$1.flat" stale.syscalls)
-	_walks=$(scget "$T/$1.flat" $NR_GETPID scans)
+	_walks=$(scget "$T/$1.flat" $NR_GETPID walks)
 	log "$1 ($2): stale=$_state audit_n_rules=$_n counted=$_counted syscalls=$_paid getpid walks=${_walks:-0}"
 	if [ $rc -ne 0 ] || [ -z "$_state" ]; then
 		fail "$1-$2" "auditskip exit status $rc"

@@ -1,9 +1,9 @@
 # Flattens one JSON value into "path=value" lines, e.g.
-#   {"mode":"filter-op","syscalls":[{"nr":39,"scans":5}]}
+#   {"mode":"filter-op","syscalls":[{"nr":39,"walks":5}]}
 # becomes
 #   mode=filter-op
 #   syscalls.0.nr=39
-#   syscalls.0.scans=5
+#   syscalls.0.walks=5
 # The guest has no jq; busybox sed + awk are enough for the tool's output.
 # Input must already be split into one token per line (see jflat() in
 # guest-tests.sh): doing the split with one sed pass keeps this linear, where

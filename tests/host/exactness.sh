@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of tracepoint mode's exactness on real workloads, against the
+# kernel's own audit records, and of the verdicts that must not be false.
+#
+#   tests/host/exactness.sh [-l] [-t NAME]...
+#
+# Each test adds the rules it needs and removes them; rules and the enabled
+# flag are restored on exit, also on failure.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+TESTS="gate stale-sleepers"
+select_tests "$TESTS" "$@"
+host_begin
+
+# A command whose start fails after it was forked must never run.
+test_gate() {
+	local marker=$TMP/ran status
+	"$AUDITSKIP" --test-fail-start -- sh -c "touch '$marker'" >/dev/null 2>"$TMP/gate.err"
+	status=$?
+	if [ "$status" = 0 ]; then
+		fail gate "exit status 0 after a failed start"
+	else
+		pass gate "exit status $status: $(head -n 1 "$TMP/gate.err")"
+	fi
+	sleep 0.2
+	check_eq gate "$([ -e "$marker" ] && echo ran || echo "did not run")" "did not run" \
+		"the command never ran uncounted"
+	check_eq gate "$(pgrep -f "touch $marker" | wc -l)" 0 "no child left"
+	check_detached gate
+}
+
+# Syscalls that entered while rules were loaded and return after they are
+# deleted walk the list once more; that is not stale accounting. New
+# processes then get dummy contexts, and the verdict must be "no".
+test_stale_sleepers() {
+	local out=$TMP/stale.json pid sleepers=()
+	add_rules 4 openat
+	for _ in 1 2 3 4; do
+		sleep 2 &
+		sleepers+=($!)
+	done
+	"$AUDITSKIP" --json --sync-ms 200 -d 4 >"$out" &
+	pid=$!
+	while ! grep -q '"type":"start"' "$out" 2>/dev/null; do sleep 0.05; done
+	remove_rules
+	wait "${sleepers[@]}"
+	"$GETPID_LOOP" 10000
+	wait "$pid"
+	check_eq stale-sleepers "$(jq -r 'select(.type=="summary") | .stale.state' "$out")" no \
+		"sleepers across 'auditctl -D' are not stale accounting"
+	check_eq stale-sleepers "$(jq -r 'select(.type=="summary") | .stale.syscalls' "$out")" 0 \
+		"no stale syscalls"
+	check_eq stale-sleepers "$(syscall_field "$out" getpid walks)" 0 \
+		"a new process's getpid calls have dummy contexts"
+}
+
+run_tests
+summary_line
