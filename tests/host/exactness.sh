@@ -36,7 +36,7 @@ test_gate() {
 # deleted walk the list once more; that is not stale accounting. New
 # processes then get dummy contexts, and the verdict must be "no".
 test_stale_sleepers() {
-	local out=$TMP/stale.json pid sleepers=()
+	local out=$TMP/stale.json after=$TMP/stale-after.json pid sleepers=()
 	add_rules 4 openat
 	for _ in 1 2 3 4; do
 		sleep 2 &
@@ -47,14 +47,16 @@ test_stale_sleepers() {
 	while ! grep -q '"type":"start"' "$out" 2>/dev/null; do sleep 0.05; done
 	remove_rules
 	wait "${sleepers[@]}"
-	"$GETPID_LOOP" 10000
 	wait "$pid"
 	check_eq stale-sleepers "$(jq -r 'select(.type=="summary") | .stale.state' "$out")" no \
 		"sleepers across 'auditctl -D' are not stale accounting"
 	check_eq stale-sleepers "$(jq -r 'select(.type=="summary") | .stale.syscalls' "$out")" 0 \
 		"no stale syscalls"
-	check_eq stale-sleepers "$(syscall_field "$out" getpid walks)" 0 \
+	"$AUDITSKIP" --json -- "$GETPID_LOOP" 10000 >"$after"
+	check_eq stale-sleepers "$(syscall_field "$after" getpid walks)" 0 \
 		"a new process's getpid calls have dummy contexts"
+	check_eq stale-sleepers "$(jq -r 'select(.type=="summary") | .stale.state' "$after")" no \
+		"and the verdict stays no"
 }
 
 run_tests
