@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make overhead-guest`: what the trampoline modes add to getpid in QEMU
+# guests of Debian's 6.1 and 6.12 kernels, against the same programs
+# returning at once (the floor of any tool of this design), at 1 and 1024
+# exit rules, all in one guest run per kernel (tests/vm/guest-overhead.sh).
+#
+#   bench/overhead-guest.sh [-o FILE] [KERNEL...]   (default: 6.1 6.12)
+#
+# Emulated (TCG) nanoseconds: they are compared only with each other, in
+# the same guest run; they say nothing about real hardware's absolute cost.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUTFILE=
+if [ "${1:-}" = -o ]; then
+	OUTFILE=$2
+	shift 2
+fi
+KERNELS=${*:-6.1 6.12}
+COMMAND="bench/overhead-guest.sh${OUTFILE:+ -o $OUTFILE} $KERNELS"
+LOGDIR=${VMTEST_LOGDIR:-.output/vmtest}
+STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+
+for k in $KERNELS; do
+	VMTEST_SUITES=overhead tests/vm/run.sh "$k" >&2 ||
+		{ echo "overhead-guest: the $k guest failed (see above)" >&2; exit 1; }
+done
+
+# Medians over cycles of (tool - mean of the cycle's two unattached medians).
+report() {
+	echo "# auditskip: trampoline modes' overhead in QEMU guests"
+	echo
+	echo "Run $STARTED with \`$COMMAND\` (\`make overhead-guest\`), QEMU TCG (emulated: compare"
+	echo "these nanoseconds only with each other). getpid medians of audit_bench; \"floor\" is the"
+	echo "same mode's programs attached and returning at once (\`--test-hollow\`): what any tool"
+	echo "with an fentry and fexit pair on the same function pays."
+	echo
+	echo "| kernel | exit rules | nothing attached | mode | auditskip adds | floor adds | auditskip / floor |"
+	echo "|---|---|---|---|---|---|---|"
+	for k in $KERNELS; do
+		grep -h '^VMTEST OVERHEAD ' "$LOGDIR"/console-"$k"-overhead.log "$LOGDIR"/console-"$k".log 2>/dev/null |
+			awk -v k="$k" '
+			function med(list,   n, a, i, j, t) {
+				n = split(list, a, " ")
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+			}
+			{
+				for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+				key = f["rules"] SUBSEP f["cycle"]
+				if (f["tool"] == "none") { base[key] += f["ns"] / 2; nbase[key]++ }
+				else { t[key, f["tool"]] = f["ns"]; tools[f["tool"]] = 1 }
+				rules[f["rules"]] = 1; cycles[f["cycle"]] = 1
+			}
+			END {
+				for (r in rules) {
+					bl = ""
+					for (c in cycles) bl = bl " " base[r, c]
+					for (m in tools) {
+						if (m ~ /^floor-/) continue
+						al = ""; fl = ""
+						for (c in cycles) {
+							al = al " " (t[r, c, m] - base[r, c])
+							fl = fl " " (t[r, c, "floor-" m] - base[r, c])
+						}
+						a = med(al); fo = med(fl)
+						printf "| %s | %s | %.0f ns | %s | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), m, a, fo, fo > 0 ? sprintf("%.2f", a / fo) : "-"
+					}
+				}
+			}' | sort -t'|' -k3n -k5
+	done
+	echo
+	echo "Goal: auditskip within 1.3 times the floor's added cost."
+}
+
+if [ -n "$OUTFILE" ]; then
+	report | tee "$OUTFILE"
+else
+	report
+fi

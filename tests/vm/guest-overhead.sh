@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest suite "overhead" (bench/overhead-guest.sh): what the trampoline
+# modes add to getpid, against the same programs returning at once
+# (--test-hollow, the floor of any tool hooking the same functions), with 1
+# and 1024 exit rules that cannot match getpid. Each cycle times nothing
+# attached before and after the tools. One line per measurement:
+#   VMTEST OVERHEAD rules=R cycle=C tool=T ns=MEDIAN
+# (tool "none" is nothing attached). Emulated (TCG) nanoseconds: compare them
+# only with each other.
+. /vmtest/guest-lib.sh
+
+CYCLES=${CYCLES:-3}
+BENCH_ARGS="-n 20000 -r 5 -w 1"
+
+median_ns() {
+	audit_bench $BENCH_ARGS --json | sed -n 's/.*"median_ns": *\([0-9.]*\).*/\1/p'
+}
+
+# measure_with RULES CYCLE TOOL ARGS...: starts auditskip, waits until it counts, times getpid.
+measure_with() {
+	_r=$1 _c=$2 _t=$3
+	shift 3
+	auditskip "$@" --json >"$T/ovh.out" 2>"$T/ovh.err" &
+	_pid=$!
+	_w=0
+	while ! grep -q '"type":"start"' "$T/ovh.out" 2>/dev/null; do
+		sleep 0.2
+		_w=$((_w + 1))
+		if [ $_w -gt 150 ] || ! kill -0 $_pid 2>/dev/null; then
+			fail "overhead-$_t" "auditskip $* did not start: $(tail -n 1 "$T/ovh.err")"
+			kill $_pid 2>/dev/null
+			wait $_pid 2>/dev/null
+			return
+		fi
+	done
+	sleep 1
+	echo "VMTEST OVERHEAD rules=$_r cycle=$_c tool=$_t ns=$(median_ns)"
+	kill -INT $_pid
+	wait $_pid
+}
+
+auditctl -e 1 >/dev/null
+for rules in 1 1024; do
+	rules_reset
+	load_openat_rules $rules || { fail overhead-rules-$rules "could not load $rules rules"; continue; }
+	c=1
+	while [ $c -le $CYCLES ]; do
+		echo "VMTEST OVERHEAD rules=$rules cycle=$c tool=none ns=$(median_ns)"
+		for m in $TRAMPOLINE_MODES; do
+			measure_with $rules $c $m -m $m
+			measure_with $rules $c floor-$m -m $m --test-hollow
+		done
+		echo "VMTEST OVERHEAD rules=$rules cycle=$c tool=none ns=$(median_ns)"
+		c=$((c + 1))
+	done
+	pass overhead-rules-$rules "$CYCLES cycles timed"
+done
+rules_reset
+summary_line
