@@ -33,6 +33,7 @@
 #define NR_EXIT_GROUP 231
 #define NR_EXIT_COMPAT 1
 #define NR_EXIT_GROUP_COMPAT 252
+#define NR_IO_URING_ENTER 426
 #elif defined(__TARGET_ARCH_arm64)
 #define AUDIT_ARCH_NATIVE 0xc00000b7	/* AUDIT_ARCH_AARCH64 */
 #define AUDIT_ARCH_COMPAT 0x40000028	/* AUDIT_ARCH_ARM */
@@ -41,6 +42,7 @@
 #define NR_EXIT_GROUP 94
 #define NR_EXIT_COMPAT 1
 #define NR_EXIT_GROUP_COMPAT 248
+#define NR_IO_URING_ENTER 426
 #else
 #error "auditskip needs this architecture's audit arches and exit syscall numbers"
 #endif
@@ -78,6 +80,13 @@ volatile __u64 ruleless_epoch = 0;
 volatile __u64 stale_candidates = 0;
 /* Blind spots, counted: exit walks in __audit_free that tracepoint mode infers. */
 volatile __u64 exit_walks_inferred = 0;
+/*
+ * Blind spot of tracepoint mode, counted: walks of io_uring_enter, each op
+ * of which run inline walked the exit list once more (__audit_uring_exit()).
+ */
+volatile __u64 uring_enter_walks = 0;
+/* `-- COMMAND`: its pid, counted from its exec on (the loader's child before it is not). */
+volatile __u32 exec_tgid = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -536,6 +545,20 @@ int BPF_PROG(count_syscall_exit, int success, long return_code)
 }
 
 /*
+ * An io_uring op run inline in a syscall (io_uring_enter) walks the exit
+ * list once more, with the syscall's number: __audit_uring_exit() calls
+ * audit_filter_syscall() on a syscall context.
+ */
+SEC("fentry/__audit_uring_exit")
+int BPF_PROG(count_uring_exit, int success, long code)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	count_if_walked(BPF_CORE_READ(task, audit_context), bpf_get_current_pid_tgid() >> 32);
+	return 0;
+}
+
+/*
  * A task that ends inside a syscall (exit, exit_group) never returns from
  * it: __audit_free() walks the exit list for it instead.
  */
@@ -624,6 +647,8 @@ int count_sys_exit(struct bpf_raw_tracepoint_args *args)
 		return 0;
 	if (e->ruleless_epoch && e->ruleless_epoch == ruleless_epoch)
 		__sync_fetch_and_add(&stale_candidates, 1);
+	if (e->nr == NR_IO_URING_ENTER)
+		__sync_fetch_and_add(&uring_enter_walks, 1);
 	count_walk(e->nr, e->arch, false, &w);
 	return 0;
 }
@@ -657,6 +682,24 @@ int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 	}
 	if (follow_children)
 		forget_if_last(task);
+	return 0;
+}
+
+/*
+ * `-- COMMAND`: counted from its exec on. Before it, the loader's child
+ * resets signals and waits at its gate, which is not the command's work,
+ * and whose timing against the attach would differ from run to run.
+ */
+SEC("raw_tracepoint/sched_process_exec")
+int track_exec(struct bpf_raw_tracepoint_args *args)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u8 one = 1;
+
+	if (!exec_tgid || tgid != exec_tgid)
+		return 0;
+	bpf_map_update_elem(&tracked, &tgid, &one, BPF_ANY);
+	exec_tgid = 0;
 	return 0;
 }
 

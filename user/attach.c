@@ -21,15 +21,16 @@ const struct mode_info modes[MODE_COUNT] = {
 	},
 	[MODE_SYSCALL_EXIT] = {
 		"syscall-exit", "__audit_syscall_exit",
-		"fentry on __audit_syscall_exit and __audit_free, with the kernel's conditions for filtering",
+		"fentry on __audit_syscall_exit, __audit_free and __audit_uring_exit, with the kernel's conditions for filtering",
 		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks",
 	},
 	[MODE_TRACEPOINT] = {
 		"tracepoint", NULL,
 		"raw_syscalls:sys_enter and sys_exit, and the audit context's dummy flag",
 		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks, "
-		"rule changes until the loader hears of them; exit and exit_group walks are "
-		"inferred from the context at entry (exit_walks_inferred)",
+		"rule changes until the loader hears of them, the exit walk each io_uring op run "
+		"inline in io_uring_enter makes (uring_enter_walks counts those calls); exit and "
+		"exit_group walks are inferred from the context at entry (exit_walks_inferred)",
 	},
 };
 
@@ -86,7 +87,8 @@ static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, struct bpf
 	case MODE_SYSCALL_EXIT:
 		progs[0] = s->progs.count_syscall_exit;
 		progs[1] = s->progs.count_audit_free;
-		return 2;
+		progs[2] = s->progs.count_uring_exit;
+		return 3;
 	default:
 		/* sys_enter first, so every counted exit has its entry noted. */
 		progs[0] = s->progs.note_sys_enter;
@@ -146,7 +148,11 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	/* __audit_free() is where exit and exit_group walk; without it, those go uncounted. */
 	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_free"))
 		bpf_program__set_autoload(s->progs.count_audit_free, false);
+	/* io_uring audit came with 5.16: before it there is no inline op to count. */
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_uring_exit"))
+		bpf_program__set_autoload(s->progs.count_uring_exit, false);
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
+	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
 	/* In tracepoint mode count_exit_walk forgets, after counting the exit walk. */
 	bpf_program__set_autoload(s->progs.forget_exit,
 				  req->follow_children && mode != MODE_TRACEPOINT);

@@ -280,6 +280,10 @@ static json_object *blind_spots_json(const struct report_ctx *r)
 			       r->cfg.infers_exit_walks ?
 				       json_object_new_uint64(r->live.exit_walks_inferred) :
 				       NULL);
+	json_object_object_add(o, "uring_enter_walks",
+			       r->cfg.infers_exit_walks ?
+				       json_object_new_uint64(r->live.uring_enter_walks) :
+				       NULL);
 	return o;
 }
 
@@ -607,9 +611,13 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 		fprintf(r->cfg.out, "  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
 			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
 			r->live.mirror.uring_rules);
-	if (r->cfg.infers_exit_walks)
+	if (r->cfg.infers_exit_walks) {
 		fprintf(r->cfg.out, "  %-24s %12llu  (exit, exit_group: judged by the context at entry)\n",
 			"exit walks inferred", (unsigned long long)r->live.exit_walks_inferred);
+		if (r->live.uring_enter_walks)
+			fprintf(r->cfg.out, "  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
+				"io_uring_enter walks", (unsigned long long)r->live.uring_enter_walks);
+	}
 	print_saved(r->cfg.out, r, t, seconds);
 	print_stale(r->cfg.out, r);
 	if (!t->total.walks)

@@ -53,6 +53,7 @@ struct report_state {
 	__u64 comms_lost;	/* walks of names the map had no room for */
 	__u64 clock_ns;		/* --timing: the clock read's cost taken off each walk */
 	__u64 exit_walks_inferred;
+	__u64 uring_enter_walks;
 	const slot_hist *hist;	/* --timing: walk-time histograms by slot, else NULL */
 	const char *perm_classes;	/* where the perm-narrowed mask's classes come from */
 };

@@ -215,6 +215,7 @@ static void read_bpf_state(struct session *ss)
 	live->clock_ns = skel->bss->clock_ns;
 	live->lost_descendants = skel->bss->lost_children;
 	live->exit_walks_inferred = skel->bss->exit_walks_inferred;
+	live->uring_enter_walks = skel->bss->uring_enter_walks;
 	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
 }
@@ -422,7 +423,9 @@ int session_start_target(struct session *ss)
 				strerror(-err));
 			return err;
 		}
-		err = env->test_fail_start ? -ECANCELED : track(ss, ss->child.pid);
+		/* Tracked from its exec on, by BPF: see track_exec. */
+		err = env->test_fail_start ? -ECANCELED : 0;
+		ss->at.skel->bss->exec_tgid = ss->child.pid;
 		if (err) {
 			fprintf(stderr, "auditskip: cannot track %s (pid %d): %s\n", env->argv[0],
 				ss->child.pid, strerror(-err));
