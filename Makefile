@@ -31,7 +31,8 @@ LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules
 	user/notify.c user/getpid_timing.c user/whatif.c user/counts.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
-TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
+TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
+	$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration
 
 ifeq ($(V),1)
@@ -84,6 +85,19 @@ $(OUTPUT)/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -luring -o $@
 
+# The guest corpus workloads, native and i386 (gcc-multilib), and the record counter.
+$(OUTPUT)/corpus: tests/tools/corpus.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
+$(OUTPUT)/corpus32: tests/tools/corpus.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -m32 $(USER_CFLAGS) $< -o $@
+
+$(OUTPUT)/audit_records: tests/tools/audit_records.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
 $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
@@ -95,7 +109,8 @@ $(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibrate.o 
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
-	$(OUTPUT)/static/audit_bench
+	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/corpus $(OUTPUT)/static/corpus32 \
+	$(OUTPUT)/static/audit_records
 
 $(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h
 	$(Q)mkdir -p $(@D)
@@ -118,6 +133,18 @@ $(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c
 $(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
+
+$(OUTPUT)/static/corpus: tests/tools/corpus.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/corpus32: tests/tools/corpus.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -m32 $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/audit_records: tests/tools/audit_records.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:
