@@ -18,7 +18,14 @@
  *   x86_64 39 20000
  *   i386 20 50
  *
- * and exits 1 if the kernel's lost counter moved while it ran (records were
+ * An io_uring op run inline by io_uring_enter walks the exit list once more,
+ * in __audit_uring_exit(), and a match there logs a URINGOP record (no arch,
+ * no syscall) instead of a SYSCALL one; those are counted on a line of
+ * their own:
+ *
+ *   uringop 0 50
+ *
+ * It exits 1 if the kernel's lost counter moved while it ran (records were
  * dropped, the counts cannot be trusted), or on any other error.
  */
 #include <errno.h>
@@ -34,6 +41,9 @@
 #include <linux/netlink.h>
 #include <sys/socket.h>
 
+#ifndef AUDIT_URINGOP
+#define AUDIT_URINGOP 1336
+#endif
 #define MARKER "op=set audit_backlog_wait_time="
 #define MAX_KEYS 4096
 /* Only a guard against a hang: the marker normally comes back at once. */
@@ -86,11 +96,11 @@ static const char *arch_name(const char *hex)
 	return hex;
 }
 
-/* "audit(...): arch=c000003e syscall=39 ... key="KEY"" */
-static void count_record(const char *text, const char *key)
+/* "audit(...): arch=c000003e syscall=39 ... key="KEY"", or a URINGOP record */
+static void count_record(const char *text, const char *key, int uringop)
 {
 	char want[128], arch[16];
-	const char *a, *s, *k;
+	const char *a, *s, *k, *name;
 	long nr;
 	int i;
 
@@ -100,20 +110,25 @@ static void count_record(const char *text, const char *key)
 		return;
 	a = strstr(text, " arch=");
 	s = strstr(text, " syscall=");
-	if (!a || !s || sscanf(a, " arch=%15[0-9a-fA-F]", arch) != 1 ||
+	if (uringop) {
+		name = "uringop";
+		nr = 0;
+	} else if (!a || !s || sscanf(a, " arch=%15[0-9a-fA-F]", arch) != 1 ||
 	    sscanf(s, " syscall=%ld", &nr) != 1) {
 		fprintf(stderr, "audit_records: cannot parse: %.200s\n", text);
 		exit(1);
+	} else {
+		name = arch_name(arch);
 	}
 	for (i = 0; i < ncounts; i++)
-		if (counts[i].nr == nr && !strcmp(counts[i].arch, arch_name(arch)))
+		if (counts[i].nr == nr && !strcmp(counts[i].arch, name))
 			break;
 	if (i == ncounts) {
 		if (ncounts == MAX_KEYS) {
 			fprintf(stderr, "audit_records: more than %d syscalls\n", MAX_KEYS);
 			exit(1);
 		}
-		snprintf(counts[i].arch, sizeof(counts[i].arch), "%s", arch_name(arch));
+		snprintf(counts[i].arch, sizeof(counts[i].arch), "%s", name);
 		counts[i].nr = nr;
 		ncounts++;
 	}
@@ -173,8 +188,8 @@ static int drain(const char *key, struct audit_status *status, int *got_status)
 			continue;
 		}
 		data[dlen] = 0; /* the buffer has a byte to spare */
-		if (nh->nlmsg_type == AUDIT_SYSCALL)
-			count_record(data, key);
+		if (nh->nlmsg_type == AUDIT_SYSCALL || nh->nlmsg_type == AUDIT_URINGOP)
+			count_record(data, key, nh->nlmsg_type == AUDIT_URINGOP);
 		else if (nh->nlmsg_type == AUDIT_CONFIG_CHANGE && strstr(data, MARKER))
 			marker = 1;
 	}

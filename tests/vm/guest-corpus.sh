@@ -289,13 +289,14 @@ ruleset() {
 # its own between fork and exec (walked, not recorded: its exe is
 # auditskip); the nop workload measures them, and every other workload must
 # show the same walks-minus-records.
+# records_tab RECORDS KEYED -> KEY COUNT. A URINGOP record stands for the
+# exit-list walk __audit_uring_exit() makes for an op run inline by
+# io_uring_enter (the corpus' io_uring workload is native).
 records_tab() {
-	# $1: records file, $2: keyed (1) or not; -> KEY COUNT
-	if [ "$2" = 1 ]; then
-		awk '{ print $1 ":" $2, $3 }' "$1"
-	else
-		awk '{ n[$2] += $3 } END { for (k in n) print k, n[k] }' "$1"
-	fi
+	awk -v keyed="$2" '
+	$1 == "uringop" { $1 = "x86_64"; $2 = 426 }
+	{ n[keyed ? $1 ":" $2 : $2] += $3 }
+	END { for (k in n) print k, n[k] }' "$1"
 }
 
 run_records() {
@@ -358,6 +359,9 @@ t_records() {
 		run_records "$_wl" "$_cmd" || continue
 		diff_walks_records "$_wl" | awk -v pre="$C/prelude" '
 		BEGIN { while ((getline l < pre) > 0) { split(l, a, " "); p[a[1]] = a[2] } }
+		# Numbers past the mask (a tracer skipping a syscall makes it -1)
+		# are walked, but audit_in_mask() lets no rule match them.
+		$1 ~ /(^|:)2048$/ { next }
 		{
 			k = $1; want = $5 + p[k]
 			if ($4 != want) {
