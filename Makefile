@@ -85,14 +85,18 @@ $(OUTPUT)/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -luring -o $@
 
-# The guest corpus workloads, native and i386 (gcc-multilib), and the record counter.
+# The guest corpus workloads, native and i386, and the record counter. The i386
+# build takes the x86 uapi headers from the native directory, which is all
+# Debian's gcc-multilib adds (an /usr/include/asm link) and which conflicts
+# with Debian's cross compilers; gcc-12-multilib and libc6-dev-i386 do not.
+M32 := -m32 -isystem /usr/include/x86_64-linux-gnu
 $(OUTPUT)/corpus: tests/tools/corpus.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
 
 $(OUTPUT)/corpus32: tests/tools/corpus.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -m32 $(USER_CFLAGS) $< -o $@
+	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -o $@
 
 $(OUTPUT)/audit_records: tests/tools/audit_records.c | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -140,7 +144,7 @@ $(OUTPUT)/static/corpus: tests/tools/corpus.c
 
 $(OUTPUT)/static/corpus32: tests/tools/corpus.c
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -m32 $(USER_CFLAGS) $< -static -o $@
+	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
 
 $(OUTPUT)/static/audit_records: tests/tools/audit_records.c
 	$(Q)mkdir -p $(@D)
