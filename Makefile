@@ -35,7 +35,8 @@ LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules
 	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
-TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench
+TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
+	$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl
 
 ifeq ($(V),1)
@@ -88,6 +89,23 @@ $(OUTPUT)/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -luring -o $@
 
+# The guest corpus workloads, native and i386, and the record counter. The i386
+# build takes the x86 uapi headers from the native directory, which is all
+# Debian's gcc-multilib adds (an /usr/include/asm link) and which conflicts
+# with Debian's cross compilers; gcc-12-multilib and libc6-dev-i386 do not.
+M32 := -m32 -isystem /usr/include/x86_64-linux-gnu
+$(OUTPUT)/corpus: tests/tools/corpus.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
+$(OUTPUT)/corpus32: tests/tools/corpus.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -o $@
+
+$(OUTPUT)/audit_records: tests/tools/audit_records.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
 $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
@@ -102,7 +120,8 @@ $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
-	$(OUTPUT)/static/audit_bench
+	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/corpus $(OUTPUT)/static/corpus32 \
+	$(OUTPUT)/static/audit_records
 
 $(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h
 	$(Q)mkdir -p $(@D)
@@ -125,6 +144,18 @@ $(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c
 $(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
+
+$(OUTPUT)/static/corpus: tests/tools/corpus.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/corpus32: tests/tools/corpus.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/audit_records: tests/tools/audit_records.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:

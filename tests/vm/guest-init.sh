@@ -32,7 +32,11 @@ echo "VMTEST BOOT $(uname -r) ${suite:-main}"
 # The tests get their own process; a crash in them must still power off.
 case "$suite" in
 stale-*) sh /vmtest/guest-stale.sh "${suite#stale-}" </dev/null 2>&1 ;;
-*) sh /vmtest/guest-tests.sh </dev/null 2>&1 ;;
+corpus) sh /vmtest/guest-corpus.sh </dev/null 2>&1 ;;
+*)
+	sh /vmtest/guest-tests.sh </dev/null 2>&1
+	sh /vmtest/guest-corpus.sh </dev/null 2>&1
+	;;
 esac
 echo "VMTEST DONE rc=$?"
 sync

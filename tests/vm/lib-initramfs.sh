@@ -22,7 +22,7 @@ VMDIR=${VMDIR:-$ROOT/tests/vm}
 STATIC=${STATIC:-${VMTEST_STATIC:-$ROOT/.output/static}}
 RULES_SRC=${RULES_SRC:-/usr/share/doc/auditd/examples/rules}
 # Static tools copied from $STATIC into the guests' /bin.
-VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench}
+VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench corpus corpus32 audit_records}
 
 vm_host_tools() {
 	local need_pkgs=()
@@ -84,7 +84,7 @@ vm_build_initramfs() {
 	vm_copy_bin /usr/sbin/bpftool /sbin/bpftool
 
 	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
-	for s in guest-lib.sh guest-tests.sh guest-stale.sh; do
+	for s in guest-lib.sh guest-tests.sh guest-stale.sh guest-corpus.sh; do
 		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"

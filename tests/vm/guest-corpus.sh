@@ -1,0 +1,500 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The corpus suite, run by guest-init.sh after the main suite (or alone with
+# vmsuite=corpus): real workloads (tests/tools/corpus.c, its i386 build,
+# io_uring, busybox tar, gzip and sh) under several rule sets, each run under
+# every attach mode this kernel loads. Per syscall, every mode must count the
+# walks (scans) and skippable walks the reference mode counts (filter-op,
+# else filter-syscall: they hook the walk itself), and the reference must
+# count what the workload is known to do and what the audit records say.
+#
+# Result lines:
+#   PASS corpus/<ruleset>/<workload>/<mode>
+#   FAIL corpus/<ruleset>/<workload>/<mode>: <arch> <syscall>(<nr>) walks got X want Y
+# one FAIL line per difference; <mode> "expect" is the workload's own count,
+# "records" the audit records, "repeat" a second reference run.
+
+. /vmtest/guest-lib.sh
+
+C=/tmp/corpus         # scratch files of this suite
+D=/tmp/d              # the tree the perm rule watches
+BBDIR=/tmp/bbc        # a private busybox, so exe= rules match only the workloads
+BB=$BBDIR/busybox
+REC_KEY=corpusrec
+mkdir -p "$C"
+
+REF=
+for _m in $MODES; do
+	case $_m in
+	filter-op | filter-syscall) REF=${REF:-$_m} ;;
+	esac
+done
+
+# ------------------------------------------------------------- workloads ---
+# One line each: NAME|COMMAND|EXPECT. EXPECT lists ARCH:NR=WALKS[/SKIPPABLE]
+# for the reference mode: what the workload makes by construction. The first
+# execve of each workload is the one `auditskip -- CMD` makes for it (native,
+# from the loader's child).
+
+workloads_all() {
+	cat <<EOF
+getpid|/bin/corpus getpid 200|x86_64:39=200
+int80|/bin/corpus int80 50|i386:20=50
+getpid32|/bin/corpus32 getpid 50|i386:20=50
+signals|/bin/corpus signals 50|x86_64:15=50 x86_64:62=50
+siginfo32|/bin/corpus32 siginfo 50|i386:173=50 i386:37=50
+signals32|/bin/corpus32 signals 50|i386:119=50 i386:37=50
+exec|/bin/corpus exec 5|x86_64:59=6
+execveat|/bin/corpus execveat 5|x86_64:322=5 x86_64:59=1
+exec32|/bin/corpus32 exec 5|i386:11=5 x86_64:59=1
+execveat32|/bin/corpus32 execveat 5|i386:358=5 x86_64:59=1
+xexec|/bin/corpus xexec /bin/corpus32 /bin/corpus|x86_64:59=2 i386:11=1
+fork|/bin/corpus fork 10|x86_64:56=10 x86_64:57=10 x86_64:39=20 x86_64:231=21
+fork32|/bin/corpus32 fork 10|i386:120=10 i386:2=10 i386:20=20 i386:252=21
+rawclone32|/bin/corpus32 rawclone 10|i386:120=10 i386:20=10 i386:252=11
+vfork|/bin/corpus vfork 10|x86_64:58=10 x86_64:231=11
+vfork32|/bin/corpus32 vfork 10|i386:190=10 i386:252=11
+clone3|/bin/corpus clone3 10|x86_64:435=10 x86_64:39=10 x86_64:231=11
+threads|/bin/corpus threads 4 25|x86_64:39=100 x86_64:60=4 x86_64:231=1
+threads32|/bin/corpus32 threads 4 25|i386:20=100 i386:1=4 i386:252=1
+exitgroup-live|/bin/corpus exitgroup-live 4|x86_64:1=4 x86_64:231=1
+seccomp|/bin/corpus seccomp 50|x86_64:110=0 x86_64:317=1
+ptrace|/bin/corpus ptrace 20|x86_64:39=20
+ptrace-skip|/bin/corpus ptrace-skip 20|x86_64:110=0
+uring|/bin/uring_openat 50|
+perm|/bin/corpus perm $D $D/x|x86_64:452=1 x86_64:437=1 x86_64:59=2
+bb-tar|$BBDIR/tar -cf $D/t.tar -C /vmtest rules|
+bb-gzip|$BBDIR/gzip -k -f $D/t.tar|
+bb-sh|$BBDIR/sh $C/script.sh|
+EOF
+}
+
+# The workloads a rule set runs: names, or "all".
+workloads_of() {
+	case $1 in
+	full | records) workloads_all ;;
+	*) workloads_all | grep -E "^($2)\|" ;;
+	esac
+}
+
+# Files the workloads expect, made afresh before each run so every run
+# starts from the same state. $D itself stays: removing it would kill the
+# tree rule on it (kill_rules) and the exe= rule on $D/x (its mark is on
+# the parent directory).
+prepare() {
+	mkdir -p "$D"
+	find "$D" -mindepth 1 -maxdepth 1 ! -name x -exec rm -rf {} \;
+	[ -x "$D/x" ] || cp /bin/corpus "$D/x"
+	tar -cf "$D/t.tar" -C /vmtest rules
+}
+
+setup_busybox() {
+	mkdir -p "$BBDIR"
+	cp /bin/busybox "$BB"
+	for a in sh tar gzip cat rm ls mkdir; do
+		ln -sf busybox "$BBDIR/$a"
+	done
+	cat >"$C/script.sh" <<EOF
+PATH=$BBDIR
+i=0
+while [ \$i -lt 20 ]; do
+	i=\$((i + 1))
+	echo \$i >$D/s.\$i
+done
+cat $D/s.* >$D/all
+mkdir -p $D/sub
+ls $D >$D/sub/list
+rm -f $D/s.*
+EOF
+}
+
+# ---------------------------------------------------------------- tables ---
+
+# sctab FLAT: one line per syscalls[] entry of a flattened summary:
+#   KEY NAME SCANS SKIPPABLE SKIPPABLE_ARCH_MASK SKIPPABLE_PERM_MASK
+# KEY is ARCH:NR where entries have an arch, else NR.
+sctab() {
+	awk -F= '
+	$1 ~ /^syscalls\.[0-9]+\.[a-z_]+$/ {
+		split($1, p, ".")
+		v[p[2], p[3]] = substr($0, length($1) + 2)
+		seen[p[2]] = 1
+	}
+	END {
+		for (i in seen) {
+			k = v[i, "nr"]
+			if (v[i, "arch"] != "")
+				k = v[i, "arch"] ":" k
+			n = v[i, "name"]
+			if (n == "")
+				n = "?"
+			print k, n, v[i, "scans"] + 0, v[i, "skippable"] + 0,
+				v[i, "skippable_arch_mask"] + 0, v[i, "skippable_perm_mask"] + 0
+		}
+	}' "$1"
+}
+
+# cmptab REF GOT: differences, one line each: ARCH NAME(NR) FIELD got X want Y
+# (an entry missing on one side counts as zero there).
+cmptab() {
+	awk '
+	FILENAME == ARGV[1] { ref[$1] = $0; keys[$1] = 1; next }
+	{ got[$1] = $0; keys[$1] = 1 }
+	END {
+		split("walks skippable skippable_arch_mask skippable_perm_mask", f, " ")
+		for (k in keys) {
+			nr = k
+			ar = "-"
+			if (c = index(k, ":")) {
+				ar = substr(k, 1, c - 1)
+				nr = substr(k, c + 1)
+			}
+			nr_ = split(ref[k], r, " ")
+			ng = split(got[k], g, " ")
+			name = nr_ ? r[2] : g[2]
+			for (j = 1; j <= 4; j++) {
+				w = nr_ ? r[j + 2] + 0 : 0
+				x = ng ? g[j + 2] + 0 : 0
+				if (w != x)
+					print ar, name "(" nr ")", f[j], "got", x, "want", w
+			}
+		}
+	}' "$1" "$2" | sort
+}
+
+# keyed TAB: does the table key entries by arch?
+keyed() {
+	grep -q '^[a-z0-9_]*:' "$1"
+}
+
+# report NAME DIFFS: one FAIL line per difference, or one PASS.
+report() {
+	if [ -s "$2" ]; then
+		while read -r _line; do
+			fail "$1" "$_line"
+		done <"$2"
+		return 1
+	fi
+	pass "$1"
+}
+
+# ------------------------------------------------------------------- runs ---
+
+# run_mode RS WL MODE CMD: auditskip -m MODE -- CMD; the summary flattened
+# in $T/c.RS.WL.MODE.flat and tabled in .tab. Returns non-zero (after a
+# FAIL line) if the run itself failed.
+run_mode() {
+	_id=c.$1.$2.$3
+	prepare
+	# CMD is split into words on purpose (no globbing: guest-lib has set -f).
+	tool "$_id" --json -m "$3" -- $4 </dev/null
+	jlast "$T/$_id.out" summary >"$T/$_id.flat"
+	sctab "$T/$_id.flat" >"$T/$_id.tab"
+	_cs=$(get "$T/$_id.flat" command_status)
+	if [ $rc -ne 0 ] || [ ! -s "$T/$_id.flat" ] || [ "$_cs" != 0 ]; then
+		fail "corpus/$1/$2/$3" "auditskip exit status $rc, command status ${_cs:-none}"
+		dump "$_id"
+		return 1
+	fi
+	case " $OUTCOME_MODES " in
+	*" $3 "*)
+		_mm=$(get "$T/$_id.flat" missed_matches)
+		if [ "$_mm" != 0 ]; then
+			fail "corpus/$1/$2/$3" "missed_matches $_mm"
+			return 1
+		fi
+		;;
+	esac
+	return 0
+}
+
+# check_expect RS WL EXPECT: the reference's counts against the workload's
+# own.
+check_expect() {
+	_tab=$T/c.$1.$2.$REF.tab
+	: >"$T/expect.diff"
+	for _e in $3; do
+		_k=${_e%%=*}
+		_v=${_e#*=}
+		_w=${_v%%/*}
+		_s=
+		[ "$_v" != "$_w" ] && _s=${_v#*/}
+		keyed "$_tab" || _k=${_k#*:}
+		_ar=${_k%%:*}
+		[ "$_ar" = "$_k" ] && _ar=-
+		_line=$(awk -v k="$_k" '$1 == k' "$_tab")
+		_gw=$(echo "$_line" | awk '{ print $3 + 0 }')
+		_gs=$(echo "$_line" | awk '{ print $4 + 0 }')
+		_nm=$(echo "$_line" | awk '{ print $2 }')
+		if [ "$_gw" != "$_w" ]; then
+			echo "$_ar ${_nm:-?}(${_k#*:}) walks got $_gw want $_w" >>"$T/expect.diff"
+		fi
+		if [ -n "$_s" ] && [ "$_gs" != "$_s" ]; then
+			echo "$_ar ${_nm:-?}(${_k#*:}) skippable got $_gs want $_s" >>"$T/expect.diff"
+		fi
+	done
+	[ -n "$3" ] && report "corpus/$1/$2/expect" "$T/expect.diff"
+}
+
+# compare_modes RS WL CMD [REPEAT]: every loadable mode against the reference.
+compare_modes() {
+	run_mode "$1" "$2" "$REF" "$3" || return
+	if [ -n "$4" ]; then
+		# Repeat the reference: a workload that is not deterministic cannot
+		# be compared across runs, and must say so.
+		cp "$T/c.$1.$2.$REF.tab" "$T/c.$1.$2.first.tab"
+		if run_mode "$1" "$2" "$REF" "$3"; then
+			cmptab "$T/c.$1.$2.first.tab" "$T/c.$1.$2.$REF.tab" >"$T/c.diff"
+			report "corpus/$1/$2/repeat" "$T/c.diff"
+		fi
+	fi
+	for _m in $MODES; do
+		[ "$_m" = "$REF" ] && continue
+		run_mode "$1" "$2" "$_m" "$3" || continue
+		cmptab "$T/c.$1.$2.$REF.tab" "$T/c.$1.$2.$_m.tab" >"$T/c.diff"
+		report "corpus/$1/$2/$_m" "$T/c.diff"
+	done
+}
+
+# ------------------------------------------------------------- rule sets ---
+
+load() {
+	rules_reset
+	for _r in "$@"; do
+		# (rule text split into words on purpose)
+		auditctl $_r >/dev/null || { fail "corpus/rules" "auditctl $_r"; return 1; }
+	done
+}
+
+ruleset() {
+	_rs=$1
+	_sel=$2
+	_repeat=$3
+	shift 3
+	load "$@" || return
+	info "corpus/$_rs: $(auditctl -l | tr '\n' ';')"
+	workloads_of "$_rs" "$_sel" >"$T/wl.list"
+	while IFS='|' read -r _wl _cmd _exp; do
+		_rep=
+		case " $_repeat " in *" $_wl "*) _rep=1 ;; esac
+		compare_modes "$_rs" "$_wl" "$_cmd" $_rep
+		[ "$_rs" = full ] && check_expect "$_rs" "$_wl" "$_exp"
+	done <"$T/wl.list"
+	rules_reset
+}
+
+# Records: full-mask rules that match every syscall of the workloads (by
+# their executables) and nothing else; audit_records counts the SYSCALL
+# records per (arch, syscall). The loader's child makes a few syscalls of
+# its own between fork and exec (walked, not recorded: its exe is
+# auditskip); the nop workload measures them, and every other workload must
+# show the same walks-minus-records.
+# records_tab RECORDS KEYED -> KEY COUNT. A URINGOP record stands for the
+# exit-list walk __audit_uring_exit() makes for an op run inline by
+# io_uring_enter (the corpus' io_uring workload is native).
+records_tab() {
+	awk -v keyed="$2" '
+	$1 == "uringop" { $1 = "x86_64"; $2 = 426 }
+	{ n[keyed ? $1 ":" $2 : $2] += $3 }
+	END { for (k in n) print k, n[k] }' "$1"
+}
+
+run_records() {
+	_wl=$1
+	_cmd=$2
+	rm -f "$C/rec.ready"
+	audit_records "$C/rec.ready" $REC_KEY >"$C/rec.$_wl" 2>"$C/rec.err" &
+	_rp=$!
+	_t=0
+	while [ ! -e "$C/rec.ready" ] && [ $_t -lt 600 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	run_mode records "$_wl" "$REF" "$_cmd"
+	_ok=$?
+	kill -TERM $_rp
+	wait $_rp
+	_rrc=$?
+	if [ $_rrc -ne 0 ]; then
+		fail "corpus/records/$_wl/records" "audit_records exit status $_rrc: $(head -n 3 "$C/rec.err")"
+		return 1
+	fi
+	[ $_ok -eq 0 ]
+}
+
+# diff_walks_records WL: walks minus records, per key -> KEY DIFF NAME
+diff_walks_records() {
+	_tab=$T/c.records.$1.$REF.tab
+	_k=0
+	keyed "$_tab" && _k=1
+	records_tab "$C/rec.$1" $_k >"$C/rec.$1.tab"
+	awk '
+	FILENAME == ARGV[1] { w[$1] = $3; name[$1] = $2; keys[$1] = 1; next }
+	{ r[$1] = $2; keys[$1] = 1 }
+	END { for (k in keys) print k, w[k] - r[k], (k in name ? name[k] : "?"), w[k] + 0, r[k] + 0 }
+	' "$_tab" "$C/rec.$1.tab" | sort
+}
+
+t_records() {
+	load "-a always,exit -S all -F exe=/bin/corpus -k $REC_KEY" \
+		"-a always,exit -S all -F exe=/bin/corpus32 -k $REC_KEY" \
+		"-a always,exit -S all -F exe=/bin/uring_openat -k $REC_KEY" \
+		"-a always,exit -S all -F exe=$BB -k $REC_KEY" || return
+	# perm's execve of a copy: created before the rule needs it.
+	prepare
+	auditctl -a always,exit -S all -F exe=$D/x -k $REC_KEY >/dev/null ||
+		{ fail corpus/rules "exe=$D/x rule"; return; }
+	# The backlog (64 by default) must not drop records while the reader
+	# catches up; audit_records checks the lost counter all the same.
+	auditctl -b 65536 >/dev/null
+	info "corpus/records: $(auditctl -l | tr '\n' ';')"
+	if ! run_records nop "/bin/corpus nop"; then
+		rules_reset
+		return
+	fi
+	diff_walks_records nop | awk '$2 != 0 { print $1, $2 }' >"$C/prelude"
+	info "corpus/records: the loader's child before exec (walks minus records): $(tr '\n' ' ' <"$C/prelude")"
+	workloads_all >"$T/wl.list"
+	while IFS='|' read -r _wl _cmd _exp; do
+		run_records "$_wl" "$_cmd" || continue
+		diff_walks_records "$_wl" | awk -v pre="$C/prelude" '
+		BEGIN { while ((getline l < pre) > 0) { split(l, a, " "); p[a[1]] = a[2] } }
+		# Numbers past the mask (a tracer skipping a syscall makes it -1)
+		# are walked, but audit_in_mask() lets no rule match them.
+		$1 ~ /(^|:)2048$/ { next }
+		{
+			k = $1; want = $5 + p[k]
+			if ($4 != want) {
+				ar = "-"; nr = k
+				if (c = index(k, ":")) { ar = substr(k, 1, c - 1); nr = substr(k, c + 1) }
+				print ar, $3 "(" nr ")", "walks got", $4, "want", want, "(records " $5 ")"
+			}
+		}' >"$T/c.diff"
+		report "corpus/records/$_wl/$REF" "$T/c.diff"
+	done <"$T/wl.list"
+	rules_reset
+}
+
+# Rule churn: a background loop adds and deletes rules while the workload
+# runs. The churned rules name a syscall the workloads never make (mknodat)
+# or one a permanent rule names already (openat), so the bits of the
+# workloads' syscalls never change and the counts stay deterministic while
+# the list and the mirror change under the walks.
+churn_start() {
+	rm -f "$C/churn.stop"
+	(
+		while [ ! -e "$C/churn.stop" ]; do
+			auditctl -a always,exit -F arch=b64 -S mknodat -F uid=59998 -k churn
+			auditctl -a always,exit -F arch=b64 -S openat -F uid=59997 -k churn
+			auditctl -d always,exit -F arch=b64 -S mknodat -F uid=59998 -k churn
+			auditctl -d always,exit -F arch=b64 -S openat -F uid=59997 -k churn
+		done
+	) >/dev/null 2>&1 &
+	CHURN_PID=$!
+}
+
+churn_stop() {
+	: >"$C/churn.stop"
+	wait $CHURN_PID
+}
+
+t_churn() {
+	load "-a always,exit -F arch=b64 -S openat -F uid=59999 -k base" || return
+	churn_start
+	workloads_of churn "getpid|signals|threads|fork|exec|fork32" >"$T/wl.list"
+	while IFS='|' read -r _wl _cmd _exp; do
+		compare_modes churn "$_wl" "$_cmd"
+	done <"$T/wl.list"
+	churn_stop
+	rules_reset
+}
+
+# Sleeping across rule changes: the workload waits in ppoll, then in
+# rt_sigsuspend; while it sleeps the rules change, and a signal wakes it.
+# The patched kernel tests the bit when the walk begins, at syscall exit:
+# ppoll's rule, there at entry, is gone by then (skippable);
+# rt_sigsuspend's, absent at entry, has come (not skippable).
+wait_file() {
+	_t=0
+	while [ ! -s "$1" ] && [ $_t -lt 1200 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	[ -s "$1" ]
+}
+
+sleep_run() {
+	_m=$1
+	_id=c.sleep.sleep.$_m
+	load "-a always,exit -F arch=b64 -S openat -F uid=59999 -k base" \
+		"-a always,exit -F arch=b64 -S ppoll -F uid=59999 -k sl" || return 1
+	rm -f "$C/r1" "$C/r2"
+	timeout $TOOL_TIMEOUT auditskip --json -m "$_m" -- /bin/corpus sleep "$C/r1" "$C/r2" \
+		>"$T/$_id.out" 2>"$T/$_id.err" </dev/null &
+	_ap=$!
+	if wait_file "$C/r1"; then
+		auditctl -d always,exit -F arch=b64 -S ppoll -F uid=59999 -k sl
+		kill -USR1 "$(cat "$C/r1")"
+	fi
+	if wait_file "$C/r2"; then
+		auditctl -a always,exit -F arch=b64 -S rt_sigsuspend -F uid=59999 -k sl
+		kill -USR1 "$(cat "$C/r2")"
+	fi
+	wait $_ap
+	rc=$?
+	rules_reset
+	jlast "$T/$_id.out" summary >"$T/$_id.flat"
+	sctab "$T/$_id.flat" >"$T/$_id.tab"
+	_cs=$(get "$T/$_id.flat" command_status)
+	if [ $rc -ne 0 ] || [ "$_cs" != 0 ]; then
+		fail "corpus/sleep/sleep/$_m" "auditskip exit status $rc, command status ${_cs:-none}"
+		dump "$_id"
+		return 1
+	fi
+	case " $OUTCOME_MODES " in
+	*" $_m "*)
+		_mm=$(get "$T/$_id.flat" missed_matches)
+		[ "$_mm" = 0 ] || { fail "corpus/sleep/sleep/$_m" "missed_matches $_mm"; return 1; }
+		;;
+	esac
+	return 0
+}
+
+t_sleep() {
+	sleep_run "$REF" || return
+	check_expect sleep sleep "x86_64:271=1/1 x86_64:130=1/0 x86_64:15=2/2"
+	for _m in $MODES; do
+		[ "$_m" = "$REF" ] && continue
+		sleep_run "$_m" || continue
+		cmptab "$T/c.sleep.sleep.$REF.tab" "$T/c.sleep.sleep.$_m.tab" >"$T/c.diff"
+		report "corpus/sleep/sleep/$_m" "$T/c.diff"
+	done
+}
+
+# ------------------------------------------------------------------- main ---
+
+info "corpus: kernel $KVER, modes $MODES, reference ${REF:-none}"
+if [ -z "$REF" ]; then
+	fail corpus/reference "neither filter-op nor filter-syscall is expected on $KVER"
+	exit 1
+fi
+for _b in auditskip corpus corpus32 audit_records uring_openat; do
+	if ! command -v $_b >/dev/null; then
+		fail corpus/tools "$_b missing from the initramfs (make static)"
+		exit 1
+	fi
+done
+auditctl -e 1 >/dev/null
+setup_busybox
+
+ruleset full all "bb-tar bb-gzip bb-sh" "-a exit,always -S all -F uid=59999 -k full"
+t_records
+ruleset perm "perm|bb-tar|bb-gzip|bb-sh" "" "-a always,exit -F dir=$D -F perm=rwxa -k p"
+ruleset arch32 "getpid|int80|getpid32|fork32|rawclone32|threads32" "" \
+	"-a always,exit -F arch=b32 -S getpid -k a32"
+ruleset arch64 "getpid|int80|getpid32|fork32|rawclone32|threads32" "" \
+	"-a always,exit -F arch=b64 -S getpid -k a64"
+t_churn
+t_sleep
+rules_reset
+exit 0
