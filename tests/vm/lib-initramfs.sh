@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Sourced (bash): builds the guests' initramfs. Used by tests/vm/run.sh and
 # tests/kernel-ab/run.sh.
 #

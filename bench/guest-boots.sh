@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot stability of the guest harness: boots the main guest suite N times,
+# one guest at a time, cycling through the given kernels, and counts clean
+# boots (the suite reached "VMTEST DONE", no oops, panic or BUG) against
+# crashed ones. Test failures inside a clean boot are recorded, not counted
+# as crashes: this measures the harness, not the tool.
+#
+#   bench/guest-boots.sh [-n N] [-k "KERNEL..."] [-o FILE]
+#
+# -n boots (default 20), -k kernels to cycle through (default every kernel
+# of tests/vm/run.sh), -o a markdown report (default stdout). QEMU settings
+# come from the environment as for tests/vm/run.sh (VMTEST_TCG_THREAD=multi
+# reproduces the old setting). Each boot's logs stay in .output/boots/.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+N=20
+KERNELS=
+OUT=
+while getopts n:k:o: opt; do
+	case "$opt" in
+	n) N=$OPTARG ;;
+	k) KERNELS=$OPTARG ;;
+	o) OUT=$OPTARG ;;
+	*) echo "usage: $0 [-n N] [-k \"KERNEL...\"] [-o FILE]" >&2; exit 1 ;;
+	esac
+done
+case "$N" in '' | *[!0-9]* | 0) echo "guest-boots: -n wants a positive number" >&2; exit 1 ;; esac
+if [ -z "$KERNELS" ]; then
+	CACHE=$ROOT/tests/vm/cache
+	log() { echo "guest-boots: $*" >&2; }
+	# shellcheck source=../tests/vm/lib-kernels.sh
+	. "$ROOT/tests/vm/lib-kernels.sh"
+	KERNELS=$(vm_kernel_names | tr '\n' ' ')
+fi
+read -ra KS <<<"$KERNELS"
+WORK=$ROOT/.output/boots
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+clean=0
+crashed=0
+run=0
+best=0
+rows=()
+t_start=$(date +%s)
+for i in $(seq 1 "$N"); do
+	k=${KS[$(((i - 1) % ${#KS[@]}))]}
+	d=$WORK/$i-$k
+	status=0
+	VMTEST_SUITES=main VMTEST_LOGDIR=$d "$ROOT/tests/vm/run.sh" "$k" >"$d.out" 2>&1 || status=$?
+	log_txt=$(ls "$d"/console-*.log.txt 2>/dev/null | head -n 1)
+	secs=$(sed -n 's/^== [^ ]*: .*, \([0-9]*\)s$/\1/p' "$d.out" | tail -n 1)
+	kver=$(grep -o 'VMTEST BOOT [^ ]*' "$log_txt" 2>/dev/null | head -n 1 | cut -d' ' -f3)
+	counts=$(grep -E '^== [^ ]*: [0-9]+ passed, [0-9]+ failed' "$d.out" | tail -n 1 |
+		sed 's/^== [^ ]*: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/')
+	fails=$(grep -o '^  FAIL [^:]*' "$d.out" | sed 's/^  FAIL //' | tr '\n' ' ')
+	oops=$(grep -m 1 -o -E '(Oops|BUG:|kernel BUG at|Kernel panic|general protection fault).*' \
+		"$log_txt" 2>/dev/null | cut -c1-120 || true)
+	if grep -q 'HARNESS FAILURE' "$d.out" || [ "$status" -eq 2 ] || [ -n "$oops" ]; then
+		crashed=$((crashed + 1))
+		run=0
+		what=$(grep -m 1 -o 'HARNESS FAILURE.*' "$d.out" || echo "exit status $status")
+		verdict="**crash**: $what${oops:+ (\`$oops\`)}"
+	elif [ -z "$counts" ]; then
+		crashed=$((crashed + 1))
+		run=0
+		verdict="**no result** (exit status $status): see .output/boots/$i-$k.out"
+	else
+		clean=$((clean + 1))
+		run=$((run + 1))
+		verdict="clean: ${counts% *} passed, ${counts#* } failed${fails:+ ($fails)}"
+	fi
+	[ "$run" -gt "$best" ] && best=$run
+	rows+=("| $i | $k | ${kver:-?} | ${secs:-?} | $verdict |")
+	echo "guest-boots: boot $i/$N ($k): $verdict" >&2
+done
+t_total=$(($(date +%s) - t_start))
+
+report() {
+	echo "# Guest boot stability, $(date +%F)"
+	echo
+	echo "\`bench/guest-boots.sh -n $N -k \"$KERNELS\"\`: the main guest suite booted $N"
+	echo "times, one guest at a time, cycling through the kernels. A boot is clean when the"
+	echo "suite reached \`VMTEST DONE\` with no oops, panic or BUG on the console; test"
+	echo "failures inside a clean boot are listed, not counted as crashes."
+	echo
+	echo "- QEMU: $(qemu-system-x86_64 --version | head -n 1), \`-accel tcg,thread=${VMTEST_TCG_THREAD:-single} -cpu max -smp ${VMTEST_SMP:-2} -m ${VMTEST_MEM:-1G}\`"
+	echo "- host: $(nproc) CPUs, $(uname -r), shared with other work while this ran"
+	echo "- auditskip $(cat "$ROOT/VERSION") at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+	echo
+	echo "**$clean clean, $crashed crashed** out of $N boots; longest run of consecutive clean"
+	echo "boots: $best. Total time $((t_total / 60)) min."
+	echo
+	echo "| boot | kernel | uname -r | seconds | result |"
+	echo "|---|---|---|---|---|"
+	printf '%s\n' "${rows[@]}"
+}
+if [ -n "$OUT" ]; then
+	report >"$OUT"
+	echo "guest-boots: $clean clean, $crashed crashed of $N; report in $OUT" >&2
+else
+	report
+fi
+[ "$crashed" -eq 0 ]
