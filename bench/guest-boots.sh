@@ -39,7 +39,17 @@ read -ra KS <<<"$KERNELS"
 WORK=$ROOT/.output/boots
 rm -rf "$WORK"
 mkdir -p "$WORK"
+# Every boot runs the same harness and tools: a snapshot of the tree as it
+# is now (tests/vm, the static builds), which later edits do not change.
+SNAP=$WORK/tree
+mkdir -p "$SNAP/tests" "$SNAP/.output"
+cp -a "$ROOT/tests/vm" "$SNAP/tests/"
+cp -a "$ROOT/.output/static" "$SNAP/.output/"
+cp "$ROOT/VERSION" "$SNAP/"
 
+REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
+DIRTY=
+git -C "$ROOT" diff --quiet HEAD -- tests/vm 2>/dev/null || DIRTY=" (tests/vm with uncommitted changes)"
 clean=0
 crashed=0
 run=0
@@ -50,7 +60,7 @@ for i in $(seq 1 "$N"); do
 	k=${KS[$(((i - 1) % ${#KS[@]}))]}
 	d=$WORK/$i-$k
 	status=0
-	VMTEST_SUITES=main VMTEST_LOGDIR=$d "$ROOT/tests/vm/run.sh" "$k" >"$d.out" 2>&1 || status=$?
+	VMTEST_SUITES=main VMTEST_LOGDIR=$d "$SNAP/tests/vm/run.sh" "$k" >"$d.out" 2>&1 || status=$?
 	log_txt=$(ls "$d"/console-*.log.txt 2>/dev/null | head -n 1)
 	secs=$(sed -n 's/^== [^ ]*: .*, \([0-9]*\)s$/\1/p' "$d.out" | tail -n 1)
 	kver=$(grep -o 'VMTEST BOOT [^ ]*' "$log_txt" 2>/dev/null | head -n 1 | cut -d' ' -f3)
@@ -89,7 +99,7 @@ report() {
 	echo
 	echo "- QEMU: $(qemu-system-x86_64 --version | head -n 1), \`-accel tcg,thread=${VMTEST_TCG_THREAD:-single} -cpu max -smp ${VMTEST_SMP:-2} -m ${VMTEST_MEM:-1G}\`"
 	echo "- host: $(nproc) CPUs, $(uname -r), shared with other work while this ran"
-	echo "- auditskip $(cat "$ROOT/VERSION") at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+	echo "- auditskip $(cat "$ROOT/VERSION") at $REV$DIRTY"
 	echo
 	echo "**$clean clean, $crashed crashed** out of $N boots; longest run of consecutive clean"
 	echo "boots: $best. Total time $((t_total / 60)) min."
