@@ -61,12 +61,13 @@ for i in $(seq 1 "$N"); do
 	d=$WORK/$i-$k
 	status=0
 	VMTEST_SUITES=main VMTEST_LOGDIR=$d "$SNAP/tests/vm/run.sh" "$k" >"$d.out" 2>&1 || status=$?
-	log_txt=$(ls "$d"/console-*.log.txt 2>/dev/null | head -n 1)
-	secs=$(sed -n 's/^== [^ ]*: .*, \([0-9]*\)s$/\1/p' "$d.out" | tail -n 1)
-	kver=$(grep -o 'VMTEST BOOT [^ ]*' "$log_txt" 2>/dev/null | head -n 1 | cut -d' ' -f3)
+	# (each of these may find nothing; that must not end the run)
+	log_txt=$(ls "$d"/console-*.log.txt 2>/dev/null | head -n 1 || true)
+	secs=$(sed -n 's/^== [^ ]*: .*, \([0-9]*\)s$/\1/p' "$d.out" | tail -n 1 || true)
+	kver=$(grep -o 'VMTEST BOOT [^ ]*' "$log_txt" 2>/dev/null | head -n 1 | cut -d' ' -f3 || true)
 	counts=$(grep -E '^== [^ ]*: [0-9]+ passed, [0-9]+ failed' "$d.out" | tail -n 1 |
-		sed 's/^== [^ ]*: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/')
-	fails=$(grep -o '^  FAIL [^:]*' "$d.out" | sed 's/^  FAIL //' | tr '\n' ' ')
+		sed 's/^== [^ ]*: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/' || true)
+	fails=$(grep -o '^  FAIL [^:]*' "$d.out" | sed 's/^  FAIL //' | tr '\n' ' ' || true)
 	oops=$(grep -m 1 -o -E '(Oops|BUG:|kernel BUG at|Kernel panic|general protection fault).*' \
 		"$log_txt" 2>/dev/null | cut -c1-120 || true)
 	if grep -q 'HARNESS FAILURE' "$d.out" || [ "$status" -eq 2 ] || [ -n "$oops" ]; then

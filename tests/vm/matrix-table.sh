@@ -4,7 +4,8 @@
 # README.md (Attach modes): which modes load on which kernel, what each
 # cannot see there, and why the others were refused.
 #
-#   tests/vm/matrix-table.sh [LOGDIR]     (default .output/vmtest)
+#   tests/vm/matrix-table.sh [LOGDIR [KERNEL...]]   (default .output/vmtest,
+#                                                  every kernel found there)
 #   make vmtest-table
 #
 # Reads LOGDIR/results-NAME.txt of the main suite (tests/vm/run.sh writes
@@ -15,6 +16,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=${1:-$ROOT/.output/vmtest}
+[ $# -gt 0 ] && shift
 CACHE=$ROOT/tests/vm/cache
 log() { echo "matrix-table: $*" >&2; }
 # shellcheck source=lib-kernels.sh
@@ -31,7 +33,8 @@ trap 'rm -f "$out"' EXIT
 blind=$(mktemp)
 trap 'rm -f "$out" "$blind"' EXIT
 
-for k in $(vm_kernel_names); do
+[ $# -gt 0 ] || set -- $(vm_kernel_names)
+for k in "$@"; do
 	res=$DIR/results-$k.txt
 	[ -s "$res" ] || continue
 	grep -q '^VMTEST MODE ' "$res" || continue

@@ -166,6 +166,8 @@ for series in "${KERNELS[@]}"; do
 	done
 done
 
+echo "== attach modes (tests/vm/matrix-table.sh)"
+"$VMDIR/matrix-table.sh" "$LOGDIR" "${KERNELS[@]}" 2>&1 || true
 echo "== summary"
 for s in "${SUMMARY[@]}"; do echo "  $s"; done
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
