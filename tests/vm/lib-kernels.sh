@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Sourced (bash): the guest kernel matrix, and fetching a kernel from
 # Debian's registry into the cache. Used by tests/vm/run.sh and
 # bench/guest-boots.sh.
@@ -133,7 +134,7 @@ vm_unpack_kernel() {
 		ver=$(basename "$(dirname "$img")")
 		mv "$img" "$dir/boot/vmlinuz-$ver"
 	done
-	rm -rf "$dir/usr"
+	rm -rf "${dir:?}/usr"
 	ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1
 }
 

@@ -25,14 +25,14 @@ log() { echo "matrix-table: $*" >&2; }
 MODES="filter-op filter-syscall syscall-exit tracepoint"
 rows=0
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+blind=$(mktemp)
+trap 'rm -f "$out" "$blind"' EXIT
 {
 	echo "| kernel | auto | $(echo $MODES | sed 's/ / | /g') |"
 	echo "|---|---|---|---|---|---|"
 } >"$out"
-blind=$(mktemp)
-trap 'rm -f "$out" "$blind"' EXIT
 
+# shellcheck disable=SC2046
 [ $# -gt 0 ] || set -- $(vm_kernel_names)
 for k in "$@"; do
 	res=$DIR/results-$k.txt
