@@ -50,8 +50,8 @@ endif
 .DELETE_ON_ERROR:
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
-.PHONY: all static clean install vmlinux test unit-test host-test vmtest format run \
-	reproduce overhead soak kernels kernel-ab classes man deb
+.PHONY: all static clean install vmlinux test unit-test host-test vmtest vmtest-all vmtest-table \
+	format run reproduce overhead overhead-guest soak kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
@@ -173,9 +173,19 @@ unit-test: $(UNIT_TESTS)
 host-test: all
 	$(Q)tests/host/run.sh
 
-# KERNEL=6.1 or KERNEL=6.12 picks one guest kernel; default is both.
+# Guest kernels (tests/vm/README.md): 5.10, 6.1, 6.12, 6.12-trixie (or
+# deb13-6.12), 7.2. KERNEL=NAME picks one (or several, space-separated);
+# the default is the kernels `make test` runs.
 vmtest: static
 	$(Q)tests/vm/run.sh $(KERNEL)
+
+# Every kernel of the matrix; prints the attach-mode table before the summary.
+vmtest-all: static
+	$(Q)tests/vm/run.sh all
+
+# The attach-mode table (README.md, Attach modes) from the last guest run.
+vmtest-table:
+	$(Q)tests/vm/matrix-table.sh
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
 test: all static man $(UNIT_TESTS)

@@ -122,7 +122,7 @@ VMTEST_SUITES="stale-watch stale-tree" VMTEST_BENCH=1 tests/vm/run.sh 6.12 >"$BE
 GUEST_KERNEL=$(sed -n 's/.*== 6.12-stale-watch: \(vmlinuz-[^,]*\),.*/\1/p' "$BENCH_TMP/guest.log" | head -n 1)
 while read -r _ _ _ label json; do
 	GUEST[$label]=$(jq -r .median_ns <<<"$json")
-done < <(grep -ho 'VMTEST BENCH .*' tests/vm/cache/console-6.12-stale-*.log.txt)
+done < <(grep -ho 'VMTEST BENCH .*' .output/vmtest/console-6.12-stale-*.log.txt)
 
 # ---------------------------------------------------------------- report ---
 report() {

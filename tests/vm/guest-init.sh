@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # /init of the test guest's initramfs (busybox sh, PID 1).
 # Everything the guest reports goes to the serial console (ttyS0) as lines
 # starting with "VMTEST ", so the guest needs no disk and no network, and the
@@ -25,19 +26,24 @@ mount -t tmpfs tmpfs /tmp
 # auditd runs) from interleaving with the result lines.
 dmesg -n 1
 
-# vmsuite=stale-watch on the kernel command line runs guest-stale.sh watch;
-# without it, the main suite runs.
+# vmsuite=stale-watch on the kernel command line runs guest-stale.sh watch,
+# vmsuite=corpus the real-workload comparison, vmsuite=overhead the timing
+# of bench/overhead-guest.sh; without it, the main suite runs.
 suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "VMTEST BOOT $(uname -r) ${suite:-main}"
 # The tests get their own process; a crash in them must still power off.
 case "$suite" in
 stale-*) sh /vmtest/guest-stale.sh "${suite#stale-}" </dev/null 2>&1 ;;
 corpus) sh /vmtest/guest-corpus.sh </dev/null 2>&1 ;;
-*)
-	sh /vmtest/guest-tests.sh </dev/null 2>&1
-	sh /vmtest/guest-corpus.sh </dev/null 2>&1
-	;;
+overhead) sh /vmtest/guest-overhead.sh </dev/null 2>&1 ;;
+*) sh /vmtest/guest-tests.sh </dev/null 2>&1 ;;
 esac
-echo "VMTEST DONE rc=$?"
+rc=$?
+# Anything the kernel complained about while the suite ran, for the host to
+# tell a crashed guest from failed tests (the console shows only what
+# printk sends past "dmesg -n 1"; an oops raises the level itself).
+dmesg | grep -E 'Oops|BUG:|Kernel panic|general protection|WARNING:|Call Trace|RIP:' |
+	head -n 40 | sed 's/^/VMTEST KLOG /'
+echo "VMTEST DONE rc=$rc"
 sync
 poweroff -f

@@ -45,7 +45,12 @@ case "$KVER" in
 	MODES="filter-syscall syscall-exit tracepoint"
 	ABSENT=filter-op
 	;;
-6.12.*)
+5.10.*)
+	AUTO=syscall-exit
+	MODES="syscall-exit tracepoint"
+	ABSENT="filter-op filter-syscall"
+	;;
+6.12.* | 7.2.*)
 	AUTO=filter-op
 	MODES="filter-op syscall-exit tracepoint"
 	ABSENT=filter-syscall
@@ -147,6 +152,16 @@ progs() {
 }
 links() {
 	bpftool link list 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort
+}
+
+# mode_line MODE NAME: for tests/vm/matrix-table.sh, whether run NAME (tool
+# NAME --mode MODE) loaded MODE and what it cannot see, or why it did not.
+mode_line() {
+	if [ $rc -eq 0 ] && [ "$(jlast "$T/$2.out" start | sed -n 's/^mode=//p')" = "$1" ]; then
+		echo "VMTEST MODE $1 loaded; blind_to: $(jlast "$T/$2.out" start | sed -n 's/^blind_to=//p')"
+	else
+		echo "VMTEST MODE $1 refused: $(grep -v '^$' "$T/$2.err" | tail -n 1 | cut -c1-240)"
+	fi
 }
 
 rules_reset() {

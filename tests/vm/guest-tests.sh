@@ -39,6 +39,7 @@ t_mode_auto() {
 	s=$(get "$T/mode-auto.start" mode)
 	m=$(get "$T/mode-auto.sum" mode)
 	k=$(get "$T/mode-auto.sum" kernel)
+	echo "VMTEST MODE auto picked ${s:-none}"
 	if [ $rc -ne 0 ]; then
 		fail mode-auto "exit status $rc"
 	elif [ "$s" != "$AUTO" ] || [ "$m" != "$AUTO" ]; then
@@ -59,6 +60,7 @@ t_mode_forced() {
 	jlast "$T/mode-$M.out" summary >"$T/mode-$M.sum"
 	s=$(get "$T/mode-$M.start" mode)
 	m=$(get "$T/mode-$M.sum" mode)
+	mode_line $M mode-$M
 	if [ $rc -ne 0 ]; then
 		fail mode-$M "exit status $rc"
 	elif [ "$s" != "$M" ] || [ "$m" != "$M" ]; then
@@ -81,6 +83,7 @@ t_mode_absent() {
 	before=$(progs)
 	tool absent-$M --mode $M --json -- true
 	after=$(progs)
+	mode_line $M absent-$M
 	if [ $rc -eq 0 ]; then
 		fail mode-$M-refused "forced --mode $M exited 0 on $KVER"
 		dump absent-$M
@@ -690,7 +693,7 @@ log "auditskip: $(auditskip --version 2>&1 | head -n 1)"
 
 t_mode_auto
 for M in $MODES; do t_mode_forced $M; done
-[ -n "$ABSENT" ] && t_mode_absent $ABSENT
+for M in $ABSENT; do t_mode_absent $M; done
 for M in $MODES; do t_exact $M; done
 for M in $MODES; do t_openat $M; done
 for M in $OUTCOME_MODES; do t_safety $M; done

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Sourced (bash): builds the guests' initramfs. Used by tests/vm/run.sh and
 # tests/kernel-ab/run.sh.
 #
@@ -84,7 +85,7 @@ vm_build_initramfs() {
 	vm_copy_bin /usr/sbin/bpftool /sbin/bpftool
 
 	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
-	for s in guest-lib.sh guest-tests.sh guest-stale.sh guest-corpus.sh; do
+	for s in guest-lib.sh guest-tests.sh guest-stale.sh guest-corpus.sh guest-overhead.sh; do
 		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"

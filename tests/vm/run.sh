@@ -1,9 +1,15 @@
 #!/bin/bash
-# Boots Debian's stock cloud kernels in QEMU (TCG, no KVM) and runs
-# tests/vm/guest-tests.sh inside them.
+# SPDX-License-Identifier: GPL-2.0
+# Boots Debian's stock cloud kernels in QEMU (TCG, no KVM) and runs the guest
+# suites (tests/vm/guest-tests.sh, guest-stale.sh) inside them.
 #
-#   tests/vm/run.sh [6.1|6.12]...     (no argument: both)
-#   make vmtest [KERNEL=6.1]
+#   tests/vm/run.sh [KERNEL[:SUITE,...]]...   (no argument: what `make test`
+#                                 runs, CI_KERNELS below)
+#   tests/vm/run.sh all           every kernel of the matrix
+#   make vmtest [KERNEL=NAME], make vmtest-all
+#
+# Kernels (lib-kernels.sh): 5.10 (Debian 11), 6.1 and 6.12 (Debian 12),
+# 6.12-trixie (Debian 13; also deb13-6.12), 7.2 (sid, the newest packaged).
 #
 # Why guests at all: the hosts refuse fentry/fexit programs (EPERM by
 # policy), so the trampoline modes can only be tried for real in a guest; and
@@ -11,15 +17,23 @@
 # happen on a host.
 #
 # Results come back over the serial console as "VMTEST PASS name" /
-# "VMTEST FAIL name: reason" lines. The last line printed is
-# "N passed, N failed"; the exit status is non-zero if any test failed or a
-# guest did not finish.
+# "VMTEST FAIL name: reason" lines, and one "VMTEST MODE" line per attach
+# mode (matrix-table.sh). A guest that crashed (oops, panic, BUG, or no
+# "VMTEST DONE" before the time limit) is a harness failure: its oops text is
+# printed and its test lines are not counted; it is never retried. The last
+# line printed is "N passed, N failed"; the exit status is 0 when all
+# passed, 1 when a test failed, 2 when a guest crashed.
 #
-# Environment: VMTEST_TIMEOUT (seconds per guest, default 420; a guest
-# takes about two minutes on an idle machine),
-# VMTEST_MEM (default 1G), VMTEST_SMP (default 2), VMTEST_SUITES,
+# Environment: VMTEST_TIMEOUT (seconds per guest, default 600),
+# VMTEST_MEM (default 1G), VMTEST_SMP (default 2), VMTEST_TCG_THREAD
+# (single, the default, or multi: see lib-qemu.sh), VMTEST_SUITES,
 # VMTEST_BENCH (see below), VMTEST_STATIC (directory
-# with the static auditskip and getpid_loop, default .output/static).
+# with the static auditskip and getpid_loop, default .output/static),
+# VMTEST_APPEND (more kernel command line, e.g. to try the crash
+# reporting with rdinit=/none), VMTEST_LOGDIR (console logs, results and
+# the initramfs, default
+# .output/vmtest: the kernel cache is shared between checkouts, these are
+# not).
 
 set -euo pipefail
 
@@ -30,9 +44,11 @@ CACHE=$VMDIR/cache            # git-ignored
 # lib-qemu.sh.
 # shellcheck disable=SC2034
 STATIC=${VMTEST_STATIC:-$ROOT/.output/static}   # built by `make static`
-TIMEOUT=${VMTEST_TIMEOUT:-420}
+TIMEOUT=${VMTEST_TIMEOUT:-600}
 MEM=${VMTEST_MEM:-1G}
 SMP=${VMTEST_SMP:-2}
+TCG_THREAD=${VMTEST_TCG_THREAD:-single}
+LOGDIR=${VMTEST_LOGDIR:-$ROOT/.output/vmtest}
 RULES_SRC=/usr/share/doc/auditd/examples/rules
 
 log() { echo "vmtest: $*" >&2; }
@@ -43,83 +59,51 @@ die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 SUITES=${VMTEST_SUITES:-main stale-watch stale-tree}
 BENCH_ARG=
 [ "${VMTEST_BENCH:-0}" = 1 ] && BENCH_ARG=" vmbench=1"
-if [ $# -eq 0 ]; then
-	set -- 6.1 6.12
-fi
-for k in "$@"; do
-	case "$k" in
-	6.1 | 6.12) ;;
-	*) die "unknown kernel series '$k' (use 6.1 or 6.12)" ;;
-	esac
-done
+BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
+# Kernels of `make test`, NAME or NAME:SUITE,... (the 40-minute CI budget:
+# see README.md, Tests): the oldest, Debian 12's two and the newest, with
+# every suite. `all` (make vmtest-all) adds 6.12-trixie, the same series as
+# Debian 12's 6.12.
+CI_KERNELS="5.10 6.1 6.12 7.2"
 
-# Initramfs building and booting are shared with tests/kernel-ab/run.sh.
+# Initramfs building and booting are shared with tests/kernel-ab/run.sh;
+# the kernel matrix with bench/guest-boots.sh.
+# shellcheck source=lib-kernels.sh
+. "$VMDIR/lib-kernels.sh"
 # shellcheck source=lib-initramfs.sh
 . "$VMDIR/lib-initramfs.sh"
 # shellcheck source=lib-qemu.sh
 . "$VMDIR/lib-qemu.sh"
 
+if [ $# -eq 0 ]; then
+	# shellcheck disable=SC2086
+	set -- $CI_KERNELS
+elif [ "$*" = all ]; then
+	# shellcheck disable=SC2046
+	set -- $(vm_kernel_names)
+fi
+KERNELS=()
+declare -A KSUITES
+for k in "$@"; do
+	c=$(vm_kernel_canon "${k%%:*}")
+	[ -n "$c" ] || die "unknown kernel '$k' (use one of: $(vm_kernel_names | tr '\n' ' ')or all)"
+	KERNELS+=("$c")
+	KSUITES[$c]=$SUITES
+	[ "$k" = "${k#*:}" ] || KSUITES[$c]=${k#*:}
+	KSUITES[$c]=${KSUITES[$c]//,/ }
+	for suite in ${KSUITES[$c]}; do
+		case "$suite" in
+		main | stale-watch | stale-tree | corpus | overhead) ;;
+		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, overhead)" ;;
+		esac
+	done
+done
+
 # ------------------------------------------------------------ host tools ---
 # A fresh machine may lack them; installed from Debian's registry when root.
 vm_host_tools
 
-mkdir -p "$CACHE/debs" "$CACHE/kernels"
-
-# ---------------------------------------------------------------- kernels ---
-
-# newest_pkg SERIES: name of the newest linux-image-SERIES...-cloud-amd64-
-# unsigned package apt knows with an installable candidate; empty if none.
-# Versions are looked up at run time so the tests follow Debian's updates.
-newest_pkg() {
-	local re="^linux-image-${1//./\\.}[.-].*-cloud-amd64-unsigned\$"
-	local p
-	for p in $(apt-cache pkgnames linux-image- 2>/dev/null | grep -E "$re" | sort -rV); do
-		# (no `| grep -q` here: with pipefail its early exit fails the test)
-		if [[ "$(apt-cache policy "$p" 2>/dev/null)" == *"Candidate: "[0-9]* ]]; then
-			echo "$p"
-			return
-		fi
-	done
-}
-
-# fetch_kernel SERIES: prints the path of the kernel image, downloading and
-# unpacking the package into the cache only when that version is not there.
-fetch_kernel() {
-	local series=$1 pkg ver dir deb
-	pkg=$(newest_pkg "$series")
-	if [ -z "$pkg" ]; then
-		# Package lists may be missing or stale on a fresh machine.
-		log "apt-cache knows no $series cloud kernel; running apt-get update"
-		apt-get update -q >/dev/null 2>&1 || log "apt-get update failed"
-		pkg=$(newest_pkg "$series")
-	fi
-	if [ -z "$pkg" ]; then
-		# Offline: fall back to the newest kernel already in the cache.
-		dir=$(ls -d "$CACHE/kernels/linux-image-$series"[.-]* 2>/dev/null | sort -V | tail -n 1 || true)
-		[ -n "$dir" ] || return 1
-		log "using cached $(basename "$dir")"
-	else
-		ver=$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p')
-		dir=$CACHE/kernels/$pkg
-		if [ "$(cat "$dir/.version" 2>/dev/null)" != "$ver" ]; then
-			log "downloading $pkg $ver"
-			rm -rf "$dir" "$CACHE/debs/${pkg}"_*.deb
-			# apt-get download warns when it cannot drop to the _apt user for
-			# a root-owned directory; the download itself is fine.
-			(cd "$CACHE/debs" && apt-get download -q "$pkg" 2>&1 | grep -v 'unsandboxed' >&2 || true)
-			deb=$(ls "$CACHE/debs/${pkg}"_*.deb 2>/dev/null | head -n 1)
-			[ -n "$deb" ] || return 1
-			mkdir -p "$dir.tmp"
-			# Only boot/ is needed: the guest loads no modules. Unpacking just
-			# that keeps the cache small (the modules are ~250 MB).
-			dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot
-			echo "$ver" >"$dir.tmp/.version"
-			rm -rf "$dir" && mv "$dir.tmp" "$dir"
-			rm -f "$deb"
-		fi
-	fi
-	ls "$dir"/boot/vmlinuz-* | head -n 1
-}
+mkdir -p "$CACHE/debs" "$CACHE/kernels" "$LOGDIR"
 
 # ------------------------------------------------------------------ guests ---
 
@@ -127,37 +111,54 @@ TOTAL_PASS=0
 TOTAL_FAIL=0
 SUMMARY=()
 
-# run_guest SERIES KERNEL_IMAGE [SUITE]: one boot; SUITE picks the guest suite.
+HARNESS_FAIL=0
+
+# run_guest NAME KERNEL_IMAGE [SUITE]: one boot; SUITE picks the guest suite.
 run_guest() {
-	local series=$1${3:+-$3} kernel=$2 suite=${3:-main} logf=$CACHE/console-$1${3:+-$3}.log
-	local secs status npass nfail done_line
+	local series=$1${3:+-$3} kernel=$2 suite=${3:-main}
+	local logf=$LOGDIR/console-$1${3:+-$3}.log res=$LOGDIR/results-$1${3:+-$3}.txt
+	local secs status npass nfail done_line crash
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
-	vm_boot "$kernel" "$CACHE/initramfs.cpio.gz" "$logf" "vmsuite=$suite$BENCH_ARG"
+	vm_boot "$kernel" "$LOGDIR/initramfs.cpio.gz" "$logf" "vmsuite=$suite$BENCH_ARG"
 	status=$VM_STATUS
 	secs=$VM_SECS
 
 	# Tolerate kernel noise in front of a marker on the same line.
-	grep -o 'VMTEST \(PASS\|FAIL\) .*' "$logf.txt" >"$CACHE/results-$series.txt" || true
-	npass=$(grep -c '^VMTEST PASS ' "$CACHE/results-$series.txt" || true)
-	nfail=$(grep -c '^VMTEST FAIL ' "$CACHE/results-$series.txt" || true)
+	grep -o 'VMTEST \(PASS\|FAIL\|MODE\) .*' "$logf.txt" >"$res" || true
+	npass=$(grep -c '^VMTEST PASS ' "$res" || true)
+	nfail=$(grep -c '^VMTEST FAIL ' "$res" || true)
 	done_line=$(grep -o 'VMTEST DONE.*' "$logf.txt" || true)
+	crash=$(vm_crash_text "$logf")
 
 	echo "== $series: $(basename "$kernel"), ${secs}s"
-	sed 's/^VMTEST /  /' "$CACHE/results-$series.txt"
-	if [ -z "$done_line" ]; then
-		if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-			echo "  FAIL guest: did not finish within ${TIMEOUT}s"
+	if [ -n "$crash" ] || [ -z "$done_line" ]; then
+		# The suite's lines up to the crash say nothing reliable about the
+		# tool: none of them is counted.
+		if [ -n "$crash" ]; then
+			echo "  HARNESS FAILURE: the guest kernel crashed (test lines not counted):"
+			echo "$crash" | sed 's/^/    /'
+		elif [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+			echo "  HARNESS FAILURE: no VMTEST DONE within ${TIMEOUT}s (test lines not counted)"
 		else
-			echo "  FAIL guest: did not finish (qemu exit status $status)"
+			echo "  HARNESS FAILURE: no VMTEST DONE (qemu exit status $status; test lines not counted)"
 		fi
-		nfail=$((nfail + 1))
-	fi
-	if [ "$nfail" -gt 0 ]; then
-		echo "-- $series: details (VMTEST INFO lines):"
-		grep -o 'VMTEST INFO .*' "$logf.txt" | sed 's/^VMTEST INFO /  /' | tail -n 80 || true
+		echo "-- $series: last result lines:"
+		grep -v '^VMTEST MODE ' "$res" | tail -n 5 | sed 's/^VMTEST /  /'
 		echo "-- $series: console tail:"
 		# (terminal control sequences from the firmware stripped)
 		tail -n 40 "$logf.txt" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | cut -c1-300
+		echo "== $series: harness failure, ${secs}s"
+		HARNESS_FAIL=$((HARNESS_FAIL + 1))
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+		SUMMARY+=("$series ($(basename "$kernel" | sed 's/^vmlinuz-//')): HARNESS FAILURE, ${secs}s")
+		return
+	fi
+	grep -v '^VMTEST MODE ' "$res" | sed 's/^VMTEST /  /'
+	# Kernel warnings that did not crash the guest: shown, not counted.
+	grep -o 'VMTEST KLOG .*' "$logf.txt" | sed 's/^VMTEST KLOG /  kernel log: /' | head -n 20 || true
+	if [ "$nfail" -gt 0 ]; then
+		echo "-- $series: details (VMTEST INFO lines):"
+		grep -o 'VMTEST INFO .*' "$logf.txt" | sed 's/^VMTEST INFO /  /' | tail -n 80 || true
 	fi
 	echo "== $series: $npass passed, $nfail failed, ${secs}s"
 	TOTAL_PASS=$((TOTAL_PASS + npass))
@@ -165,16 +166,16 @@ run_guest() {
 	SUMMARY+=("$series ($(basename "$kernel" | sed 's/^vmlinuz-//')): $npass passed, $nfail failed, ${secs}s")
 }
 
-vm_build_initramfs "$CACHE/initramfs-root" "$CACHE/initramfs.cpio.gz"
-for series in "$@"; do
-	if ! kernel=$(fetch_kernel "$series") || [ -z "$kernel" ]; then
+vm_build_initramfs "$LOGDIR/initramfs-root" "$LOGDIR/initramfs.cpio.gz"
+for series in "${KERNELS[@]}"; do
+	if ! kernel=$(vm_fetch_kernel "$series") || [ -z "$kernel" ]; then
 		echo "== $series: FAIL no kernel package found or downloaded"
 		SUMMARY+=("$series: no kernel")
 		TOTAL_FAIL=$((TOTAL_FAIL + 1))
 		continue
 	fi
 	# Stale accounting lasts until reboot: each case gets a fresh guest.
-	for suite in $SUITES; do
+	for suite in ${KSUITES[$series]}; do
 		if [ "$suite" = main ]; then
 			run_guest "$series" "$kernel"
 		else
@@ -183,7 +184,10 @@ for series in "$@"; do
 	done
 done
 
+echo "== attach modes (tests/vm/matrix-table.sh)"
+"$VMDIR/matrix-table.sh" "$LOGDIR" "${KERNELS[@]}" 2>&1 || true
 echo "== summary"
 for s in "${SUMMARY[@]}"; do echo "  $s"; done
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$HARNESS_FAIL" -eq 0 ] || exit 2
 [ "$TOTAL_FAIL" -eq 0 ]
