@@ -4,7 +4,7 @@
 # vmsuite=corpus): real workloads (tests/tools/corpus.c, its i386 build,
 # io_uring, busybox tar, gzip and sh) under several rule sets, each run under
 # every attach mode this kernel loads. Per syscall, every mode must count the
-# walks (scans) and skippable walks the reference mode counts (filter-op,
+# walks and skippable walks the reference mode counts (filter-op,
 # else filter-syscall: they hook the walk itself), and the reference must
 # count what the workload is known to do and what the audit records say.
 #
@@ -128,7 +128,7 @@ sctab() {
 			n = v[i, "name"]
 			if (n == "")
 				n = "?"
-			print k, n, v[i, "scans"] + 0, v[i, "skippable"] + 0,
+			print k, n, v[i, "walks"] + 0, v[i, "skippable_walks"] + 0,
 				v[i, "skippable_arch_mask"] + 0, v[i, "skippable_perm_mask"] + 0
 		}
 	}' "$1"
@@ -198,9 +198,10 @@ run_mode() {
 	fi
 	case " $OUTCOME_MODES " in
 	*" $3 "*)
-		_mm=$(get "$T/$_id.flat" missed_matches)
-		if [ "$_mm" != 0 ]; then
-			fail "corpus/$1/$2/$3" "missed_matches $_mm"
+		# The patch's mask and the sharper what-if masks alike.
+		_mm="$(get "$T/$_id.flat" missed_matches) $(get "$T/$_id.flat" missed_arch_mask) $(get "$T/$_id.flat" missed_perm_mask)"
+		if [ "$_mm" != "0 0 0" ]; then
+			fail "corpus/$1/$2/$3" "missed matches (patch, arch, perm masks): $_mm"
 			return 1
 		fi
 		;;
@@ -272,7 +273,7 @@ ruleset() {
 	_repeat=$3
 	shift 3
 	load "$@" || return
-	info "corpus/$_rs: $(auditctl -l | tr '\n' ';')"
+	log "corpus/$_rs: $(auditctl -l | tr '\n' ';')"
 	workloads_of "$_rs" "$_sel" >"$T/wl.list"
 	while IFS='|' read -r _wl _cmd _exp; do
 		_rep=
@@ -347,13 +348,13 @@ t_records() {
 	# The backlog (64 by default) must not drop records while the reader
 	# catches up; audit_records checks the lost counter all the same.
 	auditctl -b 65536 >/dev/null
-	info "corpus/records: $(auditctl -l | tr '\n' ';')"
+	log "corpus/records: $(auditctl -l | tr '\n' ';')"
 	if ! run_records nop "/bin/corpus nop"; then
 		rules_reset
 		return
 	fi
 	diff_walks_records nop | awk '$2 != 0 { print $1, $2 }' >"$C/prelude"
-	info "corpus/records: the loader's child before exec (walks minus records): $(tr '\n' ' ' <"$C/prelude")"
+	log "corpus/records: the loader's child before exec (walks minus records): $(tr '\n' ' ' <"$C/prelude")"
 	workloads_all >"$T/wl.list"
 	while IFS='|' read -r _wl _cmd _exp; do
 		run_records "$_wl" "$_cmd" || continue
@@ -473,7 +474,7 @@ t_sleep() {
 
 # ------------------------------------------------------------------- main ---
 
-info "corpus: kernel $KVER, modes $MODES, reference ${REF:-none}"
+log "corpus: kernel $KVER, modes $MODES, reference ${REF:-none}"
 if [ -z "$REF" ]; then
 	fail corpus/reference "neither filter-op nor filter-syscall is expected on $KVER"
 	exit 1
