@@ -51,7 +51,7 @@ endif
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
 .PHONY: all static clean install vmlinux test unit-test host-test vmtest vmtest-all vmtest-table \
-	format run reproduce overhead overhead-guest soak kernels kernel-ab classes man deb
+	format format-check run reproduce overhead overhead-guest soak kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
@@ -76,35 +76,35 @@ $(OUTPUT)/auditskip: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(OUTPUT)/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
-
 $(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o \
 	$(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
-$(OUTPUT)/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
+# Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
+TOOL_LIBS_uring_openat := -luring
+$(OUTPUT)/%: tests/tools/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -luring -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $< $(TOOL_LIBS_$*) -o $@
 
-# The guest corpus workloads, native and i386, and the record counter. The i386
-# build takes the x86 uapi headers from the native directory, which is all
-# Debian's gcc-multilib adds (an /usr/include/asm link) and which conflicts
-# with Debian's cross compilers; gcc-12-multilib and libc6-dev-i386 do not.
+$(OUTPUT)/static/%: tests/tools/%.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static $(TOOL_LIBS_$*) -o $@
+
+# The i386 corpus: the x86 uapi headers come from the native directory, which
+# is all Debian's gcc-multilib adds (an /usr/include/asm link) and which
+# conflicts with Debian's cross compilers; gcc-12-multilib and libc6-dev-i386
+# do not.
 M32 := -m32 -isystem /usr/include/x86_64-linux-gnu
-$(OUTPUT)/corpus: tests/tools/corpus.c | $(OUTPUT)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
-
 $(OUTPUT)/corpus32: tests/tools/corpus.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -o $@
 
-$(OUTPUT)/audit_records: tests/tools/audit_records.c | $(OUTPUT)
+$(OUTPUT)/static/corpus32: tests/tools/corpus.c
+	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
 
 $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -133,29 +133,9 @@ $(OUTPUT)/static/auditskip: $(STATIC_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
 
-$(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
-
-$(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -luring -o $@
-
 $(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
-
-$(OUTPUT)/static/corpus: tests/tools/corpus.c
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
-
-$(OUTPUT)/static/corpus32: tests/tools/corpus.c
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
-
-$(OUTPUT)/static/audit_records: tests/tools/audit_records.c
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:
@@ -165,7 +145,7 @@ vmlinux:
 
 # The main job: this machine's rules and what the fast path would skip.
 run: all
-	$(Q)user/run-main.sh
+	$(Q)scripts/run-main.sh
 
 unit-test: $(UNIT_TESTS)
 	$(Q)for t in $^; do $$t || exit 1; done
@@ -195,6 +175,10 @@ test: all static man $(UNIT_TESTS)
 reproduce: all static
 	$(Q)bench/reproduce.sh -o bench/results/reproduce-$$(date +%F).md
 
+# The trampoline modes' cost in QEMU guests, against their own empty programs.
+overhead-guest: static
+	$(Q)bench/overhead-guest.sh -o bench/results/overhead-guest-$$(date +%F).md
+
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all
 	$(Q)bench/overhead.sh -o bench/results/overhead-$$(date +%F).md
@@ -213,7 +197,7 @@ kernel-ab: kernels static
 
 # The perm= classes, from a kernel tree (KSRC, e.g. an unpacked linux-source).
 classes:
-	user/gen-syscall-classes.sh $(KSRC) $$(make -s -C $(KSRC) kernelversion) > user/syscall_classes.h
+	scripts/gen-syscall-classes.sh $(KSRC) $$($(MAKE) -s -C $(KSRC) kernelversion) > user/syscall_classes.h
 
 # auditskip(8) from the program's own --help, so it always lists the options.
 man: $(OUTPUT)/auditskip.8
@@ -242,8 +226,17 @@ deb:
 	lintian --fail-on error $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.changes
 	@echo "built $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.deb"
 
+# Every C file of the project (vmlinux.h is generated), in .clang-format's style.
+FORMAT_FILES = $(wildcard bpf/*.c user/*.c user/*.h include/*.h tests/*/*.c bench/*.c)
 format:
-	clang-format -i bpf/*.c user/*.c user/*.h include/*.h tests/*/*.c
+	clang-format -i $(FORMAT_FILES)
+
+# Lists the files clang-format would change; fails if there is one (make test runs it).
+format-check:
+	@for f in $(FORMAT_FILES); do \
+		if clang-format --dry-run -Werror $$f >/dev/null 2>&1; then echo "PASS format: $$f"; \
+		else echo "FAIL format: $$f: run 'make format'"; fi; \
+	done
 
 clean:
 	rm -rf $(OUTPUT)

@@ -87,6 +87,15 @@ unit_tests() {
 	return $status
 }
 
+# Unformatted code fails the run like a failing test.
+format_check() {
+	local out
+	out=$(make -s format-check)
+	echo "$out"
+	echo "$(echo "$out" | grep -c '^PASS ') passed, $(echo "$out" | grep -c '^FAIL ') failed"
+}
+
+run_suite "format (clang-format, .clang-format)" format_check
 run_suite "unit tests" unit_tests
 run_suite "host tests (tracepoint mode, $(uname -r))" tests/host/run.sh
 run_suite "reliability (host)" tests/host/reliability.sh

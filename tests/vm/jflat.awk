@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Flattens one JSON value into "path=value" lines, e.g.
 #   {"mode":"filter-op","syscalls":[{"nr":39,"walks":5}]}
 # becomes
