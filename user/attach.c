@@ -110,6 +110,68 @@ static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode,
 	return false;
 }
 
+/* The mode's programs, the mirror's where the kernel has their targets, and the helpers'. */
+static void choose_programs(struct auditskip_bpf *s, const struct attach_req *req,
+			    const struct btf *btf, enum attach_mode mode, bool kernel_mirror)
+{
+	bool trampoline = modes[mode].target != NULL;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, s->obj) {
+		const char *target = mirror_target(prog);
+
+		bpf_program__set_autoload(prog, is_mode_prog(s, mode, prog) ||
+							(target && kernel_mirror &&
+							 has_func(btf, target)));
+	}
+	/*
+	 * Premarking a new rule's bits needs no list address: where the loader
+	 * keeps the mirror, it keeps a rule from matching before its listing.
+	 */
+	if (trampoline && has_func(btf, "audit_rule_change"))
+		bpf_program__set_autoload(s->progs.mirror_premark_add, true);
+	/* __audit_free() is where exit and exit_group walk; without it, those go uncounted. */
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_free"))
+		bpf_program__set_autoload(s->progs.count_audit_free, false);
+	/* io_uring audit came with 5.16: before it there is no inline op to count. */
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_uring_exit"))
+		bpf_program__set_autoload(s->progs.count_uring_exit, false);
+	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
+	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
+	/* In tracepoint mode count_exit_walk forgets, after counting the exit walk. */
+	bpf_program__set_autoload(s->progs.forget_exit,
+				  req->follow_children && mode != MODE_TRACEPOINT);
+}
+
+static void size_maps(struct auditskip_bpf *s, const struct attach_req *req, enum attach_mode mode)
+{
+	/* Maps this run never uses shrink to one entry: no memory locked for them. */
+	if (!req->filter_tasks)
+		bpf_map__set_max_entries(s->maps.tracked, 1);
+	if (!req->per_comm)
+		bpf_map__set_max_entries(s->maps.comms, 1);
+	if (mode != MODE_FILTER_OP && mode != MODE_FILTER_SYSCALL)
+		bpf_map__set_max_entries(s->maps.walks_in_flight, 1);
+	if (!req->timing)
+		bpf_map__set_max_entries(s->maps.walk_hist, 1);
+	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
+}
+
+static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
+{
+	s->rodata->filter_tasks = req->filter_tasks;
+	/* The mirror_* programs that use these load only with kernel_mirror. */
+	s->rodata->exit_list_addr = req->exit_list_addr;
+	s->rodata->uring_list_addr = req->uring_list_addr;
+	s->rodata->n_rules_addr = req->n_rules_addr;
+	s->rodata->classes_addr = req->classes_addr;
+	s->rodata->corrupt_nr = req->corrupt_nr;
+	s->rodata->per_comm = req->per_comm;
+	s->rodata->timing = req->timing;
+	s->rodata->hollow = req->hollow;
+	s->rodata->follow_children = req->follow_children;
+}
+
 /* One mode: 0, or a negative errno with `why` filled in. */
 static int try_mode(const struct attach_req *req, const struct btf *btf, enum attach_mode mode,
 		    struct attached *out, char *why, size_t why_size)
@@ -132,52 +194,9 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 		return err;
 	}
 	out->kernel_mirror = trampoline && req->exit_list_addr;
-	bpf_object__for_each_program(prog, s->obj) {
-		const char *target = mirror_target(prog);
-
-		bpf_program__set_autoload(prog, is_mode_prog(s, mode, prog) ||
-							(target && out->kernel_mirror &&
-							 has_func(btf, target)));
-	}
-	/*
-	 * Premarking a new rule's bits needs no list address: where the loader
-	 * keeps the mirror, it keeps a rule from matching before its listing.
-	 */
-	if (trampoline && has_func(btf, "audit_rule_change"))
-		bpf_program__set_autoload(s->progs.mirror_premark_add, true);
-	/* __audit_free() is where exit and exit_group walk; without it, those go uncounted. */
-	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_free"))
-		bpf_program__set_autoload(s->progs.count_audit_free, false);
-	/* io_uring audit came with 5.16: before it there is no inline op to count. */
-	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_uring_exit"))
-		bpf_program__set_autoload(s->progs.count_uring_exit, false);
-	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
-	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
-	/* In tracepoint mode count_exit_walk forgets, after counting the exit walk. */
-	bpf_program__set_autoload(s->progs.forget_exit,
-				  req->follow_children && mode != MODE_TRACEPOINT);
-	s->rodata->follow_children = req->follow_children;
-
-	/* Maps this run never uses shrink to one entry: no memory locked for them. */
-	if (!req->filter_tasks)
-		bpf_map__set_max_entries(s->maps.tracked, 1);
-	if (!req->per_comm)
-		bpf_map__set_max_entries(s->maps.comms, 1);
-	if (mode != MODE_FILTER_OP && mode != MODE_FILTER_SYSCALL)
-		bpf_map__set_max_entries(s->maps.walks_in_flight, 1);
-	if (!req->timing)
-		bpf_map__set_max_entries(s->maps.walk_hist, 1);
-	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
-	s->rodata->filter_tasks = req->filter_tasks;
-	/* The mirror_* programs that use these load only with kernel_mirror. */
-	s->rodata->exit_list_addr = req->exit_list_addr;
-	s->rodata->uring_list_addr = req->uring_list_addr;
-	s->rodata->n_rules_addr = req->n_rules_addr;
-	s->rodata->classes_addr = req->classes_addr;
-	s->rodata->corrupt_nr = req->corrupt_nr;
-	s->rodata->per_comm = req->per_comm;
-	s->rodata->timing = req->timing;
-	s->rodata->hollow = req->hollow;
+	choose_programs(s, req, btf, mode, out->kernel_mirror);
+	size_maps(s, req, mode);
+	set_options(s, req);
 
 	err = auditskip_bpf__load(s);
 	if (err) {

@@ -568,93 +568,118 @@ static void print_saved(FILE *out, const struct report_ctx *r, const struct coun
 			r->cfg.calib->ns_per_entry);
 }
 
-void report_summary(const struct report_ctx *r, const struct walk_counts *w, double seconds,
-		    int command_status)
+static void print_summary_json(const struct report_ctx *r, const struct walk_counts *w,
+			       double seconds, int command_status)
+{
+	json_object *o = counts_json(r, "summary", w, seconds);
+
+	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
+	if (r->cfg.comm_top) {
+		json_object_object_add(o, "comms", comms_json(r));
+		add_u64(o, "comms_lost", r->live.comms_lost);
+	}
+	if (command_status >= 0)
+		json_object_object_add(o, "command_status", json_object_new_int(command_status));
+	print_json(r->cfg.out, o);
+}
+
+/* The summary's totals, one counter a line, then time saved and staleness. */
+static void print_totals(const struct report_ctx *r, const struct walk_counts *w, double seconds)
 {
 	const struct counts_snapshot *t = &w->exit;
-	static unsigned int order[NR_COUNT_SLOTS];
-	unsigned int n;
+	FILE *out = r->cfg.out;
+	char note[64];
 
-	if (r->cfg.json) {
-		json_object *o = counts_json(r, "summary", w, seconds);
-
-		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
-		if (r->cfg.comm_top) {
-			json_object_object_add(o, "comms", comms_json(r));
-			add_u64(o, "comms_lost", r->live.comms_lost);
-		}
-		if (command_status >= 0)
-			json_object_object_add(o, "command_status",
-					       json_object_new_int(command_status));
-		print_json(r->cfg.out, o);
-		return;
-	}
-	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds, r->cfg.mode,
-		r->cfg.kernel, r->cfg.scope);
 	print_counter(r, &t->total, COUNTER_ID_walks, "every audited syscall's exit walks the list");
-	{
-		char note[64];
-
-		snprintf(note, sizeof(note), "%.1f%% of walks",
-			 share(t->total.skippable_walks, t->total.walks));
-		print_counter(r, &t->total, COUNTER_ID_skippable_walks, note);
-	}
+	snprintf(note, sizeof(note), "%.1f%% of walks",
+		 share(t->total.skippable_walks, t->total.walks));
+	print_counter(r, &t->total, COUNTER_ID_skippable_walks, note);
 	print_counter(r, &t->total, COUNTER_ID_needless_rule_visits,
 		      "rule entries those walks visited");
-	fprintf(r->cfg.out, "  %-24s %12u  (mask bits set: %u)\n", "exit-list rules now",
+	fprintf(out, "  %-24s %12u  (mask bits set: %u)\n", "exit-list rules now",
 		r->live.mirror.exit_rules, mask_count(r->live.mirror.mask));
 	print_counter(r, &t->total, COUNTER_ID_skippable_arch_mask,
 		      "one aggregate per arch, beyond the patch");
 	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->live.perm_classes);
 	print_safety(r, &t->total);
 	if (r->cfg.uring)
-		fprintf(r->cfg.out, "  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
+		fprintf(out, "  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
 			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
 			r->live.mirror.uring_rules);
 	if (r->cfg.infers_exit_walks) {
-		fprintf(r->cfg.out, "  %-24s %12llu  (exit, exit_group: judged by the context at entry)\n",
+		fprintf(out, "  %-24s %12llu  (exit, exit_group: judged by the context at entry)\n",
 			"exit walks inferred", (unsigned long long)r->live.exit_walks_inferred);
 		if (r->live.uring_enter_walks)
-			fprintf(r->cfg.out, "  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
+			fprintf(out, "  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
 				"io_uring_enter walks", (unsigned long long)r->live.uring_enter_walks);
 	}
-	print_saved(r->cfg.out, r, t, seconds);
-	print_stale(r->cfg.out, r);
+	print_saved(out, r, t, seconds);
+	print_stale(out, r);
 	if (!t->total.walks)
-		fprintf(r->cfg.out,
+		fprintf(out,
 			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"
 			"  started before audit was enabled are never audited.\n");
+}
 
-	n = seen_slots(t, NR_COUNT_SLOTS, order);
-	if (n) {
-		fprintf(r->cfg.out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
-		fprintf(r->cfg.out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS",
-			"SKIPPABLE", "SHARE", "NEEDLESS VISITS", "RULES");
-	}
+/* The slots in `order` (most skippable first), named from their own arch's table. */
+static void print_top_syscalls(const struct report_ctx *r, const struct counts_snapshot *t,
+			       const unsigned int *order, unsigned int n)
+{
+	FILE *out = r->cfg.out;
+
+	if (!n)
+		return;
+	fprintf(out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
+	fprintf(out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS", "SKIPPABLE",
+		"SHARE", "NEEDLESS VISITS", "RULES");
 	for (unsigned int i = 0; i < n && i < (unsigned int)r->cfg.top; i++) {
 		const struct scan_counts *c = &t->slot[order[i]];
-		char name[64];
-
 		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS;
+		char name[64];
 
 		slot_name(arch, nr, name, sizeof(name));
 		if (arch != ARCH_NATIVE)
 			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (%s)",
 				 arch_name(arch));
-		fprintf(r->cfg.out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", nr, name,
+		fprintf(out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", nr, name,
 			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
 			share(c->skippable_walks, c->walks), (unsigned long long)c->needless_rule_visits,
 			rules_naming(r->live.rules, nr));
 	}
-	if (r->live.hist) {
-		fprintf(r->cfg.out, "\nWalk times by syscall (--timing; top %d by walks):\n", r->cfg.top < 3 ? r->cfg.top : 3);
-		for (unsigned int i = 0; i < n && i < 3 && i < (unsigned int)r->cfg.top; i++) {
-			char name[64];
+}
 
-			slot_name(order[i] / NR_SLOTS, order[i] % NR_SLOTS, name, sizeof(name));
-			print_hist(r->cfg.out, r->live.hist[order[i]], name);
-		}
+/* --timing: the walk-time histograms of the first three syscalls of the table. */
+static void print_walk_times(const struct report_ctx *r, const unsigned int *order, unsigned int n)
+{
+	unsigned int shown = r->cfg.top < 3 ? r->cfg.top : 3;
+
+	if (!r->live.hist || !n)
+		return;
+	fprintf(r->cfg.out, "\nWalk times (--timing) of the first %u syscalls above:\n", shown);
+	for (unsigned int i = 0; i < n && i < shown; i++) {
+		char name[64];
+
+		slot_name(order[i] / NR_SLOTS, order[i] % NR_SLOTS, name, sizeof(name));
+		print_hist(r->cfg.out, r->live.hist[order[i]], name);
 	}
+}
+
+void report_summary(const struct report_ctx *r, const struct walk_counts *w, double seconds,
+		    int command_status)
+{
+	static unsigned int order[NR_COUNT_SLOTS];
+	unsigned int n;
+
+	if (r->cfg.json) {
+		print_summary_json(r, w, seconds, command_status);
+		return;
+	}
+	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds, r->cfg.mode,
+		r->cfg.kernel, r->cfg.scope);
+	print_totals(r, w, seconds);
+	n = seen_slots(&w->exit, NR_COUNT_SLOTS, order);
+	print_top_syscalls(r, &w->exit, order, n);
+	print_walk_times(r, order, n);
 	print_comms(r->cfg.out, r);
 	print_full_mask_rules(r->cfg.out, r->live.rules);
 	if (command_status >= 0)
