@@ -95,8 +95,8 @@ report() {
 	echo "- auditskip $(cat "$ROOT/VERSION") at $REV$DIRTY"
 	echo
 	[ "$done_boots" = "$N" ] || echo "**Cut short: $done_boots of $N boots finished.**" && echo
-	echo "**$clean clean, $crashed crashed** out of $done_boots boots; longest run of consecutive clean"
-	echo "boots: $best. Total time $((t_total / 60)) min."
+	echo "**$clean clean, $crashed crashed, $interrupted without a result** out of $done_boots"
+	echo "boots; longest run of consecutive clean boots: $best. Total time $((t_total / 60)) min."
 	echo
 	echo "| boot | kernel | uname -r | seconds | result |"
 	echo "|---|---|---|---|---|"
@@ -104,6 +104,7 @@ report() {
 }
 clean=0
 crashed=0
+interrupted=0
 run=0
 best=0
 rows=()
@@ -113,8 +114,13 @@ for i in $(seq 1 "$N"); do
 	d=$WORK/$i-$k
 	status=0
 	if [ "$REPORT_ONLY" = 1 ]; then
-		# Only boots whose run.sh finished (its summary line is out).
-		grep -qE '^[0-9]+ passed, [0-9]+ failed' "$d.out" 2>/dev/null || break
+		# Not the boot still running: its run.sh has not printed its summary
+		# and no later boot has started.
+		[ -e "$d.out" ] || break
+		if ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$d.out" &&
+			[ ! -e "$WORK/$((i + 1))-${KS[$((i % ${#KS[@]}))]}.out" ]; then
+			break
+		fi
 		grep -q 'HARNESS FAILURE' "$d.out" && status=2
 	else
 		VMTEST_SUITES=main VMTEST_LOGDIR=$d "$SNAP/tests/vm/run.sh" "$k" >"$d.out" 2>&1 ||
@@ -136,9 +142,11 @@ for i in $(seq 1 "$N"); do
 		what=$(grep -m 1 -o 'HARNESS FAILURE.*' "$d.out" || echo "exit status $status")
 		verdict="**crash**: $what${oops:+ (\`$oops\`)}"
 	elif [ -z "$counts" ]; then
-		crashed=$((crashed + 1))
+		# run.sh itself did not finish (killed from outside, say): no verdict
+		# on the guest either way, and the run of clean boots ends here.
+		interrupted=$((interrupted + 1))
 		run=0
-		verdict="**no result** (exit status $status): see .output/boots/$i-$k.out"
+		verdict="**no result**: run.sh did not finish (see .output/boots/$i-$k.out)"
 	else
 		clean=$((clean + 1))
 		run=$((run + 1))
@@ -152,8 +160,8 @@ done
 
 if [ -n "$OUT" ]; then
 	report >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
-	echo "guest-boots: $clean clean, $crashed crashed of $N; report in $OUT" >&2
+	echo "guest-boots: $clean clean, $crashed crashed, $interrupted without a result of $N; report in $OUT" >&2
 else
 	report
 fi
-[ "$crashed" -eq 0 ]
+[ "$crashed" -eq 0 ] && [ "$interrupted" -eq 0 ]
