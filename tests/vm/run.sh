@@ -62,9 +62,10 @@ BENCH_ARG=
 BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # Kernels of `make test`, NAME or NAME:SUITE,... (the 40-minute CI budget:
 # see README.md, Tests): the oldest, Debian 12's two and the newest, with
-# every suite. `all` (make vmtest-all) adds 6.12-trixie, the same series as
-# Debian 12's 6.12.
-CI_KERNELS="5.10 6.1 6.12 7.2"
+# the main and stale suites; the real-workload corpus (the longest suite by
+# far) on 6.12. `all` (make vmtest-all) runs the corpus on every kernel and
+# adds 6.12-trixie, the same series as Debian 12's 6.12.
+CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus 7.2"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.
@@ -79,6 +80,7 @@ if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2086
 	set -- $CI_KERNELS
 elif [ "$*" = all ]; then
+	SUITES="$SUITES corpus"
 	# shellcheck disable=SC2046
 	set -- $(vm_kernel_names)
 fi
@@ -116,6 +118,9 @@ HARNESS_FAIL=0
 # run_guest NAME KERNEL_IMAGE [SUITE]: one boot; SUITE picks the guest suite.
 run_guest() {
 	local series=$1${3:+-$3} kernel=$2 suite=${3:-main}
+	# vm_boot reads TIMEOUT; the corpus runs hundreds of tool runs.
+	local TIMEOUT=$TIMEOUT
+	[ "$suite" = corpus ] && TIMEOUT=${VMTEST_CORPUS_TIMEOUT:-2400}
 	local logf=$LOGDIR/console-$1${3:+-$3}.log res=$LOGDIR/results-$1${3:+-$3}.txt
 	local secs status npass nfail done_line crash
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
