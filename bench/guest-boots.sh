@@ -94,7 +94,10 @@ report() {
 	echo "- host: $(nproc) CPUs, $(uname -r), shared with other work while this ran"
 	echo "- auditskip $(cat "$ROOT/VERSION") at $REV$DIRTY"
 	echo
-	[ "$done_boots" = "$N" ] || echo "**Cut short: $done_boots of $N boots finished.**" && echo
+	if [ "$done_boots" != "$N" ]; then
+		echo "**Cut short: $done_boots of $N boots finished.**"
+		echo
+	fi
 	echo "**$clean clean, $crashed crashed, $interrupted without a result** out of $done_boots"
 	echo "boots; longest run of consecutive clean boots: $best. Total time $((t_total / 60)) min."
 	echo

@@ -148,7 +148,7 @@ run_guest() {
 			echo "  HARNESS FAILURE: no VMTEST DONE (qemu exit status $status; test lines not counted)"
 		fi
 		echo "-- $series: last result lines:"
-		grep -v '^VMTEST MODE ' "$res" | tail -n 5 | sed 's/^VMTEST /  /'
+		grep -v '^VMTEST MODE ' "$res" | tail -n 5 | sed 's/^VMTEST /  /' || true
 		echo "-- $series: console tail:"
 		# (terminal control sequences from the firmware stripped)
 		tail -n 40 "$logf.txt" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | cut -c1-300
@@ -158,7 +158,7 @@ run_guest() {
 		SUMMARY+=("$series ($(basename "$kernel" | sed 's/^vmlinuz-//')): HARNESS FAILURE, ${secs}s")
 		return
 	fi
-	grep -v '^VMTEST MODE ' "$res" | sed 's/^VMTEST /  /'
+	grep -v '^VMTEST MODE ' "$res" | sed 's/^VMTEST /  /' || true
 	# Kernel warnings that did not crash the guest: shown, not counted.
 	grep -o 'VMTEST KLOG .*' "$logf.txt" | sed 's/^VMTEST KLOG /  kernel log: /' | head -n 20 || true
 	if [ "$nfail" -gt 0 ]; then
