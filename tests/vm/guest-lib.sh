@@ -164,6 +164,18 @@ mode_line() {
 	fi
 }
 
+# wait_programs_gone BEFORE WHILE: the kernel frees a closed program after
+# an RCU grace period (7.2 takes longer than 6.x): wait up to 5 s for the
+# programs listed in WHILE but not BEFORE to go, so a check after it is fair.
+wait_programs_gone() {
+	_n=0
+	while [ $_n -lt 50 ]; do
+		progs | comm -12 - "$2" | comm -23 - "$1" | grep -q . || return 0
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+}
+
 rules_reset() {
 	auditctl -D >/dev/null 2>&1
 }

@@ -295,10 +295,11 @@ t_detach() {
 	progs >"$T/$name.p0"
 	links >"$T/$name.l0"
 	tool $name --mode $M --json -- sh -c "bpftool prog list >$T/$name.pl; bpftool link list >$T/$name.ll"
-	progs >"$T/$name.p2"
-	links >"$T/$name.l2"
 	grep -v ' name iter ' "$T/$name.pl" | sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort >"$T/$name.p1"
 	sed -n 's/^\([0-9][0-9]*\): .*/\1/p' "$T/$name.ll" | sort >"$T/$name.l1"
+	wait_programs_gone "$T/$name.p0" "$T/$name.p1"
+	progs >"$T/$name.p2"
+	links >"$T/$name.l2"
 	leftp=$(check_gone $name-p "$T/$name.p0" "$T/$name.p1" "$T/$name.p2")
 	leftl=$(check_gone $name-l "$T/$name.l0" "$T/$name.l1" "$T/$name.l2")
 	names=$(for id in $(cat "$T/$name-p.new"); do
@@ -509,6 +510,7 @@ t_mirror() {
 	kill -INT $mpid
 	wait $mpid
 	rc=$?
+	wait_programs_gone "$T/sigint.p0" "$T/sigint.p1"
 	progs >"$T/sigint.p2"
 	links >"$T/sigint.l2"
 	leftp=$(check_gone sigint-p "$T/sigint.p0" "$T/sigint.p1" "$T/sigint.p2")
