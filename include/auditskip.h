@@ -42,7 +42,18 @@ static inline __u32 mask_slot(__u64 nr)
 /* audit_in_mask(): one bit of 64 x 32-bit words; numbers past the mask never match. */
 static inline int mask_bit(const __u32 *mask, __u64 nr)
 {
-	return nr < MASK_BITS && (mask[nr / 32] & (1U << (nr % 32)));
+	__u32 word = nr / 32;
+
+	if (nr >= MASK_BITS)
+		return 0;
+#ifdef __bpf__
+	/*
+	 * 5.10's verifier loses the check's bound on the way to the index
+	 * register; restated where clang cannot drop it as redundant.
+	 */
+	asm volatile("%[word] &= 63" : [word] "+r"(word));
+#endif
+	return (mask[word] >> (nr % 32)) & 1;
 }
 
 /* Where the mirrored mask came from. */
