@@ -56,7 +56,7 @@ need=()
 if [ -z "$SUITE" ]; then need_src=$SRC_PKG; else need_src=; fi
 for p in $need_src dwarves flex bison bc libssl-dev libelf-dev build-essential \
 	xz-utils; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'ok installed' >/dev/null || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
 	[ "$(id -u)" -eq 0 ] || die "missing packages: ${need[*]} (install them as root)"
@@ -225,7 +225,9 @@ build_kernel() {
 	# The trampoline modes need BTF and a __audit_filter_op to attach to.
 	grep -q ' __audit_filter_op$' "$bdir/System.map" ||
 		die "$name: __audit_filter_op is not a function in this build"
-	[ -s "$bdir/vmlinux" ] && readelf -S "$bdir/vmlinux" | grep -q '\.BTF' ||
+	# (grep without -q reads to the end: with pipefail, grep -q quitting
+	# at the first match could kill readelf with SIGPIPE and fail the test.)
+	[ -s "$bdir/vmlinux" ] && readelf -S "$bdir/vmlinux" | grep '\.BTF' >/dev/null ||
 		die "$name: vmlinux has no .BTF section"
 	warnings=$(grep -c 'warning:' "$dest/build.log" || true)
 
@@ -268,7 +270,7 @@ fi
 # Warnings from the files the patches touch are errors here.
 touched=$(cat "${PATCH_FILES[@]}" | sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' | sort -u)
 for f in $touched; do
-	if grep -F "$f:" "$KOUT/patched/build.log" | grep -q 'warning:'; then
+	if grep -F "$f:" "$KOUT/patched/build.log" | grep 'warning:' >/dev/null; then
 		grep -F "$f:" "$KOUT/patched/build.log" >&2
 		die "the patched kernel has compiler warnings in $f"
 	fi
