@@ -236,6 +236,7 @@ build_kernel() {
 	cp "$bdir/System.map" "$dest/System.map"
 	echo $((t1 - t0)) >"$dest/build-seconds"
 	echo "$kind" >"$dest/build-kind"
+	echo "$JOBS" >"$dest/build-jobs"
 	echo "$warnings" >"$dest/warnings"
 	mv "$dest/bzImage.tmp" "$dest/bzImage"
 	echo "$key" >"$dest/key"
@@ -285,6 +286,7 @@ fi
 echo "kernel $KERNELVERSION ($SRC_PKG $SRC_VER), fragment $FRAG_HASH, patches $PATCH_HASH"
 for n in unpatched patched; do
 	echo "  $n: $KOUT/$n/bzImage ($(du -k "$KOUT/$n/bzImage" | cut -f1) KiB)," \
-		"last build $(cat "$KOUT/$n/build-seconds") s ($(cat "$KOUT/$n/build-kind" 2>/dev/null || echo '?')) with $JOBS jobs," \
+		"last build $(cat "$KOUT/$n/build-seconds") s ($(cat "$KOUT/$n/build-kind" 2>/dev/null || echo '?'))" \
+		"with $(cat "$KOUT/$n/build-jobs" 2>/dev/null || echo '?') jobs," \
 		"$(cat "$KOUT/$n/warnings") warnings"
 done
