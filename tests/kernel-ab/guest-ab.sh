@@ -291,8 +291,8 @@ t_time() {
 		eval "ns_min=\${m_$p:-}"
 		pred=
 		pred_walks=
+		tm_load $p
 		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
-			tm_load $p
 			tool time-pred-$p --mode filter-op --json --calibration $cal -- getpid_loop $N
 			jlast $T/time-pred-$p.out summary >$T/time-pred-$p.sum
 			pred_walks=$(scget_arch $T/time-pred-$p.sum x86_64 $NR_GETPID walks)
