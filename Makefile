@@ -187,13 +187,16 @@ overhead: all
 soak: all
 	$(Q)bench/soak.sh -o bench/results/soak-$$(date +%F).md
 
-# Unpatched and patched kernels from linux-source-6.12 and patches/.
+# Unpatched and patched kernels from Debian's linux-source-$(KVER) and
+# patches/$(KVER)/: KVER=6.12 (Debian 12) or KVER=7.2 (sid).
+KVER ?= 6.12
 kernels:
-	$(Q)tests/kernel-ab/build-kernels.sh
+	$(Q)tests/kernel-ab/build-kernels.sh $(KVER)
 
-# auditskip's predictions on the unpatched kernel against the patched one.
+# auditskip's predictions on the unpatched kernel against the patched one,
+# and the time model against the time the patched kernel saves.
 kernel-ab: kernels static
-	$(Q)tests/kernel-ab/run.sh
+	$(Q)tests/kernel-ab/run.sh $(KVER)
 
 # The perm= classes, from a kernel tree (KSRC, e.g. an unpacked linux-source).
 classes:

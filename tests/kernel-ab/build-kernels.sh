@@ -1,12 +1,20 @@
 #!/bin/bash
-# Builds the two kernels of the A/B test from Debian's linux-source-6.12:
+# Builds the two kernels of the A/B test for one kernel version KVER (the
+# first argument; 6.12 when none is given):
 #
-#   .output/kernels/unpatched/bzImage   the source as Debian ships it
-#   .output/kernels/patched/bzImage     the same source with patches/0*.patch
+#   .output/kernels/KVER/unpatched/bzImage   the source as Debian ships it
+#   .output/kernels/KVER/patched/bzImage     the same with patches/KVER/0*.patch
 #
-# Both use tinyconfig plus patches/kernel.config. Run by `make kernels`.
+# KVER 6.12: Debian 12's linux-source-6.12, installed from the machine's own
+# package lists. KVER 7.2: sid's linux-source-7.2, fetched with `apt-get
+# download` through a private sources list (suite sid, the URIs of the
+# machine's /etc/apt/sources.list.d/*.sources; the machine's own lists are
+# left alone) and unpacked with dpkg-deb -x under .output/kernel-ab/pkg/.
 #
-# The source is unpacked once per package version into .output/kernel-ab/.
+# Both kernels use tinyconfig plus patches/kernel.config. Run by `make
+# kernels` (`make kernels KVER=7.2`).
+#
+# The source is unpacked once per package version into .output/kernel-ab/KVER/.
 # Each kernel is cached by a key made of the source version, the config
 # fragment, the compiler and pahole versions and (patched kernel only) the
 # patches: when the key has not changed the build is skipped. When it has,
@@ -14,32 +22,41 @@
 # patched kernel's build directory starts as a copy of the unpatched one, so
 # a first patched build only compiles what the patches touch, and links.
 #
-# Prints the build times (also kept in .output/kernels/*/build-seconds).
+# Prints the build times (also kept in .output/kernels/KVER/*/build-seconds).
 #
 # Environment: KERNEL_AB_JOBS (default: nproc), KERNEL_AB_FORCE=1 throws
-# the build directories away and builds both kernels again.
+# the build directories away and builds both kernels again,
+# KERNEL_AB_REFRESH=1 asks sid for a newer linux-source-7.2 even when one is
+# unpacked already.
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-WORK=$ROOT/.output/kernel-ab
-KOUT=$ROOT/.output/kernels
-PATCHES=$ROOT/patches
-FRAGMENT=$PATCHES/kernel.config
-SRC_PKG=linux-source-6.12
+KV=${1:-6.12}
+FRAGMENT=$ROOT/patches/kernel.config
 JOBS=${KERNEL_AB_JOBS:-$(nproc)}
 
 log() { echo "kernels: $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
+case "$KV" in
+6.12) SRC_PKG=linux-source-6.12 SUITE= ;;
+7.2) SRC_PKG=linux-source-7.2 SUITE=sid ;;
+*) die "unknown kernel version '$KV' (KVER=6.12 or KVER=7.2)" ;;
+esac
+WORK=$ROOT/.output/kernel-ab/$KV
+KOUT=$ROOT/.output/kernels/$KV
+PATCHES=$ROOT/patches/$KV
 [ -f "$FRAGMENT" ] || die "no config fragment $FRAGMENT"
+[ -d "$PATCHES" ] || die "no patch directory $PATCHES"
 
 # ------------------------------------------------------------ packages ---
 # Only what is missing is installed (as root), from Debian's registry.
 need=()
-for p in $SRC_PKG dwarves flex bison bc libssl-dev libelf-dev build-essential \
+if [ -z "$SUITE" ]; then need_src=$SRC_PKG; else need_src=; fi
+for p in $need_src dwarves flex bison bc libssl-dev libelf-dev build-essential \
 	xz-utils; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'ok installed' >/dev/null || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
 	[ "$(id -u)" -eq 0 ] || die "missing packages: ${need[*]} (install them as root)"
@@ -50,8 +67,59 @@ if [ ${#need[@]} -gt 0 ]; then
 		die "could not install ${need[*]}"
 fi
 
-SRC_VER=$(dpkg-query -W -f='${Version}' $SRC_PKG)
-TARBALL=/usr/src/$SRC_PKG.tar.xz
+# --------------------------------------------------- source package ---
+# fetch_from_suite: the newest $SRC_PKG of $SUITE, unpacked (dpkg-deb -x)
+# under .output/kernel-ab/pkg/; sets SRC_VER and TARBALL. Without
+# KERNEL_AB_REFRESH, a package unpacked before is used without asking the
+# registry again.
+fetch_from_suite() {
+	local apt=$ROOT/.output/kernel-ab/apt-$SUITE pkgs=$ROOT/.output/kernel-ab/pkg
+	local last=$pkgs/$SRC_PKG.current dir uris deb
+	local -a opts
+	if [ -z "${KERNEL_AB_REFRESH:-}" ] && [ -s "$last" ] &&
+		[ -f "$pkgs/$(cat "$last")/usr/src/$SRC_PKG.tar.xz" ]; then
+		dir=$pkgs/$(cat "$last")
+	else
+		# The machine's Debian archive URIs (not its -security ones,
+		# which have no sid), one-line format for a private list.
+		uris=$(awk '/^URIs:/ { u = $2 } /^Suites:/ { s = $0 }
+			/^Signed-By:/ { k = $2 } /^$/ { if (u != "" && s !~ /-security/) print u " " k; u = s = k = "" }
+			END { if (u != "" && s !~ /-security/) print u " " k }' /etc/apt/sources.list.d/*.sources | sort -u)
+		[ -n "$uris" ] || die "no Debian archive URI in /etc/apt/sources.list.d/*.sources"
+		mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$pkgs"
+		echo "$uris" | while read -r u k; do
+			echo "deb ${k:+[signed-by=$k] }$u $SUITE main"
+		done >"$apt/sources.list"
+		opts=(-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+			-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache"
+			-o APT::Sandbox::User=root)
+		log "looking $SRC_PKG up in $SUITE ($(tr '\n' ' ' <"$apt/sources.list"))"
+		apt-get "${opts[@]}" update -q >/dev/null || die "apt-get update of the private $SUITE list failed"
+		rm -rf "$pkgs/dl"
+		mkdir -p "$pkgs/dl"
+		(cd "$pkgs/dl" && apt-get "${opts[@]}" download -q "$SRC_PKG" >/dev/null) ||
+			die "apt-get download $SRC_PKG from $SUITE failed"
+		deb=$(ls "$pkgs"/dl/"$SRC_PKG"_*.deb)
+		dir=$pkgs/$(basename "$deb" .deb)
+		if [ ! -f "$dir/usr/src/$SRC_PKG.tar.xz" ]; then
+			log "unpacking $(basename "$deb")"
+			rm -rf "$dir"
+			dpkg-deb -x "$deb" "$dir"
+			dpkg-deb -f "$deb" Version >"$dir/.version"
+		fi
+		rm -rf "$pkgs/dl"
+		basename "$dir" >"$last"
+	fi
+	SRC_VER=$(cat "$dir/.version")
+	TARBALL=$dir/usr/src/$SRC_PKG.tar.xz
+}
+
+if [ -n "$SUITE" ]; then
+	fetch_from_suite
+else
+	SRC_VER=$(dpkg-query -W -f='${Version}' $SRC_PKG)
+	TARBALL=/usr/src/$SRC_PKG.tar.xz
+fi
 [ -f "$TARBALL" ] || die "$TARBALL is missing (reinstall $SRC_PKG)"
 
 # ------------------------------------------------------- source tree ---
@@ -77,7 +145,7 @@ unpack() {
 [ "$(cat "$SRCDIR/.version" 2>/dev/null)" = "$SRC_VER" ] || unpack
 [ -z "${KERNEL_AB_FORCE:-}" ] || rm -rf "$WORK/build"
 KIND=
-KVER=$(make -s -C "$TREE" kernelversion)
+KERNELVERSION=$(make -s -C "$TREE" kernelversion)
 
 # revert_patches: back to the source as shipped.
 revert_patches() {
@@ -157,7 +225,9 @@ build_kernel() {
 	# The trampoline modes need BTF and a __audit_filter_op to attach to.
 	grep -q ' __audit_filter_op$' "$bdir/System.map" ||
 		die "$name: __audit_filter_op is not a function in this build"
-	[ -s "$bdir/vmlinux" ] && readelf -S "$bdir/vmlinux" | grep -q '\.BTF' ||
+	# (grep without -q reads to the end: with pipefail, grep -q quitting
+	# at the first match could kill readelf with SIGPIPE and fail the test.)
+	[ -s "$bdir/vmlinux" ] && readelf -S "$bdir/vmlinux" | grep '\.BTF' >/dev/null ||
 		die "$name: vmlinux has no .BTF section"
 	warnings=$(grep -c 'warning:' "$dest/build.log" || true)
 
@@ -166,6 +236,7 @@ build_kernel() {
 	cp "$bdir/System.map" "$dest/System.map"
 	echo $((t1 - t0)) >"$dest/build-seconds"
 	echo "$kind" >"$dest/build-kind"
+	echo "$JOBS" >"$dest/build-jobs"
 	echo "$warnings" >"$dest/warnings"
 	mv "$dest/bzImage.tmp" "$dest/bzImage"
 	echo "$key" >"$dest/key"
@@ -200,7 +271,7 @@ fi
 # Warnings from the files the patches touch are errors here.
 touched=$(cat "${PATCH_FILES[@]}" | sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' | sort -u)
 for f in $touched; do
-	if grep -F "$f:" "$KOUT/patched/build.log" | grep -q 'warning:'; then
+	if grep -F "$f:" "$KOUT/patched/build.log" | grep 'warning:' >/dev/null; then
 		grep -F "$f:" "$KOUT/patched/build.log" >&2
 		die "the patched kernel has compiler warnings in $f"
 	fi
@@ -212,9 +283,10 @@ if grep -q ' audit_exit_syscalls$' "$KOUT/unpatched/System.map"; then
 	die "unpatched: has audit_exit_syscalls: the pristine tree is patched"
 fi
 
-echo "kernel $KVER ($SRC_PKG $SRC_VER), fragment $FRAG_HASH, patches $PATCH_HASH"
+echo "kernel $KERNELVERSION ($SRC_PKG $SRC_VER), fragment $FRAG_HASH, patches $PATCH_HASH"
 for n in unpatched patched; do
 	echo "  $n: $KOUT/$n/bzImage ($(du -k "$KOUT/$n/bzImage" | cut -f1) KiB)," \
-		"last build $(cat "$KOUT/$n/build-seconds") s ($(cat "$KOUT/$n/build-kind" 2>/dev/null || echo '?')) with $JOBS jobs," \
+		"last build $(cat "$KOUT/$n/build-seconds") s ($(cat "$KOUT/$n/build-kind" 2>/dev/null || echo '?'))" \
+		"with $(cat "$KOUT/$n/build-jobs" 2>/dev/null || echo '?') jobs," \
 		"$(cat "$KOUT/$n/warnings") warnings"
 done

@@ -9,8 +9,11 @@
 # tests/kernel-ab/run.sh compares across the two kernels. Checks that need
 # only this kernel print "VMTEST PASS name" / "VMTEST FAIL name: reason".
 #
-# Which tests run comes from the kernel command line: abtest=main (default)
-# or abtest=tree (only the tree-rule staleness test, on a fresh kernel).
+# Which tests run comes from the kernel command line: abtest=main (default),
+# abtest=tree (only the tree-rule staleness test, on a fresh kernel) or
+# abtest=time (getpid and a workload timed with exit rules loaded, and on the
+# unpatched kernel auditskip's calibration and predicted saving, on a fresh
+# kernel that nothing has made stale).
 
 # JSON flattening (jflat, jlast, get, scget), tool, dump, rules_reset,
 # load_openat_rules and load_ruleset come from the tests/vm guest library,
@@ -22,13 +25,18 @@ mkdir -p "$T"
 N=20000          # getpid calls per prediction and staleness run
 NRULES=64        # non-matching openat rules
 TOOL_TIMEOUT=180 # seconds for one auditskip run under TCG
+TM_COUNTS="0 1 32 128 256" # exit rules for the time model
+TM_PASSES=5      # each point keeps its lowest median (as auditskip calibrate) and round
+TM_ITERS=20000   # getpid calls per audit_bench round
+TM_ROUNDS=15
+TM_WL_RUNS=5     # timed runs of the workload per pass
 
 ABTEST=main
 for w in $(cat /proc/cmdline); do
 	case "$w" in abtest=*) ABTEST=${w#abtest=} ;; esac
 done
 
-# The patched kernel has the aggregate mask (patches/0002).
+# The patched kernel has the aggregate mask (patches/KVER/0002).
 if grep -q ' audit_exit_syscalls$' /proc/kallsyms; then
 	VARIANT=patched
 else
@@ -37,15 +45,30 @@ fi
 
 # ---------------------------------------------------------------- helpers ---
 
-# per_syscall FLAT: "nr:scans:skippable" for every syscalls[] entry, sorted
-# by nr, comma-separated.
+# per_syscall FLAT: "arch/nr:walks:skippable_walks" for every syscalls[]
+# entry (a syscall is its arch and number: i386's 20 is not x86_64's 20),
+# sorted, comma-separated.
 per_syscall() {
 	awk -F= '
-		/^syscalls\.[0-9]+\.(nr|scans|skippable)=/ {
+		/^syscalls\.[0-9]+\.(nr|arch|walks|skippable_walks)=/ {
 			split($1, p, "."); v[p[2], p[3]] = $2; if (p[2] + 1 > n) n = p[2] + 1
 		}
-		END { for (i = 0; i < n; i++) print v[i, "nr"] ":" v[i, "scans"] ":" v[i, "skippable"] }' "$1" |
-		sort -n -t: -k1,1 | tr '\n' ',' | sed 's/,$//'
+		END {
+			for (i = 0; i < n; i++)
+				print v[i, "arch"] "/" v[i, "nr"] ":" v[i, "walks"] ":" v[i, "skippable_walks"]
+		}' "$1" |
+		sort -t/ -k1,1 -k2,2n | tr '\n' ',' | sed 's/,$//'
+}
+
+# scget_arch FLAT ARCH NR FIELD: FIELD of the syscalls[] entry of ARCH's
+# syscall NR; empty when it is not listed.
+scget_arch() {
+	awk -F= -v arch="$2" -v nr="$3" -v f="$4" '
+		/^syscalls\.[0-9]+\./ { split($1, p, "."); v[p[2], p[3]] = $2; if (p[2] + 1 > n) n = p[2] + 1 }
+		END {
+			for (i = 0; i < n; i++)
+				if (v[i, "arch"] == arch && v[i, "nr"] == nr) { print v[i, f]; exit }
+		}' "$1"
 }
 
 # measure NAME MODE WORKLOAD...: one auditskip run over WORKLOAD, reported
@@ -58,10 +81,11 @@ measure() {
 	f=$T/$name.sum
 	jlast "$T/$name.out" summary >"$f"
 	echo "VMTEST RESULT $name variant=$VARIANT rc=$rc mode=$(get $f mode)" \
-		"scans=$(get $f scans) skippable=$(get $f skippable)" \
-		"walked_skipped=$(get $f walked_skipped) exit_rules=$(get $f exit_rules)" \
+		"walks=$(get $f walks) skippable_walks=$(get $f skippable_walks)" \
+		"needless_rule_visits=$(get $f needless_rule_visits) exit_rules=$(get $f exit_rules)" \
 		"mask_bits=$(get $f mask_bits)" \
-		"getpid_scans=$(scget $f $NR_GETPID scans) getpid_skippable=$(scget $f $NR_GETPID skippable)" \
+		"getpid_walks=$(scget_arch $f x86_64 $NR_GETPID walks)" \
+		"getpid_skippable=$(scget_arch $f x86_64 $NR_GETPID skippable_walks)" \
 		"stale=$(get $f stale.state) n_rules=$(get $f stale.audit_n_rules)" \
 		"counted_rules=$(get $f stale.counted_rules)" \
 		"per=$(per_syscall $f)"
@@ -78,24 +102,25 @@ measure() {
 # kernel's skippable count S must equal the walks the patched kernel no
 # longer performs (compared on the host).
 
-t_predict() {
-	set=$1
-	shift
-	rules_reset
-	case "$set" in
+# load_rules SET: one of the rule sets below; non-zero (after a FAIL line
+# for predict-NAME) when it could not be loaded.
+load_rules() {
+	case "$1" in
 	openat64)
-		load_openat_rules $NRULES || { fail predict-$set "could not load $NRULES rules"; rules_reset; return; }
+		load_openat_rules $NRULES || { fail predict-$set "could not load $NRULES rules"; return 1; }
 		;;
 	getpid | getpid-mixed)
 		auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k ab ||
-			{ fail predict-$set "could not add the getpid rule"; return; }
+			{ fail predict-$set "could not add the getpid rule"; return 1; }
 		;;
 	fullmask)
 		auditctl -a always,exit -S all -F uid=4242 -k ab ||
-			{ fail predict-$set "could not add the -S all rule"; return; }
+			{ fail predict-$set "could not add the -S all rule"; return 1; }
 		;;
 	stig)
 		load_ruleset $RULES_DIR/30-stig.rules
+		[ "$(auditctl -l | grep -vc '^No rules')" -gt 0 ] ||
+			{ fail predict-$set "no rule of 30-stig loaded"; return 1; }
 		;;
 	churn)
 		# Rules naming getpid come and go; what stays is 8 openat rules
@@ -107,12 +132,12 @@ t_predict() {
 		while [ $_i -lt 8 ]; do
 			auditctl -a always,exit -F arch=b64 -S getpid -S openat -F uid=$((4100000 + _i)) -k ab-churn &&
 				auditctl -a always,exit -F arch=b64 -S openat -F uid=$((4200000 + _i)) -k ab-churn ||
-				{ fail predict-$set "could not add rules"; rules_reset; return; }
+				{ fail predict-$set "could not add rules"; return 1; }
 			_i=$((_i + 1))
 		done
 		auditctl -w /tmp/c/f -p wa -k ab-churn &&
 			auditctl -a always,exit -F arch=b64 -S getpid -S mkdir -F dir=/tmp/c/t -k ab-churn ||
-			{ fail predict-$set "could not add the watch and tree rules"; rules_reset; return; }
+			{ fail predict-$set "could not add the watch and tree rules"; return 1; }
 		_i=0
 		while [ $_i -lt 8 ]; do
 			auditctl -d always,exit -F arch=b64 -S getpid -S openat -F uid=$((4100000 + _i)) -k ab-churn
@@ -122,10 +147,162 @@ t_predict() {
 		# unpatched kernel stale before the staleness tests)
 		auditctl -d always,exit -F arch=b64 -S getpid -S mkdir -F dir=/tmp/c/t -k ab-churn
 		;;
+	mixed)
+		# Rules naming syscalls the workloads make (write, close, wait4,
+		# rt_sigreturn) beside ones they do not: part of each workload's
+		# walks is skippable, part is not.
+		auditctl -a always,exit -F arch=b64 -S write -S close -F uid=4300001 -k ab-mixed &&
+			auditctl -a always,exit -F arch=b64 -S wait4 -S rt_sigreturn -F uid=4300002 -k ab-mixed &&
+			auditctl -a always,exit -F arch=b64 -S mount -S chroot -F uid=4300003 -k ab-mixed ||
+			{ fail predict-$set "could not add the rules"; return 1; }
+		;;
+	*)
+		fail predict-$set "unknown rule set $1"
+		return 1
+		;;
 	esac
-	log "predict-$set: $(auditctl -l | wc -l) rules listed"
+	return 0
+}
+
+# t_predict NAME RULES WORKLOAD...: the rule set RULES loaded, WORKLOAD run
+# under auditskip in filter-op mode (RESULT predict-NAME).
+t_predict() {
+	set=$1
+	rules=$2
+	shift 2
+	rules_reset
+	load_rules $rules || { rules_reset; return; }
+	log "predict-$set: rules $rules, $(auditctl -l | wc -l) listed"
 	measure predict-$set filter-op "$@"
 	rules_reset
+}
+
+# Workloads beyond getpid, from what the guest has (busybox and the static
+# tools): a shell script of builtins, redirections and small commands; tar
+# and gzip over the guest's own files; a shell that signals itself (each
+# signal ends in rt_sigreturn, which audit walks with major 15 while
+# orig_ax says -1 at sys_exit, see restore_sigcontext()).
+WL=/tmp/wl
+WL_SH='i=0; while [ $i -lt 100 ]; do echo $i >/tmp/wl/f; read x </tmp/wl/f; ls /tmp/wl >/dev/null; i=$((i + 1)); done'
+# (Files, never pipes: a read from a pipe returns what is there at the time,
+# so the number of reads and writes would differ from run to run.)
+WL_TAR='tar -cf /tmp/wl/a.tar -C / vmtest bin/busybox sbin/auditctl && gzip -f /tmp/wl/a.tar &&
+	gunzip -f /tmp/wl/a.tar.gz && mkdir -p /tmp/wl/x && tar -xf /tmp/wl/a.tar -C /tmp/wl/x &&
+	rm -rf /tmp/wl/x /tmp/wl/a.tar'
+WL_SIG='n=0; trap "n=\$((n + 1))" USR1; i=0; while [ $i -lt 200 ]; do kill -USR1 $$; i=$((i + 1)); done; [ $n -eq 200 ]'
+mkdir -p $WL
+
+# ------------------------------------------------------------ time model ---
+# getpid timed by audit_bench (the series' microbenchmark) with 0, 1, 32, 128
+# and 256 exit rules that cannot match it, and with 30-stig; a workload timed
+# with 30-stig. On the unpatched kernel, auditskip calibrates first and then
+# predicts the saving at each point from its count of the same getpid loop;
+# the host sets that against the measured difference (unpatched minus
+# patched). Each point keeps the lowest median of TM_PASSES passes, the
+# points visited up, down, up..., as auditskip calibrate does: disturbances
+# only ever add time. TCG nanoseconds: only comparable within one run.
+
+# bench_ns: audit_bench's median and lowest round, ns per getpid, as its
+# JSON says. The lowest round is kept too: on a loaded host the guest's
+# vCPU loses its turn within more than half the rounds at times, and only
+# ever gains time from it.
+bench_ns() {
+	audit_bench -n $TM_ITERS -r $TM_ROUNDS -c 0 --json |
+		sed -n 's/.*"median_ns":\([0-9.]*\),"min_ns":\([0-9.]*\).*/\1 \2/p'
+}
+
+# wl_ms: milliseconds for TM_WL_RUNS runs of the tar workload, from the
+# guest's clock (/proc/uptime, 10 ms steps).
+wl_ms() {
+	_a=$(cut -d' ' -f1 /proc/uptime)
+	_i=0
+	while [ $_i -lt $TM_WL_RUNS ]; do
+		sh -c "$WL_TAR" || return 1
+		_i=$((_i + 1))
+	done
+	_b=$(cut -d' ' -f1 /proc/uptime)
+	awk -v a="$_a" -v b="$_b" 'BEGIN { printf "%.0f", (b - a) * 1000 }'
+}
+
+# tm_load POINT: the rules of a time-model point (a rule count or "stig").
+tm_load() {
+	rules_reset
+	set=time-$1
+	case "$1" in
+	0) ;;
+	stig) load_rules stig >/dev/null ;;
+	*) load_openat_rules $1 ;;
+	esac
+}
+
+# min A B: the smaller number, either may be empty.
+min() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || (b != "" && b + 0 < a + 0)) print b; else print a }'
+}
+
+t_time() {
+	cal=$T/calibration.json
+	if [ $VARIANT = unpatched ]; then
+		rules_reset
+		tool time-calibrate --calibration $cal calibrate --rules 256 --cpu 0
+		if [ $rc -ne 0 ] || [ ! -s $cal ]; then
+			fail time-calibrate "auditskip calibrate: exit status $rc"
+			dump time-calibrate
+		else
+			pass time-calibrate
+			echo "VMTEST RESULT time-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|points\.[0-9]+\.(rules|ns))=' | tr '\n' ' ')"
+		fi
+	fi
+	points="$TM_COUNTS stig"
+	rev=$(echo $points | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
+	pass=0
+	while [ $pass -lt $TM_PASSES ]; do
+		if [ $((pass % 2)) -eq 0 ]; then order=$points; else order=$rev; fi
+		for p in $order; do
+			tm_load $p || { fail time-$p "could not load the rules"; continue; }
+			set -- $(bench_ns)
+			eval "b_$p=\$(min \"\${b_$p:-}\" \"$1\")"
+			eval "m_$p=\$(min \"\${m_$p:-}\" \"$2\")"
+			log "time: pass $((pass + 1)), $p: getpid median $1 ns, lowest round $2 ns"
+		done
+		# The workload with 30-stig, one pass more often than not in
+		# the order above: it is slow.
+		tm_load stig
+		ms=$(wl_ms) || fail time-workload "the tar workload failed"
+		wl=$(min "${wl:-}" "$ms")
+		log "time: pass $((pass + 1)), stig: $TM_WL_RUNS tar runs $ms ms"
+		pass=$((pass + 1))
+	done
+	for p in $points; do
+		eval "ns=\${b_$p:-}"
+		eval "ns_min=\${m_$p:-}"
+		pred=
+		pred_walks=
+		tm_load $p
+		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
+			tool time-pred-$p --mode filter-op --json --calibration $cal -- getpid_loop $N
+			jlast $T/time-pred-$p.out summary >$T/time-pred-$p.sum
+			pred_walks=$(scget_arch $T/time-pred-$p.sum x86_64 $NR_GETPID walks)
+			pred_saved=$(scget_arch $T/time-pred-$p.sum x86_64 $NR_GETPID saved_ns)
+			pred=$(awk -v s="${pred_saved:-0}" -v n=$N 'BEGIN { printf "%.2f", s / n }')
+			[ $rc -eq 0 ] || { fail time-pred-$p "auditskip exit status $rc"; dump time-pred-$p; }
+		fi
+		echo "VMTEST RESULT time-$p variant=$VARIANT getpid_ns=$ns getpid_min_ns=$ns_min calls=$N" \
+			"pred_ns=$pred pred_walks=$pred_walks exit_rules=$(auditctl -l | grep -vc '^No rules')"
+	done
+	pred=
+	if [ $VARIANT = unpatched ] && [ -s $cal ]; then
+		tm_load stig
+		tool time-pred-wl --mode filter-op --json --calibration $cal -- sh -c "$WL_TAR"
+		jlast $T/time-pred-wl.out summary >$T/time-pred-wl.sum
+		pred=$(get $T/time-pred-wl.sum saved_ns)
+		[ $rc -eq 0 ] || { fail time-pred-wl "auditskip exit status $rc"; dump time-pred-wl; }
+		log "time: stig, one tar run: $(get $T/time-pred-wl.sum walks) walks," \
+			"$(get $T/time-pred-wl.sum skippable_walks) skippable, mask bits $(get $T/time-pred-wl.sum mask_bits)"
+	fi
+	echo "VMTEST RESULT time-stig-tar variant=$VARIANT ms=$wl runs=$TM_WL_RUNS pred_ns_per_run=$pred"
+	rules_reset
+	t_kernel_log
 }
 
 # --------------------------------------------------------------- safety ---
@@ -274,12 +451,19 @@ case "$ABTEST" in
 main)
 	# No rule has ever been removed behind the accounting's back yet.
 	t_stale stale-baseline
-	t_predict openat64 getpid_loop $N
-	t_predict getpid getpid_loop $N
-	t_predict fullmask getpid_loop $N
-	t_predict stig getpid_loop $N
-	t_predict getpid-mixed sh -c "ls /vmtest >/dev/null; cat /etc/hostname >/dev/null; getpid_loop 1000"
-	t_predict churn getpid_loop $N
+	t_predict openat64 openat64 getpid_loop $N
+	t_predict getpid getpid getpid_loop $N
+	t_predict fullmask fullmask getpid_loop $N
+	t_predict stig stig getpid_loop $N
+	t_predict getpid-mixed getpid sh -c "ls /vmtest >/dev/null; cat /etc/hostname >/dev/null; getpid_loop 1000"
+	t_predict churn churn getpid_loop $N
+	t_predict openat64-sh openat64 sh -c "$WL_SH"
+	t_predict openat64-tar openat64 sh -c "$WL_TAR"
+	t_predict openat64-signal openat64 sh -c "$WL_SIG"
+	t_predict mixed-sh mixed sh -c "$WL_SH"
+	t_predict mixed-tar mixed sh -c "$WL_TAR"
+	t_predict mixed-signal mixed sh -c "$WL_SIG"
+	t_predict stig-tar stig sh -c "$WL_TAR"
 	t_safety
 	# Netlink deletes (auditctl -D) of watch and tree rules are balanced.
 	t_stale stale-after-deletes
@@ -294,6 +478,9 @@ main)
 	rules_reset
 	t_stale stale-watch-tree
 	t_kernel_log
+	;;
+time)
+	t_time
 	;;
 tree)
 	t_stale stale-baseline-tree
