@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-OUTPUT ?= .output
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= cc
@@ -10,10 +9,24 @@ mandir ?= $(datadir)/man
 DESTDIR ?=
 HELP2MAN ?= help2man
 
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(HOST_ARCH)
+ifeq ($(filter x86 arm64,$(ARCH)),)
+$(error unknown ARCH=$(ARCH) (use x86 or arm64))
+endif
+# A cross build (ARCH=arm64 on x86: `make static ARCH=arm64`) uses Debian's
+# cross compiler and arm64 libraries (scripts/arm64-cross-deps.sh installs
+# them) and keeps its objects apart from the host's.
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gnu-)
+CC := $(CROSS_COMPILE)gcc
+OUTPUT ?= .output/$(ARCH)
+CROSS_DEPS := cross-deps
+endif
+OUTPUT ?= .output
 VMLINUX_DIR := vmlinux/$(ARCH)
-ifeq ($(wildcard $(VMLINUX_DIR)/vmlinux.h)$(filter vmlinux,$(MAKECMDGOALS)),)
-$(error no $(VMLINUX_DIR)/vmlinux.h for ARCH=$(ARCH): generate it on such a machine with 'make vmlinux')
+ifeq ($(wildcard $(VMLINUX_DIR)/vmlinux.h)$(filter vmlinux vmlinux-arm64,$(MAKECMDGOALS)),)
+$(error no $(VMLINUX_DIR)/vmlinux.h for ARCH=$(ARCH): generate it with 'make vmlinux' on such a machine$(if $(filter arm64,$(ARCH)), or 'make vmlinux-arm64'))
 endif
 
 VERSION := $(shell cat VERSION)
@@ -49,13 +62,16 @@ endif
 .DELETE_ON_ERROR:
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
-.PHONY: all static clean install vmlinux test unit-test host-test vmtest format run \
-	reproduce overhead soak kernels kernel-ab classes man deb
+.PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-arm64 \
+	cross-deps format run reproduce overhead soak kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
-$(OUTPUT):
+$(OUTPUT): $(CROSS_DEPS)
 	$(Q)mkdir -p $@
+
+cross-deps:
+	$(Q)scripts/arm64-cross-deps.sh
 
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/auditskip.h $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
@@ -104,7 +120,7 @@ $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
 	$(OUTPUT)/static/audit_bench
 
-$(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h
+$(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -DAUDITSKIP_NO_HTTP -c $< -o $@
@@ -114,15 +130,15 @@ $(OUTPUT)/static/auditskip: $(STATIC_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
 
-$(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c
+$(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
 
-$(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c
+$(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -luring -o $@
 
-$(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c
+$(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
 
@@ -131,6 +147,11 @@ vmlinux:
 	mkdir -p $(VMLINUX_DIR)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $(VMLINUX_DIR)/vmlinux_$(shell uname -r | cut -d. -f1-2).h
 	ln -sf vmlinux_$(shell uname -r | cut -d. -f1-2).h $(VMLINUX_DIR)/vmlinux.h
+
+# arm64's header from the BTF of Debian 12's newest 6.12 cloud arm64 kernel,
+# read out of its image on any machine (see vmlinux/README.md).
+vmlinux-arm64:
+	$(Q)vmlinux/gen-arm64.sh
 
 # The main job: this machine's rules and what the fast path would skip.
 run: all
@@ -145,6 +166,11 @@ host-test: all
 # KERNEL=6.1 or KERNEL=6.12 picks one guest kernel; default is both.
 vmtest: static
 	$(Q)tests/vm/run.sh $(KERNEL)
+
+# The main guest suite on Debian 12's 6.12 arm64 cloud kernel (QEMU TCG).
+vmtest-arm64:
+	$(Q)$(MAKE) --no-print-directory static ARCH=arm64 OUTPUT=.output/arm64
+	$(Q)VMTEST_STATIC=$(CURDIR)/.output/arm64/static tests/vm/run-arm64.sh
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
 test: all static man $(UNIT_TESTS)
