@@ -21,7 +21,7 @@ ifneq ($(ARCH),$(HOST_ARCH))
 CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gnu-)
 CC := $(CROSS_COMPILE)gcc
 OUTPUT ?= .output/$(ARCH)
-CROSS_DEPS := cross-deps
+CROSS_DEPS := $(if $(filter arm64,$(ARCH)),cross-deps)
 endif
 OUTPUT ?= .output
 VMLINUX_DIR := vmlinux/$(ARCH)
@@ -167,7 +167,7 @@ host-test: all
 vmtest: static
 	$(Q)tests/vm/run.sh $(KERNEL)
 
-# The main guest suite on Debian 12's 6.12 arm64 cloud kernel (QEMU TCG).
+# The guest suites on Debian 12's 6.12 arm64 cloud kernel (QEMU TCG).
 vmtest-arm64:
 	$(Q)$(MAKE) --no-print-directory static ARCH=arm64 OUTPUT=.output/arm64
 	$(Q)VMTEST_STATIC=$(CURDIR)/.output/arm64/static tests/vm/run-arm64.sh
