@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Sourced (bash): what an arm64 guest needs from Debian 12's arm64 archive,
 # fetched with apt through a private sources list and state under
 # $CACHE/apt/bookworm-arm64 (the same URIs and key as the machine's

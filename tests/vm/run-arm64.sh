@@ -23,13 +23,15 @@ VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
 # Read by lib-initramfs.sh and lib-qemu.sh.
 # shellcheck disable=SC2034
-STATIC=${VMTEST_STATIC:-$ROOT/.output/arm64/static}
-TIMEOUT=${VMTEST_TIMEOUT:-900}
-MEM=${VMTEST_MEM:-1G}
-SMP=${VMTEST_SMP:-2}
-RULES_SRC=/usr/share/doc/auditd/examples/rules
-VM_ARCH=arm64
-VM_INSTALL_BINS=arm64_install_bins
+{
+	STATIC=${VMTEST_STATIC:-$ROOT/.output/arm64/static}
+	TIMEOUT=${VMTEST_TIMEOUT:-900}
+	MEM=${VMTEST_MEM:-1G}
+	SMP=${VMTEST_SMP:-2}
+	RULES_SRC=/usr/share/doc/auditd/examples/rules
+	VM_ARCH=arm64
+	VM_INSTALL_BINS=arm64_install_bins
+}
 
 log() { echo "vmtest-arm64: $*" >&2; }
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
