@@ -116,9 +116,16 @@ $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lcap-ng -o $@
 
+# An arm64 kernel runs 32-bit ARM programs too (CONFIG_COMPAT): the guests'
+# compat tests count the syscalls of a 32-bit getpid_loop.
+ifeq ($(ARCH),arm64)
+ARM32_CC ?= arm-linux-gnueabihf-gcc
+STATIC_COMPAT := $(OUTPUT)/static/getpid_loop_arm32
+endif
+
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
-	$(OUTPUT)/static/audit_bench
+	$(OUTPUT)/static/audit_bench $(STATIC_COMPAT)
 
 $(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
@@ -133,6 +140,10 @@ $(OUTPUT)/static/auditskip: $(STATIC_OBJS)
 $(OUTPUT)/static/getpid_loop: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/getpid_loop_arm32: tests/tools/getpid_loop.c | $(OUTPUT)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(ARM32_CC) $(USER_CFLAGS) $< -static -o $@
 
 $(OUTPUT)/static/uring_openat: tests/tools/uring_openat.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The cross toolchain and Debian's arm64 libraries for `make static ARCH=arm64`
+# The cross toolchains and Debian's arm64 libraries for `make static ARCH=arm64`
 # on an amd64 Debian 12 machine. Quick when all is there: apt is asked only
 # for what is missing. The arm64 -dev packages install beside the amd64 ones
 # through multiarch (dpkg --add-architecture arm64), and
 # aarch64-linux-gnu-gcc finds them in /usr/lib/aarch64-linux-gnu.
 set -eu
 
-TOOLS="gcc-aarch64-linux-gnu"
+# gcc-arm-linux-gnueabihf: the 32-bit getpid_loop of the compat tests.
+TOOLS="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
 LIBS="libc6-dev:arm64 libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libaudit-dev:arm64
 libjson-c-dev:arm64 libcap-ng-dev:arm64 liburing-dev:arm64"
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boots Debian 12's newest 6.12 cloud arm64 kernel under
 # qemu-system-aarch64 (-M virt -cpu max, TCG) and runs the guest suites
-# there, as tests/vm/run.sh does on x86.
+# there, as tests/vm/run.sh does on x86, plus guest-arm64-compat.sh (32-bit
+# ARM syscalls on the arm64 kernel).
 #
 #   tests/vm/run-arm64.sh [arm64-6.12]
 #   make vmtest-arm64          (builds the static arm64 tools first)
@@ -32,12 +33,14 @@ CACHE=$VMDIR/cache            # git-ignored
 	RULES_SRC=/usr/share/doc/auditd/examples/rules
 	VM_ARCH=arm64
 	VM_INSTALL_BINS=arm64_install_bins
+	VM_TOOLS="auditskip getpid_loop uring_openat audit_bench getpid_loop_arm32"
 }
 
 log() { echo "vmtest-arm64: $*" >&2; }
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
-SUITES=${VMTEST_SUITES:-main stale-watch stale-tree}
+# compat: guest-arm64-compat.sh, 32-bit ARM syscalls, in an initramfs of its own.
+SUITES=${VMTEST_SUITES:-main compat stale-watch stale-tree}
 [ $# -le 1 ] || die "usage: $0 [arm64-6.12]"
 case "${1:-arm64-6.12}" in
 arm64-6.12) series=arm64-6.12 ;;
@@ -65,12 +68,14 @@ SUMMARY=()
 
 # run_guest KERNEL SUITE: one boot, its results and, on failure, details.
 run_guest() {
-	local kernel=$1 suite=$2 name logf res secs npass nfail done_line
+	local kernel=$1 suite=$2 name logf res secs npass nfail done_line initrd
 	if [ "$suite" = main ]; then name=$series; else name=$series-$suite; fi
 	logf=$CACHE/console-$name.log
 	res=$CACHE/results-$name.txt
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
-	vm_boot "$kernel" "$CACHE/initramfs-arm64.cpio.gz" "$logf" "vmsuite=$suite"
+	initrd=$CACHE/initramfs-arm64.cpio.gz
+	[ "$suite" = compat ] && initrd=$CACHE/initramfs-arm64-compat.cpio.gz
+	vm_boot "$kernel" "$initrd" "$logf" "vmsuite=$suite"
 	secs=$VM_SECS
 
 	grep -o 'VMTEST \(PASS\|FAIL\) .*' "$logf.txt" >"$res" || true
@@ -101,6 +106,13 @@ run_guest() {
 }
 
 vm_build_initramfs "$CACHE/initramfs-arm64-root" "$CACHE/initramfs-arm64.cpio.gz"
+case " $SUITES " in
+*" compat "*)
+	[ -x "$STATIC/getpid_loop_arm32" ] || log "WARNING: $STATIC/getpid_loop_arm32 is missing"
+	vm_build_initramfs "$CACHE/initramfs-arm64-root" "$CACHE/initramfs-arm64-compat.cpio.gz" \
+		"$VMDIR/guest-arm64-compat.sh"
+	;;
+esac
 if ! kernel=$(arm64_fetch_kernel) || [ -z "$kernel" ]; then
 	echo "== $series: FAIL no kernel package found or downloaded"
 	echo "0 passed, 1 failed"
