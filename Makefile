@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-OUTPUT ?= .output
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CC ?= cc
@@ -10,10 +9,24 @@ mandir ?= $(datadir)/man
 DESTDIR ?=
 HELP2MAN ?= help2man
 
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(HOST_ARCH)
+ifeq ($(filter x86 arm64,$(ARCH)),)
+$(error unknown ARCH=$(ARCH) (use x86 or arm64))
+endif
+# A cross build (ARCH=arm64 on x86: `make static ARCH=arm64`) uses Debian's
+# cross compiler and arm64 libraries (scripts/arm64-cross-deps.sh installs
+# them) and keeps its objects apart from the host's.
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-,x86_64-linux-gnu-)
+CC := $(CROSS_COMPILE)gcc
+OUTPUT ?= .output/$(ARCH)
+CROSS_DEPS := $(if $(filter arm64,$(ARCH)),cross-deps)
+endif
+OUTPUT ?= .output
 VMLINUX_DIR := vmlinux/$(ARCH)
-ifeq ($(wildcard $(VMLINUX_DIR)/vmlinux.h)$(filter vmlinux,$(MAKECMDGOALS)),)
-$(error no $(VMLINUX_DIR)/vmlinux.h for ARCH=$(ARCH): generate it on such a machine with 'make vmlinux')
+ifeq ($(wildcard $(VMLINUX_DIR)/vmlinux.h)$(filter vmlinux vmlinux-arm64,$(MAKECMDGOALS)),)
+$(error no $(VMLINUX_DIR)/vmlinux.h for ARCH=$(ARCH): generate it with 'make vmlinux' on such a machine$(if $(filter arm64,$(ARCH)), or 'make vmlinux-arm64'))
 endif
 
 VERSION := $(shell cat VERSION)
@@ -35,8 +48,9 @@ LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules
 	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
+# The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
-	$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records
+	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl
 
 ifeq ($(V),1)
@@ -50,13 +64,17 @@ endif
 .DELETE_ON_ERROR:
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
-.PHONY: all static clean install vmlinux test unit-test host-test vmtest vmtest-all vmtest-table \
-	format format-check run reproduce overhead overhead-guest soak kernels kernel-ab classes man deb
+.PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
+	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
+	soak kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
-$(OUTPUT):
+$(OUTPUT): $(CROSS_DEPS)
 	$(Q)mkdir -p $@
+
+cross-deps:
+	$(Q)scripts/arm64-cross-deps.sh
 
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/auditskip.h $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
@@ -87,7 +105,7 @@ $(OUTPUT)/%: tests/tools/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< $(TOOL_LIBS_$*) -o $@
 
-$(OUTPUT)/static/%: tests/tools/%.c
+$(OUTPUT)/static/%: tests/tools/%.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static $(TOOL_LIBS_$*) -o $@
@@ -101,7 +119,7 @@ $(OUTPUT)/corpus32: tests/tools/corpus.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -o $@
 
-$(OUTPUT)/static/corpus32: tests/tools/corpus.c
+$(OUTPUT)/static/corpus32: tests/tools/corpus.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
@@ -118,12 +136,21 @@ $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lcap-ng -o $@
 
+# An arm64 kernel runs 32-bit ARM programs too (CONFIG_COMPAT): the guests'
+# compat tests count the syscalls of a 32-bit getpid_loop.
+# The corpus is x86's: an i386 build beside the native one.
+ifeq ($(ARCH),arm64)
+ARM32_CC ?= arm-linux-gnueabihf-gcc
+STATIC_EXTRA := $(OUTPUT)/static/getpid_loop_arm32
+else
+STATIC_EXTRA := $(OUTPUT)/static/corpus $(OUTPUT)/static/corpus32 $(OUTPUT)/static/audit_records
+endif
+
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
-	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/corpus $(OUTPUT)/static/corpus32 \
-	$(OUTPUT)/static/audit_records
+	$(OUTPUT)/static/audit_bench $(STATIC_EXTRA)
 
-$(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h
+$(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -DAUDITSKIP_NO_HTTP -c $< -o $@
@@ -133,7 +160,11 @@ $(OUTPUT)/static/auditskip: $(STATIC_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
 
-$(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c
+$(OUTPUT)/static/getpid_loop_arm32: tests/tools/getpid_loop.c | $(OUTPUT)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(ARM32_CC) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
 
@@ -142,6 +173,11 @@ vmlinux:
 	mkdir -p $(VMLINUX_DIR)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $(VMLINUX_DIR)/vmlinux_$(shell uname -r | cut -d. -f1-2).h
 	ln -sf vmlinux_$(shell uname -r | cut -d. -f1-2).h $(VMLINUX_DIR)/vmlinux.h
+
+# arm64's header from the BTF of Debian 12's newest 6.12 cloud arm64 kernel,
+# read out of its image on any machine (see vmlinux/README.md).
+vmlinux-arm64:
+	$(Q)vmlinux/gen-arm64.sh
 
 # The main job: this machine's rules and what the fast path would skip.
 run: all
@@ -166,6 +202,11 @@ vmtest-all: static
 # The attach-mode table (README.md, Attach modes) from the last guest run.
 vmtest-table:
 	$(Q)tests/vm/matrix-table.sh
+
+# The guest suites on Debian 12's 6.12 arm64 cloud kernel (QEMU TCG).
+vmtest-arm64:
+	$(Q)$(MAKE) --no-print-directory static ARCH=arm64 OUTPUT=.output/arm64
+	$(Q)VMTEST_STATIC=$(CURDIR)/.output/arm64/static tests/vm/run-arm64.sh
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
 test: all static man $(UNIT_TESTS)

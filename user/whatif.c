@@ -2,6 +2,7 @@
 #include <string.h>
 #include <libaudit.h>
 #include "syscall_classes.h"
+#include "syscalls.h"
 #include "whatif.h"
 
 static void set_names(syscall_mask m, const char *const *names, int machine)
@@ -71,13 +72,17 @@ static void perm_syscalls(unsigned int perm, int machine, bool compat,
 		set_names(m, classify_socketcall, machine);
 }
 
-/* This machine's AUDIT_ARCH and, on a biarch machine, its compat one. */
-static void arches(__u32 elf[2])
+/*
+ * This machine's AUDIT_ARCH and, on a biarch machine (x86_64 with i386,
+ * aarch64 with arm), its compat one: the arches the counters' slots have.
+ */
+static void arches(__u32 elf[NR_ARCHES])
 {
-	int native = audit_detect_machine();
+	for (int a = 0; a < NR_ARCHES; a++) {
+		int machine = arch_machine(a);
 
-	elf[0] = native >= 0 ? audit_machine_to_elf(native) : 0;
-	elf[1] = native == MACH_86_64 ? audit_machine_to_elf(MACH_X86) : 0;
+		elf[a] = machine >= 0 ? audit_machine_to_elf(machine) : 0;
+	}
 }
 
 void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out)

@@ -23,8 +23,17 @@ RULES_DIR=/vmtest/rules
 N=20000            # getpid calls per exactness run
 NRULES=64          # non-matching exit rules loaded for exactness runs
 TOOL_TIMEOUT=120   # seconds for one auditskip run; TCG is slow
-NR_GETPID=39
-NR_OPENAT=257
+# The native syscall numbers (arm64 has the generic table).
+case "$(uname -m)" in
+aarch64)
+	NR_GETPID=172
+	NR_OPENAT=56
+	;;
+*)
+	NR_GETPID=39
+	NR_OPENAT=257
+	;;
+esac
 
 # Seconds since the last result line, from the guest's clock (for finding
 # slow tests; TCG makes everything slow).

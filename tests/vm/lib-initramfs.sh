@@ -27,7 +27,10 @@ VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench corpus corpu
 
 vm_host_tools() {
 	local need_pkgs=()
-	command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
+	case "${VM_ARCH:-x86}" in
+	arm64) command -v qemu-system-aarch64 >/dev/null || need_pkgs+=(qemu-system-arm) ;;
+	*) command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86) ;;
+	esac
 	# busybox (the dynamic package) would need its libraries in the guest.
 	case "$(ldd /bin/busybox 2>&1 || true)" in
 	*"not a dynamic executable"*) ;;
@@ -64,25 +67,32 @@ vm_copy_bin() {
 	done
 }
 
+# vm_install_host_bins: busybox-static, with a link for each applet where
+# busybox puts it, and the host's auditctl and bpftool with their libraries.
+vm_install_host_bins() {
+	local a
+	install -m 0755 /bin/busybox "$IROOT/bin/busybox"
+	for a in $(/bin/busybox --list-full); do
+		[ -e "$IROOT/$a" ] || ln -s /bin/busybox "$IROOT/$a"
+	done
+	vm_copy_bin "$(command -v auditctl)" /sbin/auditctl
+	vm_copy_bin /usr/sbin/bpftool /sbin/bpftool
+}
+
 vm_build_initramfs() {
 	local out=$2 tests=${3:-$VMDIR/guest-tests.sh} s
 	IROOT=$1
 	rm -rf "$IROOT"
 	mkdir -p "$IROOT"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,root,vmtest/rules}
 
-	# busybox-static, with a link for each applet where busybox puts it.
-	install -m 0755 /bin/busybox "$IROOT/bin/busybox"
-	local a
-	for a in $(/bin/busybox --list-full); do
-		[ -e "$IROOT/$a" ] || ln -s /bin/busybox "$IROOT/$a"
-	done
+	# busybox, auditctl and bpftool: the host's, or another arch's
+	# (VM_INSTALL_BINS names the function; tests/vm/lib-arm64.sh has one).
+	"${VM_INSTALL_BINS:-vm_install_host_bins}"
 
 	local f
 	for f in $VM_TOOLS; do
 		[ -x "$STATIC/$f" ] && install -m 0755 "$STATIC/$f" "$IROOT/bin/"
 	done
-	vm_copy_bin "$(command -v auditctl)" /sbin/auditctl
-	vm_copy_bin /usr/sbin/bpftool /sbin/bpftool
 
 	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
 	for s in guest-lib.sh guest-tests.sh guest-stale.sh guest-corpus.sh guest-overhead.sh; do
