@@ -805,14 +805,16 @@ struct {
 	__type(value, struct premark);
 } pending SEC(".maps");
 
-/* Rebuilds in start order; the newest one's result is what stays published. */
-volatile __u64 rebuild_tickets = 0;
+/* The start time of the rebuild whose result is published: the newest stays. */
 volatile __u64 published_ticket = 0;
 
-/* One rebuild; false if a newer one published around ours, which may then be lost. */
+/*
+ * One rebuild; false if a newer one published around ours, which may then be
+ * lost. Its ticket is the clock: 5.10 has no atomic fetch-and-add.
+ */
 static __always_inline bool rebuild_once(struct mask_mirror *acc, struct mask_mirror *m)
 {
-	__u64 ticket = __sync_fetch_and_add(&rebuild_tickets, 1) + 1;
+	__u64 ticket = bpf_ktime_get_ns();
 	struct premark *p;
 	__u32 zero = 0;
 	bool whole;
@@ -913,15 +915,19 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 	if (!p)
 		return 0;
 	list = BPF_CORE_READ(d, flags) & ~AUDIT_FILTER_PREPEND;
+	/*
+	 * Plain ORs (5.10 has no atomic one): netlink changes are serialized,
+	 * and a rebuild that overwrites them keeps the pending bits.
+	 */
 	if (list == AUDIT_FILTER_EXIT) {
 		for (int k = 0; k < MASK_WORDS; k++) {
 			p->mask[k] = rule_mask[k];
-			__sync_fetch_and_or(&m->mask[k], rule_mask[k]);
+			m->mask[k] |= rule_mask[k];
 		}
 	} else if (list == AUDIT_FILTER_URING_EXIT) {
 		for (int k = 0; k < MASK_WORDS; k++) {
 			p->uring_mask[k] = rule_mask[k];
-			__sync_fetch_and_or(&m->uring_mask[k], rule_mask[k]);
+			m->uring_mask[k] |= rule_mask[k];
 		}
 	} else {
 		return 0;

@@ -187,6 +187,11 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 			 modes[mode].target);
 		return -ENOENT;
 	}
+	if (mode == MODE_TRACEPOINT && libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
+		snprintf(why, why_size,
+			 "it keeps each task's syscall in BPF task storage, which this kernel lacks (Linux 5.11 and later have it)");
+		return -EOPNOTSUPP;
+	}
 	s = auditskip_bpf__open_opts(&opts);
 	if (!s) {
 		err = -errno;

@@ -55,9 +55,11 @@ case "$KVER" in
 	ABSENT=filter-op
 	;;
 5.10.*)
+	# No task storage before 5.11: tracepoint mode cannot know a syscall's
+	# number at sys_exit, and says so.
 	AUTO=syscall-exit
-	MODES="syscall-exit tracepoint"
-	ABSENT="filter-op filter-syscall"
+	MODES="syscall-exit"
+	ABSENT="filter-op filter-syscall tracepoint"
 	;;
 6.12.* | 7.2.*)
 	AUTO=filter-op
