@@ -26,18 +26,18 @@
 #define AUDIT_MAX_FIELDS 64
 #define BPF_LOCAL_STORAGE_GET_F_CREATE 1
 #if defined(__TARGET_ARCH_x86)
-#define AUDIT_ARCH_NATIVE 0xc000003e	/* AUDIT_ARCH_X86_64 */
-#define AUDIT_ARCH_COMPAT 0x40000003	/* AUDIT_ARCH_I386 */
-#define TS_COMPAT 0x0002		/* arch/x86/include/asm/thread_info.h */
+#define AUDIT_ARCH_NATIVE 0xc000003e /* AUDIT_ARCH_X86_64 */
+#define AUDIT_ARCH_COMPAT 0x40000003 /* AUDIT_ARCH_I386 */
+#define TS_COMPAT 0x0002	     /* arch/x86/include/asm/thread_info.h */
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
 #define NR_EXIT_COMPAT 1
 #define NR_EXIT_GROUP_COMPAT 252
 #define NR_IO_URING_ENTER 426
 #elif defined(__TARGET_ARCH_arm64)
-#define AUDIT_ARCH_NATIVE 0xc00000b7	/* AUDIT_ARCH_AARCH64 */
-#define AUDIT_ARCH_COMPAT 0x40000028	/* AUDIT_ARCH_ARM */
-#define TIF_32BIT 22			/* arch/arm64/include/asm/thread_info.h */
+#define AUDIT_ARCH_NATIVE 0xc00000b7 /* AUDIT_ARCH_AARCH64 */
+#define AUDIT_ARCH_COMPAT 0x40000028 /* AUDIT_ARCH_ARM */
+#define TIF_32BIT 22		     /* arch/arm64/include/asm/thread_info.h */
 #define NR_EXIT 93
 #define NR_EXIT_GROUP 94
 #define NR_EXIT_COMPAT 1
@@ -50,26 +50,26 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load. */
-const volatile bool filter_tasks = false;	/* count only tgids in `tracked` */
-const volatile __u64 exit_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_EXIT] */
-const volatile __u64 uring_list_addr = 0;	/* &audit_filter_list[AUDIT_FILTER_URING_EXIT] */
-const volatile __u64 n_rules_addr = 0;		/* &audit_n_rules */
-const volatile __u64 classes_addr = 0;		/* &classes (kernel/auditfilter.c) */
-const volatile long corrupt_nr = -1;		/* tests only: a bit the mirror must lack */
-const volatile bool per_comm = false;		/* also count by process name */
-const volatile bool timing = false;		/* time each walk (trampoline modes) */
-const volatile bool follow_children = false;	/* `-- COMMAND`: track its descendants */
+const volatile bool filter_tasks = false;    /* count only tgids in `tracked` */
+const volatile __u64 exit_list_addr = 0;     /* &audit_filter_list[AUDIT_FILTER_EXIT] */
+const volatile __u64 uring_list_addr = 0;    /* &audit_filter_list[AUDIT_FILTER_URING_EXIT] */
+const volatile __u64 n_rules_addr = 0;	     /* &audit_n_rules */
+const volatile __u64 classes_addr = 0;	     /* &classes (kernel/auditfilter.c) */
+const volatile long corrupt_nr = -1;	     /* tests only: a bit the mirror must lack */
+const volatile bool per_comm = false;	     /* also count by process name */
+const volatile bool timing = false;	     /* time each walk (trampoline modes) */
+const volatile bool follow_children = false; /* `-- COMMAND`: track its descendants */
 /* Benchmarks only: the counting programs attach but return at once (the floor). */
 const volatile bool hollow = false;
 
 /* Kept current by the loader while it runs. */
-volatile bool audit_on = false;		/* audit_enabled, from AUDIT_GET */
-volatile __u32 auditd_tgid = 0;		/* audit_filter_syscall() exempts it */
-volatile __u64 lost_children = 0;	/* descendants `tracked` had no room for */
-volatile __u64 missed_total = 0;	/* indexes missed_log */
-volatile __u64 comms_lost = 0;		/* walks of names `comms` had no room for */
-volatile __u64 clock_ns = 0;		/* cost of one clock read, least seen */
-volatile bool whatif_differs = false;	/* a what-if mask differs from the patch's */
+volatile bool audit_on = false;	      /* audit_enabled, from AUDIT_GET */
+volatile __u32 auditd_tgid = 0;	      /* audit_filter_syscall() exempts it */
+volatile __u64 lost_children = 0;     /* descendants `tracked` had no room for */
+volatile __u64 missed_total = 0;      /* indexes missed_log */
+volatile __u64 comms_lost = 0;	      /* walks of names `comms` had no room for */
+volatile __u64 clock_ns = 0;	      /* cost of one clock read, least seen */
+volatile bool whatif_differs = false; /* a what-if mask differs from the patch's */
 /*
  * Staleness without audit_n_rules: the loader's epoch while its listings
  * find no rule that counts (0 otherwise). A walk of a syscall that entered
@@ -181,8 +181,8 @@ struct walk_start {
 	__u64 t0;	/* --timing: when it began */
 	__u32 key;	/* in counts or uring_counts */
 	bool skip;	/* the patch's mask would skip it */
-	bool skip_arch;	/* so would the per-arch mask */
-	bool skip_perm;	/* and the perm-narrowed one */
+	bool skip_arch; /* so would the per-arch mask */
+	bool skip_perm; /* and the perm-narrowed one */
 	bool uring;
 };
 
@@ -219,7 +219,7 @@ struct whatif_verdict {
  * decision stands until they are rebuilt.
  */
 static __always_inline struct whatif_verdict judge_whatif(const struct mask_mirror *m, __u32 slot,
-							 __u32 arch, bool skip)
+							  __u32 arch, bool skip)
 {
 	struct whatif_verdict v = { skip, skip };
 	struct whatif_masks *w;
@@ -355,9 +355,9 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 	if (name)
 		return -1;
 	if (exit_list_addr)
-		return (__u64)list == exit_list_addr   ? AUDIT_CTX_SYSCALL :
+		return (__u64)list == exit_list_addr  ? AUDIT_CTX_SYSCALL :
 		       (__u64)list == uring_list_addr ? AUDIT_CTX_URING :
-							 -1;
+							-1;
 	/*
 	 * An op io_uring_enter runs inline is filtered in a syscall context,
 	 * with the op's number (below 64), never the syscall's (426).
@@ -496,7 +496,8 @@ int BPF_PROG(start_filter_syscall, struct task_struct *tsk, struct audit_context
 	if (hollow)
 		return 0;
 	if (task_counted(tsk->tgid))
-		start_walk(tsk->pid, (__u64)(long)actx->major, false, arch_of(actx->arch), actx->prio);
+		start_walk(tsk->pid, (__u64)(long)actx->major, false, arch_of(actx->arch),
+			   actx->prio);
 	return 0;
 }
 
@@ -523,7 +524,7 @@ int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *
 static __always_inline void count_if_walked(struct audit_context *actx, __u32 tgid)
 {
 	struct walk_start w = {};
-	int head[3];	/* dummy, context, state: adjacent, read at once */
+	int head[3]; /* dummy, context, state: adjacent, read at once */
 
 	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) || head[0] ||
 	    head[1] != AUDIT_CTX_SYSCALL || !task_counted(tgid))
@@ -568,7 +569,8 @@ int BPF_PROG(count_audit_free, struct task_struct *tsk)
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
 	if (tsk == task)
-		count_if_walked(BPF_CORE_READ(tsk, audit_context), bpf_get_current_pid_tgid() >> 32);
+		count_if_walked(BPF_CORE_READ(tsk, audit_context),
+				bpf_get_current_pid_tgid() >> 32);
 	return 0;
 }
 
@@ -674,8 +676,7 @@ int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 	struct walk_start w;
 
 	e = bpf_task_storage_get(&entries, task, NULL, 0);
-	if (e && e->pending && e->armed && is_exit_nr(e->nr, e->arch) &&
-	    task_counted(task->tgid)) {
+	if (e && e->pending && e->armed && is_exit_nr(e->nr, e->arch) && task_counted(task->tgid)) {
 		e->pending = 0;
 		__sync_fetch_and_add(&exit_walks_inferred, 1);
 		count_walk(e->nr, e->arch, false, &w);

@@ -29,7 +29,7 @@
  */
 enum slot_arch {
 	ARCH_NATIVE = 0,
-	ARCH_COMPAT = 1,	/* i386 on x86_64, arm on arm64 */
+	ARCH_COMPAT = 1, /* i386 on x86_64, arm on arm64 */
 	NR_ARCHES,
 };
 #define NR_COUNT_SLOTS (NR_ARCHES * NR_SLOTS)
@@ -60,23 +60,22 @@ static inline int mask_bit(const __u32 *mask, __u64 nr)
 enum mirror_source {
 	MIRROR_NONE = 0,
 	MIRROR_NETLINK = 1,	/* loader, from the AUDIT_LIST_RULES reply */
-	MIRROR_KERNEL_LIST = 2,	/* BPF, from audit_filter_list[AUDIT_FILTER_EXIT] */
+	MIRROR_KERNEL_LIST = 2, /* BPF, from audit_filter_list[AUDIT_FILTER_EXIT] */
 };
 
 /* Aggregates of every exit-list rule's mask: what the patched kernel tests. */
 struct mask_mirror {
-	__u32 mask[MASK_WORDS];		/* audit_filter_list[AUDIT_FILTER_EXIT] */
-	__u32 uring_mask[MASK_WORDS];	/* audit_filter_list[AUDIT_FILTER_URING_EXIT] */
+	__u32 mask[MASK_WORDS];	      /* audit_filter_list[AUDIT_FILTER_EXIT] */
+	__u32 uring_mask[MASK_WORDS]; /* audit_filter_list[AUDIT_FILTER_URING_EXIT] */
 	__u32 exit_rules;
 	__u32 uring_rules;
-	__u32 source;		/* enum mirror_source */
-	__u32 truncated;	/* the BPF walk hit its bound before the list head */
-	__s32 kernel_n_rules;	/* audit_n_rules as BPF read it, -1: unreadable */
+	__u32 source;	      /* enum mirror_source */
+	__u32 truncated;      /* the BPF walk hit its bound before the list head */
+	__s32 kernel_n_rules; /* audit_n_rules as BPF read it, -1: unreadable */
 	__u32 pad;
-	__u64 generation;	/* counts changes of the above */
-	__u64 seq;		/* counts every write, new rules' early bits included */
+	__u64 generation; /* counts changes of the above */
+	__u64 seq;	  /* counts every write, new rules' early bits included */
 };
-
 
 /*
  * Sharper masks than the patch's, kept by the loader from the rule list:
@@ -85,10 +84,10 @@ struct mask_mirror {
  * the syscalls that can satisfy it (audit_match_perm()).
  */
 struct whatif_masks {
-	__u32 arch_elf[NR_ARCHES];	/* native and compat AUDIT_ARCH_*, 0: none */
+	__u32 arch_elf[NR_ARCHES]; /* native and compat AUDIT_ARCH_*, 0: none */
 	__u32 arch_mask[NR_ARCHES][MASK_WORDS];
 	__u32 perm_mask[MASK_WORDS];
-	__u64 mirror_seq;	/* the mirror's write count they were built against */
+	__u64 mirror_seq; /* the mirror's write count they were built against */
 };
 
 /*
@@ -99,7 +98,7 @@ struct whatif_masks {
 #define AUDIT_CLASSES 10
 struct kernel_classes {
 	__u32 mask[AUDIT_CLASSES][MASK_WORDS];
-	__u32 read;	/* 1 once BPF has copied them */
+	__u32 read; /* 1 once BPF has copied them */
 	__u32 pad;
 };
 
@@ -134,7 +133,7 @@ struct comm_counts {
 #define KEY_LEN 64
 struct missed_match {
 	__u32 nr;
-	__u32 uring;	/* 1: an io_uring op on the io_uring exit list */
+	__u32 uring; /* 1: an io_uring op on the io_uring exit list */
 	char key[KEY_LEN];
 };
 
@@ -155,11 +154,11 @@ enum attach_mode {
  * entered audit at all.
  */
 struct syscall_entry {
-	__s64 nr;		/* as audit's entry hook got it */
-	__u64 ruleless_epoch;	/* the loader's epoch when it entered, 0: rules were loaded */
-	__u8 arch;		/* enum slot_arch */
-	__u8 pending;		/* entered, not yet returned */
-	__u8 armed;		/* exit, exit_group: the context was not dummy on entry */
+	__s64 nr;	      /* as audit's entry hook got it */
+	__u64 ruleless_epoch; /* the loader's epoch when it entered, 0: rules were loaded */
+	__u8 arch;	      /* enum slot_arch */
+	__u8 pending;	      /* entered, not yet returned */
+	__u8 armed;	      /* exit, exit_group: the context was not dummy on entry */
 	__u8 pad[5];
 };
 

@@ -15,34 +15,34 @@
 #ifndef __COUNTERS_H
 #define __COUNTERS_H
 
-#define SCAN_COUNTERS(X)                                                                          \
-	X(walks, COUNTER_BASE, METRIC_PER_SYSCALL, "exit-filter walks",                          \
-	  "Walks of audit's exit filter list in the counted scope.")                               \
-	X(skippable_walks, COUNTER_BASE, METRIC_PER_SYSCALL, "skippable walks",                  \
-	  "Walks whose syscall bit is clear in the aggregate exit-rule mask: the skip filter "     \
-	  "would leave them out.")                                                                 \
-	X(needless_rule_visits, COUNTER_BASE, METRIC_PER_SYSCALL, "needless rule visits",        \
-	  "Rule entries the skippable walks visited (they match nothing, so they visit every "     \
-	  "exit rule).")                                                                           \
-	X(needless_despite_mask, COUNTER_OUTCOME, METRIC_NONE, "needless despite mask",          \
-	  "Walks whose bit was set in the mask, yet no rule matched.")                             \
-	X(missed_matches, COUNTER_OUTCOME, METRIC_TOTAL, "missed matches",                       \
-	  "Walks in which a rule matched although the mask's bit was clear; must stay 0.")         \
-	X(raced_matches, COUNTER_OUTCOME, METRIC_NONE, "raced matches",                          \
-	  "Matches of a rule published while the walk ran (the mirror changed meanwhile).")        \
-	X(skippable_arch_mask, COUNTER_WHATIF, METRIC_NONE, "skippable, arch masks",             \
-	  "Walks one aggregate mask per arch would skip (beyond the patch).")                      \
-	X(skippable_perm_mask, COUNTER_WHATIF, METRIC_NONE, "skippable, perm masks",             \
-	  "Walks the mask with perm= rules narrowed to their syscalls would skip.")                \
-	X(missed_arch_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, arch masks",          \
+#define SCAN_COUNTERS(X)                                                                            \
+	X(walks, COUNTER_BASE, METRIC_PER_SYSCALL, "exit-filter walks",                             \
+	  "Walks of audit's exit filter list in the counted scope.")                                \
+	X(skippable_walks, COUNTER_BASE, METRIC_PER_SYSCALL, "skippable walks",                     \
+	  "Walks whose syscall bit is clear in the aggregate exit-rule mask: the skip filter "      \
+	  "would leave them out.")                                                                  \
+	X(needless_rule_visits, COUNTER_BASE, METRIC_PER_SYSCALL, "needless rule visits",           \
+	  "Rule entries the skippable walks visited (they match nothing, so they visit every "      \
+	  "exit rule).")                                                                            \
+	X(needless_despite_mask, COUNTER_OUTCOME, METRIC_NONE, "needless despite mask",             \
+	  "Walks whose bit was set in the mask, yet no rule matched.")                              \
+	X(missed_matches, COUNTER_OUTCOME, METRIC_TOTAL, "missed matches",                          \
+	  "Walks in which a rule matched although the mask's bit was clear; must stay 0.")          \
+	X(raced_matches, COUNTER_OUTCOME, METRIC_NONE, "raced matches",                             \
+	  "Matches of a rule published while the walk ran (the mirror changed meanwhile).")         \
+	X(skippable_arch_mask, COUNTER_WHATIF, METRIC_NONE, "skippable, arch masks",                \
+	  "Walks one aggregate mask per arch would skip (beyond the patch).")                       \
+	X(skippable_perm_mask, COUNTER_WHATIF, METRIC_NONE, "skippable, perm masks",                \
+	  "Walks the mask with perm= rules narrowed to their syscalls would skip.")                 \
+	X(missed_arch_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, arch masks",             \
 	  "Walks in which a rule matched although the per-arch mask's bit was clear; must stay 0.") \
-	X(missed_perm_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, perm masks",          \
-	  "Walks in which a rule matched although the perm-narrowed mask's bit was clear; must "   \
-	  "stay 0.")                                                                               \
-	X(measured_walk_ns, COUNTER_TIMING, METRIC_NONE, "measured walk time, ns",               \
-	  "Nanoseconds the walks took between fentry and fexit, less one clock read.")             \
-	X(measured_skippable_walk_ns, COUNTER_TIMING, METRIC_NONE, "measured skippable walk time, ns", \
-	  "The same for the skippable walks.")
+	X(missed_perm_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, perm masks",             \
+	  "Walks in which a rule matched although the perm-narrowed mask's bit was clear; must "    \
+	  "stay 0.")                                                                                \
+	X(measured_walk_ns, COUNTER_TIMING, METRIC_NONE, "measured walk time, ns",                  \
+	  "Nanoseconds the walks took between fentry and fexit, less one clock read.")              \
+	X(measured_skippable_walk_ns, COUNTER_TIMING, METRIC_NONE,                                  \
+	  "measured skippable walk time, ns", "The same for the skippable walks.")
 
 enum counter_kind {
 	COUNTER_BASE,
@@ -52,7 +52,11 @@ enum counter_kind {
 	COUNTER_TIMING,
 };
 
-enum counter_metric { METRIC_NONE, METRIC_PER_SYSCALL, METRIC_TOTAL };
+enum counter_metric {
+	METRIC_NONE,
+	METRIC_PER_SYSCALL,
+	METRIC_TOTAL
+};
 
 enum counter_id {
 #define SCAN_COUNTER_ID(name, ...) COUNTER_ID_##name,

@@ -14,9 +14,10 @@
 const char *argp_program_version = "auditskip " AUDITSKIP_VERSION;
 const char *argp_program_bug_address = NULL;
 
-static const char args_doc[] = "[-- COMMAND [ARG...]]\n"
-				"rules [--json]\n"
-				"calibrate [--rules N] [--cpu CPU]";
+static const char args_doc[] =
+	"[-- COMMAND [ARG...]]\n"
+	"rules [--json]\n"
+	"calibrate [--rules N] [--cpu CPU]";
 
 /* argp prints what follows \v after the options. */
 static const char doc[] =
@@ -61,19 +62,24 @@ static const struct argp_option options[] = {
 	{ "top", 'n', "N", 0, "Show the top N syscalls (default 10)", 0 },
 	{ "pid", 'p', "PID", 0, "Count only this process (tgid)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
-	{ "timing", OPT_TIMING, NULL, 0,
-	  "Also time each walk (filter-op and filter-syscall modes)", 0 },
+	{ "timing", OPT_TIMING, NULL, 0, "Also time each walk (filter-op and filter-syscall modes)",
+	  0 },
 	{ "per-comm", OPT_PER_COMM, "N", OPTION_ARG_OPTIONAL,
 	  "Also count by process name; show the top N (default 10)", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
-	{ "sync-ms", OPT_SYNC, "MS", 0, "Resync audit status and rules at least this often (default 1000)", 0 },
-	{ "metrics", OPT_METRICS, "ADDR:PORT", 0, "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
+	{ "sync-ms", OPT_SYNC, "MS", 0,
+	  "Resync audit status and rules at least this often (default 1000)", 0 },
+	{ "metrics", OPT_METRICS, "ADDR:PORT", 0,
+	  "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
 	{ "metrics-textfile", OPT_METRICS_TEXTFILE, "PATH", 0,
 	  "Write the same metrics to PATH on every resync, replacing it atomically "
-	  "(for node_exporter's textfile collector)", 0 },
+	  "(for node_exporter's textfile collector)",
+	  0 },
 	{ "calibration", OPT_CALIBRATION, "FILE", 0,
-	  "Calibration to read, or with 'calibrate' to write (default /var/lib/auditskip/calibration.json)", 0 },
-	{ "rules", OPT_RULES, "N", 0, "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
+	  "Calibration to read, or with 'calibrate' to write (default /var/lib/auditskip/calibration.json)",
+	  0 },
+	{ "rules", OPT_RULES, "N", 0,
+	  "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	/* Proves the missed-match counter can fire: the mirror loses one bit. */
@@ -119,22 +125,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'i':
 		if (parse_seconds(arg, &env->interval))
-			argp_error(state, "invalid interval '%s': give a positive number of seconds", arg);
+			argp_error(state,
+				   "invalid interval '%s': give a positive number of seconds", arg);
 		break;
 	case 'd':
 		if (parse_seconds(arg, &env->duration))
-			argp_error(state, "invalid duration '%s': give a positive number of seconds", arg);
+			argp_error(state,
+				   "invalid duration '%s': give a positive number of seconds", arg);
 		break;
 	case 'm':
 		env->mode = mode_from_name(arg);
 		if (env->mode < 0)
-			argp_error(state,
-				   "unknown mode '%s': use filter-op, filter-syscall, syscall-exit or tracepoint",
-				   arg);
+			argp_error(
+				state,
+				"unknown mode '%s': use filter-op, filter-syscall, syscall-exit or tracepoint",
+				arg);
 		break;
 	case 'n':
 		if (parse_long(arg, 1, 2049, &v))
-			argp_error(state, "invalid count '%s' for -n: give a number from 1 to 2049", arg);
+			argp_error(state, "invalid count '%s' for -n: give a number from 1 to 2049",
+				   arg);
 		env->top = v;
 		break;
 	case 'p':

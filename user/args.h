@@ -7,33 +7,33 @@
 #include <sys/types.h>
 
 enum subcommand {
-	CMD_COUNT,	/* attach and count walks */
-	CMD_RULES,	/* print the exit rules and their aggregate mask */
-	CMD_CALIBRATE,	/* measure the cost of a visited rule entry */
+	CMD_COUNT,     /* attach and count walks */
+	CMD_RULES,     /* print the exit rules and their aggregate mask */
+	CMD_CALIBRATE, /* measure the cost of a visited rule entry */
 };
 
 struct env {
 	enum subcommand command;
-	int mode;		/* enum attach_mode, or -1: best that loads */
-	double interval;	/* seconds; 0: only the final report */
-	double duration;	/* seconds; 0: until interrupted */
+	int mode;	 /* enum attach_mode, or -1: best that loads */
+	double interval; /* seconds; 0: only the final report */
+	double duration; /* seconds; 0: until interrupted */
 	int top;
 	bool json;
 	bool verbose;
-	pid_t pid;		/* 0: whole machine */
-	char **argv;		/* `-- COMMAND ARGS`, NULL-terminated, or NULL */
-	const char *btf_path;	/* NULL: /sys/kernel/btf/vmlinux */
-	int sync_ms;		/* how often audit status and rules are re-read */
-	const char *metrics;	/* ADDR:PORT for Prometheus, or NULL */
-	const char *metrics_textfile;	/* file the metrics page is written to, or NULL */
-	long corrupt_nr;	/* tests only: a syscall bit the mirror must lack, or -1 */
-	bool hollow;		/* benchmarks only: counting programs that return at once */
-	bool test_fail_start;	/* tests only: fail between spawning the command and releasing it */
-	const char *calibration;	/* file to read (count) or write (calibrate) */
-	int calib_rules;	/* calibrate: most rules added; 0: max(64, exit rules) */
-	int calib_cpu;		/* calibrate: CPU to time on, -1: the current one */
-	int per_comm;		/* --per-comm: top N process names, 0: off */
-	bool timing;		/* --timing: time the walks (trampoline modes) */
+	pid_t pid;		      /* 0: whole machine */
+	char **argv;		      /* `-- COMMAND ARGS`, NULL-terminated, or NULL */
+	const char *btf_path;	      /* NULL: /sys/kernel/btf/vmlinux */
+	int sync_ms;		      /* how often audit status and rules are re-read */
+	const char *metrics;	      /* ADDR:PORT for Prometheus, or NULL */
+	const char *metrics_textfile; /* file the metrics page is written to, or NULL */
+	long corrupt_nr;	      /* tests only: a syscall bit the mirror must lack, or -1 */
+	bool hollow;		      /* benchmarks only: counting programs that return at once */
+	bool test_fail_start; /* tests only: fail between spawning the command and releasing it */
+	const char *calibration; /* file to read (count) or write (calibrate) */
+	int calib_rules;	 /* calibrate: most rules added; 0: max(64, exit rules) */
+	int calib_cpu;		 /* calibrate: CPU to time on, -1: the current one */
+	int per_comm;		 /* --per-comm: top N process names, 0: off */
+	bool timing;		 /* --timing: time the walks (trampoline modes) */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

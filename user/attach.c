@@ -117,12 +117,12 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 	bool trampoline = modes[mode].target != NULL;
 	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, s->obj) {
+	bpf_object__for_each_program (prog, s->obj) {
 		const char *target = mirror_target(prog);
 
-		bpf_program__set_autoload(prog, is_mode_prog(s, mode, prog) ||
-							(target && kernel_mirror &&
-							 has_func(btf, target)));
+		bpf_program__set_autoload(
+			prog, is_mode_prog(s, mode, prog) ||
+				      (target && kernel_mirror && has_func(btf, target)));
 	}
 	/*
 	 * Premarking a new rule's bits needs no list address: where the loader
@@ -187,9 +187,11 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 			 modes[mode].target);
 		return -ENOENT;
 	}
-	if (mode == MODE_TRACEPOINT && libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
-		snprintf(why, why_size,
-			 "it keeps each task's syscall in BPF task storage, which this kernel lacks (Linux 5.11 and later have it)");
+	if (mode == MODE_TRACEPOINT &&
+	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
+		snprintf(
+			why, why_size,
+			"it keeps each task's syscall in BPF task storage, which this kernel lacks (Linux 5.11 and later have it)");
 		return -EOPNOTSUPP;
 	}
 	s = auditskip_bpf__open_opts(&opts);
@@ -208,7 +210,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 		snprintf(why, why_size, "loading failed: %s", strerror(-err));
 		goto fail;
 	}
-	bpf_object__for_each_program(prog, s->obj) {
+	bpf_object__for_each_program (prog, s->obj) {
 		if (!bpf_program__autoload(prog) || is_mode_prog(s, mode, prog))
 			continue;
 		err = attach_prog(s, prog);
@@ -279,8 +281,8 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 				modes[m].name, why);
 		else if (req->verbose || (err != -ENOENT && err != -EPERM))
 			/* Not absent, not refused by policy: the verifier said no. Say so. */
-			fprintf(stderr, "auditskip: passing over mode %s: %s%s\n", modes[m].name, why,
-				req->verbose ? "" : " (run with -v for the verifier's log)");
+			fprintf(stderr, "auditskip: passing over mode %s: %s%s\n", modes[m].name,
+				why, req->verbose ? "" : " (run with -v for the verifier's log)");
 	}
 	btf__free(btf);
 	if (err && req->mode < 0)

@@ -9,26 +9,26 @@
 
 struct mode_info {
 	const char *name;
-	const char *target;	/* kernel function, NULL for the tracepoint */
-	const char *how;	/* what the counting program hooks */
-	const char *blind;	/* what this mode cannot see */
+	const char *target; /* kernel function, NULL for the tracepoint */
+	const char *how;    /* what the counting program hooks */
+	const char *blind;  /* what this mode cannot see */
 };
 
 extern const struct mode_info modes[MODE_COUNT];
 int mode_from_name(const char *name);
 
 struct attach_req {
-	int mode;		/* -1: best that loads */
+	int mode; /* -1: best that loads */
 	bool filter_tasks;
 	bool follow_children;
-	__u64 exit_list_addr;	/* 0: the loader keeps the mirror */
+	__u64 exit_list_addr; /* 0: the loader keeps the mirror */
 	__u64 uring_list_addr;
-	__u64 n_rules_addr;	/* 0: audit_n_rules is not listed */
-	__u64 classes_addr;	/* 0: classes (kernel/auditfilter.c) is not listed */
-	long corrupt_nr;	/* tests only: a bit the mirror must lack, or -1 */
+	__u64 n_rules_addr; /* 0: audit_n_rules is not listed */
+	__u64 classes_addr; /* 0: classes (kernel/auditfilter.c) is not listed */
+	long corrupt_nr;    /* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
 	bool timing;
-	bool hollow;		/* benchmarks only: the programs return at once */
+	bool hollow; /* benchmarks only: the programs return at once */
 	const char *btf_path;
 	bool verbose;
 };
@@ -36,7 +36,7 @@ struct attach_req {
 struct attached {
 	struct auditskip_bpf *skel;
 	enum attach_mode mode;
-	bool kernel_mirror;	/* BPF rebuilds the mirror from the kernel's list */
+	bool kernel_mirror; /* BPF rebuilds the mirror from the kernel's list */
 };
 
 /*

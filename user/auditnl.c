@@ -127,7 +127,7 @@ static int handle_reply(const struct nlmsghdr *nlh, auditnl_reply_fn fn, void *a
 			return -EPROTO;
 		if (e->error)
 			return e->error < 0 ? e->error : -e->error;
-		return fn ? 0 : 1;	/* the acknowledgement: data may follow */
+		return fn ? 0 : 1; /* the acknowledgement: data may follow */
 	case NLMSG_DONE:
 		return 1;
 	default:
@@ -139,8 +139,8 @@ static int handle_reply(const struct nlmsghdr *nlh, auditnl_reply_fn fn, void *a
  * The replies to `seq` among the messages of one datagram: 1 done, 0 more to
  * come, or a negative errno. Each of them restarts the wait.
  */
-static int handle_datagram(const char *buf, size_t len, __u32 seq, auditnl_reply_fn fn,
-			   void *arg, long long *deadline, int timeout_ms)
+static int handle_datagram(const char *buf, size_t len, __u32 seq, auditnl_reply_fn fn, void *arg,
+			   long long *deadline, int timeout_ms)
 {
 	size_t off = 0;
 	int ret = 0;
@@ -200,8 +200,8 @@ static int status_reply(const struct nlmsghdr *nlh, void *arg)
 	if (nlh->nlmsg_type != AUDIT_GET)
 		return 0;
 	/* Older kernels send a shorter struct audit_status. */
-	memcpy(arg, NLMSG_DATA(nlh), len < sizeof(struct audit_status) ? len :
-				     sizeof(struct audit_status));
+	memcpy(arg, NLMSG_DATA(nlh),
+	       len < sizeof(struct audit_status) ? len : sizeof(struct audit_status));
 	return 1;
 }
 

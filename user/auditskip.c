@@ -123,7 +123,9 @@ static int cmd_count(struct env *env)
 
 int main(int argc, char **argv)
 {
-	struct env env = { .mode = -1, .top = 10, .sync_ms = 1000, .corrupt_nr = -1, .calib_cpu = -1 };
+	struct env env = {
+		.mode = -1, .top = 10, .sync_ms = 1000, .corrupt_nr = -1, .calib_cpu = -1
+	};
 	int err = parse_args(argc, argv, &env);
 
 	if (err)

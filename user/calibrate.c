@@ -36,7 +36,7 @@
 /* Timing in the child: rounds of getpid calls, median ns per call. */
 #define BENCH_ROUNDS 15
 #define BENCH_WARMUP 2
-#define BENCH_TARGET_NS 10e6	/* about 10 ms per round */
+#define BENCH_TARGET_NS 10e6 /* about 10 ms per round */
 /*
  * Up, down, up... through the rule counts. Each point keeps the lowest of
  * its pass medians: disturbances (another task's syscall tracer, a noisy
@@ -47,7 +47,7 @@
 /* ------------------------------------------------------- the rule list --- */
 
 struct saved_rules {
-	struct audit_rule_data **rec;	/* copies of the records, in listing order */
+	struct audit_rule_data **rec; /* copies of the records, in listing order */
 	size_t *len;
 	size_t n;
 };
@@ -226,8 +226,9 @@ static int check_undisturbed(int fd, int loaded)
 		if (!is_calib_rule(now.rec[i]))
 			ours = false;
 	if (enabled != 1 || !ours || now.n != (size_t)loaded) {
-		fprintf(stderr, "calibrate: audit was changed by another process during "
-				"calibration (enabled %u, %zu rules loaded, %d expected%s)\n",
+		fprintf(stderr,
+			"calibrate: audit was changed by another process during "
+			"calibration (enabled %u, %zu rules loaded, %d expected%s)\n",
 			enabled, now.n, loaded, ours ? "" : ", some not ours");
 		ret = -EBUSY;
 	}
@@ -321,7 +322,8 @@ static bool probe_rt(bool verbose)
 		return true;
 	}
 	if (verbose)
-		fprintf(stderr, "calibrate: no real-time priority (%s): timing at normal priority\n",
+		fprintf(stderr,
+			"calibrate: no real-time priority (%s): timing at normal priority\n",
 			strerror(errno));
 	return false;
 }
@@ -346,15 +348,15 @@ static int rule_counts(int max_rules, int *counts)
 /* ------------------------------------------------------------- the run --- */
 
 struct calib_run {
-	int fd;			/* audit netlink socket */
+	int fd; /* audit netlink socket */
 	bool verbose;
-	unsigned int enabled;	/* audit's flag as found */
+	unsigned int enabled; /* audit's flag as found */
 	bool enabled_by_us;
 	struct saved_rules saved;
-	bool *removed;		/* saved.rec[i] was taken off */
-	int loaded;		/* calibration rules in the list now */
-	int cpu;		/* where the children time */
-	bool rt;		/* the children may run SCHED_FIFO */
+	bool *removed; /* saved.rec[i] was taken off */
+	int loaded;    /* calibration rules in the list now */
+	int cpu;       /* where the children time */
+	bool rt;       /* the children may run SCHED_FIFO */
 	sigset_t old_mask;
 };
 
@@ -382,8 +384,9 @@ static int open_audit(struct calib_run *r)
 		return ret;
 	}
 	if (r->enabled == 2) {
-		fprintf(stderr, "calibrate: audit is locked (enabled 2): the rule list cannot be "
-				"changed and restored, so nothing was touched\n");
+		fprintf(stderr,
+			"calibrate: audit is locked (enabled 2): the rule list cannot be "
+			"changed and restored, so nothing was touched\n");
 		return -EPERM;
 	}
 	return 0;
@@ -401,8 +404,9 @@ static int save_rules(struct calib_run *r)
 	}
 	for (size_t i = 0; i < r->saved.n; i++) {
 		if (is_calib_rule(r->saved.rec[i])) {
-			fprintf(stderr, "calibrate: rules with key %s are loaded already (another "
-					"calibration running, or left over?): nothing was touched\n",
+			fprintf(stderr,
+				"calibrate: rules with key %s are loaded already (another "
+				"calibration running, or left over?): nothing was touched\n",
 				CALIBRATION_KEY);
 			return -EBUSY;
 		}
@@ -473,8 +477,7 @@ static int measure_point(struct calib_run *r, int rules, int pass, double *ns)
 }
 
 /* Every point in every pass; each point keeps its lowest pass median. */
-static int measure(struct calib_run *r, const int *counts, int npts,
-		   struct calibration_point *pts)
+static int measure(struct calib_run *r, const int *counts, int npts, struct calibration_point *pts)
 {
 	double samples[CALIBRATION_MAX_POINTS][PASSES];
 	int err;
@@ -516,14 +519,16 @@ static int summarise(const struct calibration_point *pts, int npts, int max_rule
 	out->npoints = npts;
 	memcpy(out->points, pts, npts * sizeof(pts[0]));
 	if (out->ns_per_entry <= 0)
-		fprintf(stderr, "calibrate: no positive per-entry cost measured (slope %.3f ns): "
-				"the machine is too noisy, try again\n",
+		fprintf(stderr,
+			"calibrate: no positive per-entry cost measured (slope %.3f ns): "
+			"the machine is too noisy, try again\n",
 			out->ns_per_entry);
 	if (out->ns_context == 0)
-		fprintf(stderr, "calibrate: note: 0 rules cost as much as 1 rule, so contexts "
-				"were not dummy without rules (stale audit_n_rules after an "
-				"automatically removed watch or tree?) or the machine is noisy; "
-				"ns_context is unknown (0)\n");
+		fprintf(stderr,
+			"calibrate: note: 0 rules cost as much as 1 rule, so contexts "
+			"were not dummy without rules (stale audit_n_rules after an "
+			"automatically removed watch or tree?) or the machine is noisy; "
+			"ns_context is unknown (0)\n");
 	return out->ns_per_entry > 0 ? 0 : -EAGAIN;
 }
 
@@ -586,8 +591,9 @@ static int put_policy_back(struct calib_run *r)
 	if (r->enabled_by_us) {
 		ret = auditnl_set_enabled(r->fd, 0);
 		if (ret) {
-			fprintf(stderr, "calibrate: CANNOT DISABLE AUDIT AGAIN: %s "
-					"(run `auditctl -e 0`)\n",
+			fprintf(stderr,
+				"calibrate: CANNOT DISABLE AUDIT AGAIN: %s "
+				"(run `auditctl -e 0`)\n",
 				strerror(-ret));
 			err = err ?: ret;
 		}

@@ -121,7 +121,7 @@ static int read_small_file(const char *path, char *buf, size_t size, size_t *len
 	*len = fread(buf, 1, size - 1, fp);
 	if (ferror(fp))
 		err = -EIO;
-	else if (!feof(fp))	/* far larger than any calibration */
+	else if (!feof(fp)) /* far larger than any calibration */
 		err = -EINVAL;
 	fclose(fp);
 	buf[*len] = '\0';

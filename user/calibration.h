@@ -12,16 +12,16 @@
 #define CALIBRATION_MAX_POINTS 16
 
 struct calibration_point {
-	int rules;		/* exit rules loaded (0: dummy contexts) */
-	double ns;		/* getpid latency: lowest of the passes' medians */
+	int rules; /* exit rules loaded (0: dummy contexts) */
+	double ns; /* getpid latency: lowest of the passes' medians */
 };
 
 struct calibration {
-	double ns_per_entry;	/* least-squares slope over the points with rules >= 1 */
-	double ns_context;	/* fixed cost of a non-dummy context vs dummy, 0 if unknown */
-	int rules_used;		/* most rules loaded while calibrating */
-	char kernel[128];	/* uname -r */
-	long long when;		/* Unix time */
+	double ns_per_entry; /* least-squares slope over the points with rules >= 1 */
+	double ns_context;   /* fixed cost of a non-dummy context vs dummy, 0 if unknown */
+	int rules_used;	     /* most rules loaded while calibrating */
+	char kernel[128];    /* uname -r */
+	long long when;	     /* Unix time */
 	/* Extensions: the measurements the fit came from. */
 	int npoints;
 	struct calibration_point points[CALIBRATION_MAX_POINTS];

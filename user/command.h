@@ -8,8 +8,8 @@
 
 struct command {
 	pid_t pid;
-	int gate_fd;	/* one byte on it lets the child exec; end of file makes it exit */
-	int err_fd;	/* the child's exec errno, or EOF once exec succeeded */
+	int gate_fd; /* one byte on it lets the child exec; end of file makes it exit */
+	int err_fd;  /* the child's exec errno, or EOF once exec succeeded */
 };
 
 /* Forks a child that waits at the gate; 0 or a negative errno. */

@@ -14,7 +14,7 @@ struct counts_snapshot {
 /* Walks of both lists __audit_filter_op() serves for syscalls and io_uring. */
 struct walk_counts {
 	struct counts_snapshot exit;
-	struct counts_snapshot uring;	/* io_uring ops; filter-op mode only */
+	struct counts_snapshot uring; /* io_uring ops; filter-op mode only */
 };
 
 /* Sums every CPU's counters of the first `slots` of a per-CPU counts map; 0 or -errno. */
@@ -23,10 +23,10 @@ int counts_read(int map_fd, __u32 slots, struct counts_snapshot *s);
 void counts_add(struct scan_counts *to, const struct scan_counts *c);
 /* SCAN_COUNTERS as a table, for the report and the metrics. */
 struct counter_info {
-	const char *name;	/* field, JSON key, metric auditskip_NAME_total */
+	const char *name; /* field, JSON key, metric auditskip_NAME_total */
 	enum counter_kind kind;
 	enum counter_metric metric;
-	const char *label;	/* text report */
+	const char *label; /* text report */
 	const char *help;
 };
 extern const struct counter_info counters[NR_COUNTERS];

@@ -123,7 +123,8 @@ static void info(FILE *out, const struct report_ctx *r)
 	const char *labels[][2] = {
 		{ "mode", r->cfg.mode },
 		{ "kernel", r->cfg.kernel },
-		{ "mirror", r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink" },
+		{ "mirror",
+		  r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink" },
 		{ "version", AUDITSKIP_VERSION },
 	};
 
@@ -156,7 +157,8 @@ static void stale_state(FILE *out, const struct report_ctx *r)
 	      r->live.stale.verdict != STALE_UNKNOWN);
 	family(out, "auditskip_stale_syscalls_total", "counter",
 	       "Syscalls that ran with a full audit context while no rule needed one.");
-	fprintf(out, "auditskip_stale_syscalls_total %llu\n", (unsigned long long)r->live.stale.syscalls);
+	fprintf(out, "auditskip_stale_syscalls_total %llu\n",
+		(unsigned long long)r->live.stale.syscalls);
 }
 
 /* auditskip_estimated_saved_seconds_total (counter): CPU time the skip would have saved. */
@@ -353,7 +355,7 @@ fail:
 struct metrics_server {
 	struct MHD_Daemon *httpd;
 	pthread_mutex_t lock;
-	char *page;	/* the latest rendering; NULL before the first */
+	char *page; /* the latest rendering; NULL before the first */
 	size_t len;
 };
 
@@ -362,8 +364,8 @@ struct metrics_server {
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status, const char *body,
 			     size_t len)
 {
-	struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)body,
-								    MHD_RESPMEM_MUST_COPY);
+	struct MHD_Response *resp =
+		MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
 	enum MHD_Result ret;
 
 	if (!resp)

@@ -136,10 +136,11 @@ static void add_counters(json_object *o, const struct report_ctx *r, const struc
 		const struct counter_info *ci = &counters[id];
 
 		if (counter_applies(ci->kind, uring, ci->name))
-			json_object_object_add(o, ci->name,
-					       counter_known(r, ci->kind) ?
-						       json_object_new_uint64(counter_value(c, id)) :
-						       NULL);
+			json_object_object_add(
+				o, ci->name,
+				counter_known(r, ci->kind) ?
+					json_object_new_uint64(counter_value(c, id)) :
+					NULL);
 	}
 }
 
@@ -212,8 +213,8 @@ static void print_hist(FILE *out, const struct hist_value *h, const char *name)
 	}
 	if (first == HIST_BUCKETS)
 		return;
-	fprintf(out, "\n  %s: walk time, ns\n  %20s : %-10s %-12s %s\n", name, "ns", "walks", "total ns",
-		"distribution");
+	fprintf(out, "\n  %s: walk time, ns\n  %20s : %-10s %-12s %s\n", name, "ns", "walks",
+		"total ns", "distribution");
 	for (unsigned int b = first; b <= last; b++) {
 		char bar[41];
 		int len = (int)(40 * h[b].walks / most);
@@ -248,7 +249,8 @@ static json_object *slots_json(const struct report_ctx *r, const struct counts_s
 		}
 		add_counters(e, r, c, uring);
 		if (!uring) {
-			json_object_object_add(e, "saved_ns", json_object_new_double(saved_ns(r, c)));
+			json_object_object_add(e, "saved_ns",
+					       json_object_new_double(saved_ns(r, c)));
 			if (with_hist)
 				json_object_object_add(e, "walk_ns_log2", hist_json(r, order[i]));
 		}
@@ -320,11 +322,13 @@ static json_object *stale_json(const struct report_ctx *r)
 
 	add_str(o, "state", stale_name(st->verdict));
 	add_u64(o, "syscalls", st->syscalls);
-	json_object_object_add(o, "audit_n_rules", st->kernel_n_rules >= 0 ?
-					json_object_new_int(st->kernel_n_rules) : NULL);
+	json_object_object_add(o, "audit_n_rules",
+			       st->kernel_n_rules >= 0 ? json_object_new_int(st->kernel_n_rules) :
+							 NULL);
 	add_u64(o, "counted_rules", st->counted_rules);
-	json_object_object_add(o, "cost_ns", r->cfg.calib->ns_context > 0 ?
-					     json_object_new_double(stale_cost_ns(r)) : NULL);
+	json_object_object_add(
+		o, "cost_ns",
+		r->cfg.calib->ns_context > 0 ? json_object_new_double(stale_cost_ns(r)) : NULL);
 	return o;
 }
 
@@ -333,9 +337,10 @@ static json_object *calibration_json(const struct report_ctx *r)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "calibrated", json_object_new_boolean(r->cfg.calib_from != NULL));
-	json_object_object_add(o, "file", r->cfg.calib_from ? json_object_new_string(r->cfg.calib_from) :
-							  NULL);
-	json_object_object_add(o, "ns_per_entry", json_object_new_double(r->cfg.calib->ns_per_entry));
+	json_object_object_add(
+		o, "file", r->cfg.calib_from ? json_object_new_string(r->cfg.calib_from) : NULL);
+	json_object_object_add(o, "ns_per_entry",
+			       json_object_new_double(r->cfg.calib->ns_per_entry));
 	json_object_object_add(o, "ns_context", json_object_new_double(r->cfg.calib->ns_context));
 	return o;
 }
@@ -353,8 +358,8 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	json_object_object_add(o, "seconds", json_object_new_double(seconds));
 	add_str(o, "mode", r->cfg.mode);
 	add_str(o, "kernel", r->cfg.kernel);
-	add_str(o, "mirror_source", r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" :
-							      "netlink");
+	add_str(o, "mirror_source",
+		r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink");
 	add_u64(o, "mirror_generation", r->live.mirror.generation);
 	mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
 	add_counters(o, r, &w->exit.total, false);
@@ -399,8 +404,8 @@ void report_start(const struct report_ctx *r)
 	fprintf(r->cfg.out, "auditskip: kernel %s, mode %s\n", r->cfg.kernel, r->cfg.mode);
 	fprintf(r->cfg.out, "  cannot see: %s\n", r->cfg.blind);
 	fprintf(r->cfg.out, "  mask mirror: %s\n", r->cfg.mirror_how);
-	fprintf(r->cfg.out, "  exit-list rules: %u, mask bits set: %u of %u\n", r->live.mirror.exit_rules,
-		bits, MASK_BITS);
+	fprintf(r->cfg.out, "  exit-list rules: %u, mask bits set: %u of %u\n",
+		r->live.mirror.exit_rules, bits, MASK_BITS);
 	fprintf(r->cfg.out, "  counting: %s\n", r->cfg.scope);
 	fflush(r->cfg.out);
 }
@@ -418,7 +423,8 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *w, do
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
 	fprintf(r->cfg.out,
 		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u\n",
-		stamp, (unsigned long long)d->total.walks, (unsigned long long)d->total.skippable_walks,
+		stamp, (unsigned long long)d->total.walks,
+		(unsigned long long)d->total.skippable_walks,
 		share(d->total.skippable_walks, d->total.walks),
 		(unsigned long long)d->total.needless_rule_visits, r->live.mirror.exit_rules,
 		mask_count(r->live.mirror.mask));
@@ -456,7 +462,8 @@ static void print_comms(FILE *out, const struct report_ctx *r)
 
 		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->live.comms[i].comm,
 			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
-			share(c->skippable_walks, c->walks), (unsigned long long)c->needless_rule_visits);
+			share(c->skippable_walks, c->walks),
+			(unsigned long long)c->needless_rule_visits);
 	}
 	if (r->live.comms_lost)
 		fprintf(out, "  (%llu walks of further names not counted: %d names at most)\n",
@@ -502,7 +509,8 @@ static void print_safety(const struct report_ctx *r, const struct scan_counts *t
 {
 	FILE *out = r->cfg.out;
 
-	print_counter(r, t, COUNTER_ID_missed_matches, "a rule matched with its bit clear: must be 0");
+	print_counter(r, t, COUNTER_ID_missed_matches,
+		      "a rule matched with its bit clear: must be 0");
 	print_counter(r, t, COUNTER_ID_missed_arch_mask, "the same for the per-arch masks");
 	print_counter(r, t, COUNTER_ID_missed_perm_mask, "the same for the perm-narrowed mask");
 	if (!r->cfg.outcomes)
@@ -511,7 +519,8 @@ static void print_safety(const struct report_ctx *r, const struct scan_counts *t
 	print_counter(r, t, COUNTER_ID_raced_matches, "the rule was published during the walk");
 	if (!r->live.missed_total)
 		return;
-	fprintf(out, "\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",
+	fprintf(out,
+		"\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",
 		(unsigned long long)r->live.missed_total);
 	for (__u64 i = 0; i < r->live.missed_total && i < MISSED_LOG; i++) {
 		const struct missed_match *m = &r->live.missed[i];
@@ -551,8 +560,8 @@ static void print_saved(FILE *out, const struct report_ctx *r, const struct coun
 {
 	double ns = report_saved_ns(r, t);
 
-	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n", ns / 1e6,
-		seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));
+	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n",
+		ns / 1e6, seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));
 	if (r->cfg.timing)
 		fprintf(out,
 			"    measured (--timing): skippable walks took %.3f ms, all walks %.3f ms\n"
@@ -590,7 +599,8 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 	FILE *out = r->cfg.out;
 	char note[64];
 
-	print_counter(r, &t->total, COUNTER_ID_walks, "every audited syscall's exit walks the list");
+	print_counter(r, &t->total, COUNTER_ID_walks,
+		      "every audited syscall's exit walks the list");
 	snprintf(note, sizeof(note), "%.1f%% of walks",
 		 share(t->total.skippable_walks, t->total.walks));
 	print_counter(r, &t->total, COUNTER_ID_skippable_walks, note);
@@ -603,15 +613,18 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->live.perm_classes);
 	print_safety(r, &t->total);
 	if (r->cfg.uring)
-		fprintf(out, "  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
+		fprintf(out,
+			"  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
 			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
 			r->live.mirror.uring_rules);
 	if (r->cfg.infers_exit_walks) {
 		fprintf(out, "  %-24s %12llu  (exit, exit_group: judged by the context at entry)\n",
 			"exit walks inferred", (unsigned long long)r->live.exit_walks_inferred);
 		if (r->live.uring_enter_walks)
-			fprintf(out, "  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
-				"io_uring_enter walks", (unsigned long long)r->live.uring_enter_walks);
+			fprintf(out,
+				"  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
+				"io_uring_enter walks",
+				(unsigned long long)r->live.uring_enter_walks);
 	}
 	print_saved(out, r, t, seconds);
 	print_stale(out, r);
@@ -643,7 +656,8 @@ static void print_top_syscalls(const struct report_ctx *r, const struct counts_s
 				 arch_name(arch));
 		fprintf(out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", nr, name,
 			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
-			share(c->skippable_walks, c->walks), (unsigned long long)c->needless_rule_visits,
+			share(c->skippable_walks, c->walks),
+			(unsigned long long)c->needless_rule_visits,
 			rules_naming(r->live.rules, nr));
 	}
 }
@@ -674,8 +688,8 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 		print_summary_json(r, w, seconds, command_status);
 		return;
 	}
-	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds, r->cfg.mode,
-		r->cfg.kernel, r->cfg.scope);
+	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds,
+		r->cfg.mode, r->cfg.kernel, r->cfg.scope);
 	print_totals(r, w, seconds);
 	n = seen_slots(&w->exit, NR_COUNT_SLOTS, order);
 	print_top_syscalls(r, &w->exit, order, n);
@@ -753,7 +767,8 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		return;
 	}
 
-	fprintf(out, "Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
+	fprintf(out,
+		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
 	for (size_t i = 0; i < rs->n; i++)
 		if (rule_on_exit_list(&rs->rules[i]))
 			fprintf(out, "  %4u bits  %s\n", mask_count(rs->rules[i].mask),
@@ -765,8 +780,9 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
 		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
 	whatif_build(rs, NULL, &w);
-	fprintf(out, "Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
-		     "perm-narrowed mask %u bits\n",
+	fprintf(out,
+		"Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
+		"perm-narrowed mask %u bits\n",
 		mask_count(w.arch_mask[0]), mask_count(w.arch_mask[1]), mask_count(w.perm_mask));
 	print_syscalls(out, all, true, "Syscalls that still walk the list");
 	print_syscalls(out, all, false, "Syscalls the fast path would skip");

@@ -122,8 +122,8 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	}
 
 	describe_syscalls(r, machine, syscalls, sizeof(syscalls));
-	snprintf(r->text, sizeof(r->text), "-a %s,%s%s%s", action ? action : "?",
-		 list ? list : "?", syscalls, fields);
+	snprintf(r->text, sizeof(r->text), "-a %s,%s%s%s", action ? action : "?", list ? list : "?",
+		 syscalls, fields);
 	return 0;
 }
 

@@ -9,7 +9,7 @@
 #include "mask.h"
 
 struct audit_rule {
-	unsigned int list;	/* AUDIT_FILTER_* */
+	unsigned int list; /* AUDIT_FILTER_* */
 	syscall_mask mask;
 	/*
 	 * The listing reports watch and inode rules under the exit list's
@@ -17,10 +17,10 @@ struct audit_rule {
 	 * which the exit walk never visits.
 	 */
 	bool inode_hash;
-	__u32 arch_elf;		/* an arch= field's AUDIT_ARCH_*, 0: every arch */
-	unsigned int perm;	/* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
+	__u32 arch_elf;	   /* an arch= field's AUDIT_ARCH_*, 0: every arch */
+	unsigned int perm; /* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
 	char key[AUDIT_MAX_KEY_LEN + 1];
-	char text[512];		/* auditctl-like, for people */
+	char text[512]; /* auditctl-like, for people */
 };
 
 struct ruleset {

@@ -85,7 +85,8 @@ static int load_calibration(const struct env *env, struct calibration *c, const 
 		return 0;
 	}
 	if (err == -ENOENT)
-		fprintf(stderr, "auditskip: no calibration at %s: run 'auditskip calibrate --calibration %s'\n",
+		fprintf(stderr,
+			"auditskip: no calibration at %s: run 'auditskip calibrate --calibration %s'\n",
 			path, path);
 	else if (err == -EINVAL)
 		fprintf(stderr,
@@ -187,8 +188,8 @@ static void update_stale(struct session *ss)
 
 	/* Only tracepoint mode knows when a walk's syscall entered (see above). */
 	if (st->kernel_n_rules >= 0)
-		st->verdict = (unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES :
-										    STALE_NO;
+		st->verdict =
+			(unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES : STALE_NO;
 	else if (st->syscalls)
 		st->verdict = STALE_YES;
 	else if (ruleless && (ss->at.mode == MODE_TRACEPOINT || !walked))
@@ -366,7 +367,8 @@ int session_attach(struct session *ss)
 	err = attach_prepare(&ss->req, &ss->at);
 	if (err)
 		return err;
-	if (ss->env->timing && ss->at.mode != MODE_FILTER_OP && ss->at.mode != MODE_FILTER_SYSCALL) {
+	if (ss->env->timing && ss->at.mode != MODE_FILTER_OP &&
+	    ss->at.mode != MODE_FILTER_SYSCALL) {
 		fprintf(stderr,
 			"auditskip: --timing needs mode filter-op or filter-syscall (fentry and fexit on the walk), not %s\n",
 			modes[ss->at.mode].name);
@@ -381,16 +383,18 @@ int session_attach(struct session *ss)
 		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
 			 "rebuilt by BPF from the kernel's exit list on every rule change");
 	else
-		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
-			 "kept by the loader from the netlink rule list, resynced on every rule change audit logs and every %d ms",
-			 ss->env->sync_ms);
+		snprintf(
+			ss->mirror_how, sizeof(ss->mirror_how),
+			"kept by the loader from the netlink rule list, resynced on every rule change audit logs and every %d ms",
+			ss->env->sync_ms);
 	err = sync_rules(ss);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
 		return err;
 	}
 	/* The first listing had BPF copy the kernel's classes; list again to use them. */
-	if (!bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero, &ss->kernel_classes))
+	if (!bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero,
+				 &ss->kernel_classes))
 		ss->classes = kernel_classes_valid(&ss->kernel_classes);
 	ss->report.live.perm_classes = whatif_perm_classes(ss->classes);
 	return ss->classes ? sync_rules(ss) : 0;
@@ -460,7 +464,8 @@ int session_start_target(struct session *ss)
 	publish_metrics(ss);
 	ss->notify_fd = config_change_open();
 	if (ss->notify_fd < 0 && env->verbose)
-		fprintf(stderr, "auditskip: cannot hear of rule changes (%s): resyncing every %d ms only\n",
+		fprintf(stderr,
+			"auditskip: cannot hear of rule changes (%s): resyncing every %d ms only\n",
 			strerror(-ss->notify_fd), env->sync_ms);
 	return 0;
 }

@@ -22,26 +22,26 @@ struct session {
 	struct attach_req req;
 	struct attached at;
 	struct metrics_server *metrics;
-	struct command child;	/* `-- COMMAND`; pid 0 without one */
-	int notify_fd;		/* rule changes audit logs, -1: none */
+	struct command child; /* `-- COMMAND`; pid 0 without one */
+	int notify_fd;	      /* rule changes audit logs, -1: none */
 	struct calibration calib;
 	char kernel[128], scope[256], mirror_how[192];
 	struct ruleset rules;
-	struct kernel_classes kernel_classes;	/* as BPF read them */
-	const struct kernel_classes *classes;	/* those, if valid; NULL: the tables */
+	struct kernel_classes kernel_classes; /* as BPF read them */
+	const struct kernel_classes *classes; /* those, if valid; NULL: the tables */
 	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
-	struct comm_row *comms;	/* --per-comm */
+	struct comm_row *comms; /* --per-comm */
 	slot_hist *hist;	/* --timing: walk times by slot, since start */
 	/* Staleness: what the last sync saw (see update_stale()). */
 	bool was_ruleless;
-	bool change_heard;	/* audit logged a rule change since the last sync */
+	bool change_heard; /* audit logged a rule change since the last sync */
 	__u64 walks_then;
 	__u64 candidates_then;
 	__u64 epochs;
 	double start;
-	int command_status;	/* -1 while the command runs, or without one */
-	bool exec_failed;	/* the command could not be executed: exit 127 */
+	int command_status; /* -1 while the command runs, or without one */
+	bool exec_failed;   /* the command could not be executed: exit 127 */
 };
 
 /*

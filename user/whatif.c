@@ -101,8 +101,7 @@ void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc,
 				      out);
 }
 
-void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc,
-		  struct whatif_masks *w)
+void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc, struct whatif_masks *w)
 {
 	memset(w, 0, sizeof(*w));
 	arches(w->arch_elf);
@@ -148,5 +147,6 @@ const char *whatif_perm_classes(const struct kernel_classes *kc)
 {
 	if (kc)
 		return "classes read from the running kernel";
-	return "classes of Linux " CLASSES_KERNEL " by name (libaudit); numbers it cannot name kept";
+	return "classes of Linux " CLASSES_KERNEL
+	       " by name (libaudit); numbers it cannot name kept";
 }

@@ -114,7 +114,7 @@ static void count_record(const char *text, const char *key, int uringop)
 		name = "uringop";
 		nr = 0;
 	} else if (!a || !s || sscanf(a, " arch=%15[0-9a-fA-F]", arch) != 1 ||
-	    sscanf(s, " syscall=%ld", &nr) != 1) {
+		   sscanf(s, " syscall=%ld", &nr) != 1) {
 		fprintf(stderr, "audit_records: cannot parse: %.200s\n", text);
 		exit(1);
 	} else {

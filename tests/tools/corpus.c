@@ -561,7 +561,7 @@ static int perm(const char *dir, const char *exe)
 	struct {
 		uint64_t value;
 		uint32_t size, flags;
-	} xargs = { (uintptr_t)"1", 1, 0 };
+	} xargs = { (uintptr_t) "1", 1, 0 };
 	int fd;
 
 	snprintf(f, sizeof(f), "%s/f", dir);
@@ -616,10 +616,11 @@ static int perm(const char *dir, const char *exe)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: %s nop | getpid N | int80 N | signals N | siginfo N | exec N |\n"
-			"  execveat N | xexec OTHER [BACK] | fork N | rawclone N | vfork N |\n"
-			"  clone3 N | threads N M | exitgroup-live N | seccomp N | ptrace N |\n"
-			"  ptrace-skip N | sleep READY1 READY2 | perm DIR EXE\n",
+	fprintf(stderr,
+		"usage: %s nop | getpid N | int80 N | signals N | siginfo N | exec N |\n"
+		"  execveat N | xexec OTHER [BACK] | fork N | rawclone N | vfork N |\n"
+		"  clone3 N | threads N M | exitgroup-live N | seccomp N | ptrace N |\n"
+		"  ptrace-skip N | sleep READY1 READY2 | perm DIR EXE\n",
 		prog);
 	return 2;
 }

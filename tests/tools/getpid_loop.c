@@ -115,7 +115,8 @@ static int for_seconds(long seconds)
 		getpids(4096);
 		n += 4096;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	} while (now.tv_sec < end.tv_sec ||
+		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
 	printf("%llu\n", n);
 	return 0;
 }

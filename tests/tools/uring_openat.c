@@ -37,7 +37,8 @@ int main(int argc, char **argv)
 		io_uring_submit(&ring);
 		err = io_uring_wait_cqe(&ring, &cqe);
 		if (err || cqe->res < 0) {
-			fprintf(stderr, "uring_openat: openat: %s\n", strerror(err ? -err : -cqe->res));
+			fprintf(stderr, "uring_openat: openat: %s\n",
+				strerror(err ? -err : -cqe->res));
 			return 1;
 		}
 		close(cqe->res);

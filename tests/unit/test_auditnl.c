@@ -54,8 +54,7 @@ static void test_unanswered_times_out(void **state)
 	(void)state;
 	assert_int_equal(auditnl_wait(fd, 12345, NULL, NULL, TIMEOUT_MS), -ETIMEDOUT);
 	waited = now_ms() - t0;
-	print_message("no reply: -ETIMEDOUT after %.0f ms (timeout %d ms)\n", waited,
-		      TIMEOUT_MS);
+	print_message("no reply: -ETIMEDOUT after %.0f ms (timeout %d ms)\n", waited, TIMEOUT_MS);
 	/* It was the timeout that ended the wait, not an early error. */
 	assert_true(waited >= TIMEOUT_MS);
 	auditnl_close(fd);

@@ -75,11 +75,11 @@ static struct calibration sample(void)
 }
 
 /* Exact comparison, printing both values when they differ. */
-#define assert_ns(got, want)                                                                \
-	do {                                                                                \
-		double g_ = (got), w_ = (want);                                             \
-		if (g_ != w_)                                                               \
-			fail_msg("%s: got %.17g, want %.17g", #got, g_, w_);                \
+#define assert_ns(got, want)                                                 \
+	do {                                                                 \
+		double g_ = (got), w_ = (want);                              \
+		if (g_ != w_)                                                \
+			fail_msg("%s: got %.17g, want %.17g", #got, g_, w_); \
 	} while (0)
 
 /*
@@ -90,9 +90,13 @@ static struct calibration sample(void)
 static struct calibration curve(void)
 {
 	struct calibration c = {
-		.ns_per_entry = 99,	/* must not be used while there are points */
+		.ns_per_entry = 99, /* must not be used while there are points */
 		.npoints = 6,
-		.points = { { 0, 100 }, { 1, 200 }, { 16, 260 }, { 32, 340 }, { 48, 420 },
+		.points = { { 0, 100 },
+			    { 1, 200 },
+			    { 16, 260 },
+			    { 32, 340 },
+			    { 48, 420 },
 			    { 64, 590 } },
 	};
 
@@ -116,10 +120,10 @@ static void test_latency_between_points(void **state)
 	struct calibration c = curve();
 
 	(void)state;
-	assert_ns(calibration_latency_at(&c, 8), 200 + 7 * 4);		/* 228 */
-	assert_ns(calibration_latency_at(&c, 40), 340 + 8 * 5);		/* 380 */
-	assert_ns(calibration_latency_at(&c, 56), 420 + 8 * 10.625);	/* 505 */
-	assert_ns(calibration_latency_at(&c, 16.5), 260 + 0.5 * 5);	/* 262.5 */
+	assert_ns(calibration_latency_at(&c, 8), 200 + 7 * 4);	     /* 228 */
+	assert_ns(calibration_latency_at(&c, 40), 340 + 8 * 5);	     /* 380 */
+	assert_ns(calibration_latency_at(&c, 56), 420 + 8 * 10.625); /* 505 */
+	assert_ns(calibration_latency_at(&c, 16.5), 260 + 0.5 * 5);  /* 262.5 */
 }
 
 /*
@@ -131,8 +135,8 @@ static void test_latency_below_first(void **state)
 	struct calibration c = curve();
 
 	(void)state;
-	assert_ns(calibration_latency_at(&c, 0), 200 - 4);		/* 196 */
-	assert_ns(calibration_latency_at(&c, 0.5), 200 - 0.5 * 4);	/* 198 */
+	assert_ns(calibration_latency_at(&c, 0), 200 - 4);	   /* 196 */
+	assert_ns(calibration_latency_at(&c, 0.5), 200 - 0.5 * 4); /* 198 */
 }
 
 /*
@@ -147,8 +151,8 @@ static void test_latency_past_last(void **state)
 	struct calibration c = curve();
 
 	(void)state;
-	assert_ns(calibration_latency_at(&c, 80), 590 + 16 * 7.8125);	/* 715 */
-	assert_ns(calibration_latency_at(&c, 128), 590 + 64 * 7.8125);	/* 1090 */
+	assert_ns(calibration_latency_at(&c, 80), 590 + 16 * 7.8125);  /* 715 */
+	assert_ns(calibration_latency_at(&c, 128), 590 + 64 * 7.8125); /* 1090 */
 	assert_ns(calibration_latency_at(&c, 65), 590 + 7.8125);
 }
 
@@ -162,12 +166,12 @@ static void test_latency_past_last_two_points(void **state)
 
 	(void)state;
 	/* The fit of (4,108) (100,492): 384 / 96 = 4. */
-	assert_ns(calibration_latency_at(&c, 150), 492 + 50 * 4);	/* 692 */
+	assert_ns(calibration_latency_at(&c, 150), 492 + 50 * 4); /* 692 */
 	/* Two points with rules and nothing else: the one segment, both ways. */
 	c.npoints = 2;
 	c.points[1] = (struct calibration_point){ 9, 240 };
-	assert_ns(calibration_latency_at(&c, 5), 100 + 4 * 17.5);	/* 170 */
-	assert_ns(calibration_latency_at(&c, 13), 240 + 4 * 17.5);	/* 310 */
+	assert_ns(calibration_latency_at(&c, 5), 100 + 4 * 17.5);  /* 170 */
+	assert_ns(calibration_latency_at(&c, 13), 240 + 4 * 17.5); /* 310 */
 	assert_ns(calibration_latency_at(&c, 0), 100 - 17.5);
 }
 
@@ -186,7 +190,7 @@ static void test_latency_one_point(void **state)
 	c.npoints = 1;
 	c.points[0] = (struct calibration_point){ 1, 305 };
 	assert_ns(calibration_latency_at(&c, 10), 32.5);
-	c.npoints = 0;	/* no file: the series' slope */
+	c.npoints = 0; /* no file: the series' slope */
 	assert_ns(calibration_latency_at(&c, 10), 32.5);
 }
 
@@ -201,11 +205,11 @@ static void test_walk_ns(void **state)
 	struct calibration slope = { .ns_per_entry = 2.5 };
 
 	(void)state;
-	assert_ns(calibration_walk_ns(&c, 16), 260 - 196);	/* 64 */
-	assert_ns(calibration_walk_ns(&c, 8), 228 - 196);	/* 32 */
-	assert_ns(calibration_walk_ns(&c, 56), 505 - 196);	/* 309 */
-	assert_ns(calibration_walk_ns(&c, 80), 715 - 196);	/* 519 */
-	assert_ns(calibration_walk_ns(&c, 0.5), 198 - 196);	/* 2 */
+	assert_ns(calibration_walk_ns(&c, 16), 260 - 196);  /* 64 */
+	assert_ns(calibration_walk_ns(&c, 8), 228 - 196);   /* 32 */
+	assert_ns(calibration_walk_ns(&c, 56), 505 - 196);  /* 309 */
+	assert_ns(calibration_walk_ns(&c, 80), 715 - 196);  /* 519 */
+	assert_ns(calibration_walk_ns(&c, 0.5), 198 - 196); /* 2 */
 	assert_ns(calibration_walk_ns(&c, 0), 0);
 	assert_ns(calibration_walk_ns(&c, -3), 0);
 	/* A falling curve (noise) saves nothing rather than a negative time. */
@@ -222,7 +226,7 @@ static void test_fit_slope(void **state)
 
 	(void)state;
 	assert_ns(calibration_fit_slope(p, 4), 4.5);
-	assert_ns(calibration_fit_slope(p, 2), 0);	/* one point with rules */
+	assert_ns(calibration_fit_slope(p, 2), 0); /* one point with rules */
 	assert_ns(calibration_fit_slope(p, 0), 0);
 }
 
@@ -285,7 +289,7 @@ static void test_corrupt(void **state)
 	static const char *const bad[] = {
 		"",
 		"not json at all",
-		"{\"schema\":1,\"ns_per_entry\":3.2",	/* cut short */
+		"{\"schema\":1,\"ns_per_entry\":3.2", /* cut short */
 		"[1,2,3]",
 		"{\"schema\":1,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1}",
 		"{\"schema\":2,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1}",
@@ -328,7 +332,8 @@ static void test_corrupt(void **state)
 
 		snprintf(text, sizeof(text),
 			 "{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,"
-			 "\"kernel\":\"%0200d\",\"when\":1}", 0);
+			 "\"kernel\":\"%0200d\",\"when\":1}",
+			 0);
 		write_file(path, text);
 		assert_int_equal(calibration_load(path, &out), -EINVAL);
 	}

@@ -97,7 +97,10 @@ static void test_bits(void **state)
 	assert_false(mask_equal(o, m));
 	mask_to_hex(m, hex);
 	assert_int_equal(strlen(hex), MASK_HEX_LEN);
-	assert_memory_equal(hex, "00000001" "00000080", 16);
+	assert_memory_equal(hex,
+			    "00000001"
+			    "00000080",
+			    16);
 	assert_memory_equal(hex + MASK_HEX_LEN - 8, "80000000", 8);
 }
 
@@ -162,7 +165,7 @@ static void test_aggregate(void **state)
 	(void)state;
 	rules[0] = build_rule("openat", "uid=1", NULL);
 	rules[1] = build_rule(NULL, "path=/etc/shadow", NULL); /* inode hash: left out */
-	rules[2] = build_rule(NULL, "auid>=1000", NULL);	 /* full mask */
+	rules[2] = build_rule(NULL, "auid>=1000", NULL);       /* full mask */
 	rules[3] = build_rule("execve", NULL);
 
 	assert_int_equal(ruleset_exit_rules(&rs), 3);
