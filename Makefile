@@ -270,8 +270,8 @@ deb:
 	lintian --fail-on error $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.changes
 	@echo "built $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.deb"
 
-# Every C file of the project (vmlinux.h is generated), in .clang-format's style.
-FORMAT_FILES = $(wildcard bpf/*.c user/*.c user/*.h include/*.h tests/*/*.c bench/*.c)
+# Every C file of the project but the generated ones, in .clang-format's style.
+FORMAT_FILES = $(filter-out user/syscall_classes.h,$(wildcard bpf/*.c user/*.c user/*.h include/*.h tests/*/*.c bench/*.c))
 format:
 	clang-format -i $(FORMAT_FILES)
 
