@@ -621,6 +621,29 @@ t_timing() {
 		"getpid histogram: walks and ns add up to the counters"
 }
 
+# --metrics-textfile in the static build: the page node_exporter reads holds
+# the run's own counts (the trampoline modes' metrics checked against their JSON).
+t_textfile() {
+	_m=$1
+	rules_reset
+	load_openat_rules 8 || { fail textfile-$_m "could not load rules"; return; }
+	tool textfile-$_m --mode $_m --json --metrics-textfile "$T/textfile-$_m.prom" -- getpid_loop $N
+	rules_reset
+	jlast "$T/textfile-$_m.out" summary >"$T/textfile-$_m.flat"
+	_prom=$(awk -v m="auditskip_skippable_walks_total{syscall=\"getpid\",arch=\"$NATIVE_ARCH\"}" \
+		'$1 == m { print $2 }' "$T/textfile-$_m.prom" 2>/dev/null)
+	_walks=$(awk -v m="auditskip_walks_total{syscall=\"getpid\",arch=\"$NATIVE_ARCH\"}" \
+		'$1 == m { print $2 }' "$T/textfile-$_m.prom" 2>/dev/null)
+	if [ $rc -ne 0 ]; then
+		fail textfile-$_m "auditskip exit status $rc"
+		dump textfile-$_m
+	else
+		check_eq textfile-$_m "$_prom $_walks" \
+			"$(scget "$T/textfile-$_m.flat" $NR_GETPID skippable_walks) $(scget "$T/textfile-$_m.flat" $NR_GETPID walks)" \
+			"getpid skippable and all walks: textfile = JSON"
+	fi
+}
+
 # Rule churn while a workload runs: hundreds of rules that match its getpid
 # (action never: no records) and others come and go. Missed matches must
 # stay 0, thanks to the bits set before a rule is published, and once the
@@ -702,6 +725,7 @@ for M in $OUTCOME_MODES; do t_safety $M; done
 case " $MODES " in *" filter-op "*) t_uring ;; esac
 for M in $OUTCOME_MODES; do t_churn $M; done
 for M in $OUTCOME_MODES; do t_timing $M; done
+for M in $TRAMPOLINE_MODES; do t_textfile $M; done
 for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
 for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
 for M in $MODES; do t_detach $M; done
