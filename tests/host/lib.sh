@@ -164,3 +164,22 @@ check_detached() {
 	done
 	check_eq "$1" "$left" 0 "${2:+$2: }nothing left attached"
 }
+
+# wait_for SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
+
+# A TCP port nothing listens on now, for a server of the test's own.
+free_port() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 40000))
+		[ -z "$(ss -Htln "sport = :$p")" ] && echo "$p" && return
+	done
+}

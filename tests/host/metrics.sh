@@ -53,24 +53,6 @@ for dep in "prometheus command -v promtool" "prometheus command -v prometheus" \
 	fi
 done
 
-# wait_for SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
-wait_for() {
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$deadline" ] && return 1
-		sleep 0.1
-	done
-}
-
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 40000))
-		[ -z "$(ss -Htln "sport = :$p")" ] && echo "$p" && return
-	done
-}
-
 # http_code URL [curl options]: the status, 000 when nothing answers.
 http_code() {
 	local url=$1

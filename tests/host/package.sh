@@ -60,23 +60,6 @@ for i in $(seq 1 $NRULES); do
 		{ echo "FAIL package tests: cannot add audit rules"; exit 1; }
 done
 
-wait_for() { # wait_for SECONDS COMMAND...: true once COMMAND succeeds
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$deadline" ] && return 1
-		sleep 0.1
-	done
-}
-
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 40000))
-		[ -z "$(ss -Htln "sport = :$p")" ] && echo "$p" && return
-	done
-}
-
 # sample FILE FAMILY [SYSCALL]: one series' value, or the family's sum.
 sample() {
 	awk -v f="$2" -v sc="${3:-}" '

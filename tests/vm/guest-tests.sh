@@ -591,14 +591,22 @@ t_uring() {
 	fi
 }
 
+# getpid_run NAME RULES ARGS...: getpid_loop N counted by auditskip ARGS
+# --json with RULES openat rules loaded; the summary in $T/NAME.flat.
+getpid_run() {
+	_name=$1
+	rules_reset
+	load_openat_rules "$2" || { fail "$_name" "could not load rules"; return 1; }
+	shift 2
+	tool "$_name" "$@" --json -- getpid_loop $N
+	rules_reset
+	jlast "$T/$_name.out" summary >"$T/$_name.flat"
+}
+
 # --timing: the walk times fentry and fexit measure, beside the model's.
 t_timing() {
 	_m=$1
-	rules_reset
-	load_openat_rules $NRULES || { fail timing-$_m "could not load rules"; return; }
-	tool timing-$_m --mode $_m --timing --json -- getpid_loop $N
-	rules_reset
-	jlast "$T/timing-$_m.out" summary >"$T/timing-$_m.flat"
+	getpid_run timing-$_m $NRULES --mode $_m --timing || return
 	_meas=$(scget "$T/timing-$_m.flat" $NR_GETPID measured_skippable_walk_ns)
 	_model=$(scget "$T/timing-$_m.flat" $NR_GETPID saved_ns)
 	log "timing-$_m: getpid skippable walks measured ${_meas} ns, model ${_model} ns (uncalibrated), clock read $(get "$T/timing-$_m.flat" timing_clock_ns) ns"
@@ -625,11 +633,7 @@ t_timing() {
 # the run's own counts (the trampoline modes' metrics checked against their JSON).
 t_textfile() {
 	_m=$1
-	rules_reset
-	load_openat_rules 8 || { fail textfile-$_m "could not load rules"; return; }
-	tool textfile-$_m --mode $_m --json --metrics-textfile "$T/textfile-$_m.prom" -- getpid_loop $N
-	rules_reset
-	jlast "$T/textfile-$_m.out" summary >"$T/textfile-$_m.flat"
+	getpid_run textfile-$_m 8 --mode $_m --metrics-textfile "$T/textfile-$_m.prom" || return
 	_prom=$(awk -v m="auditskip_skippable_walks_total{syscall=\"getpid\",arch=\"$NATIVE_ARCH\"}" \
 		'$1 == m { print $2 }' "$T/textfile-$_m.prom" 2>/dev/null)
 	_walks=$(awk -v m="auditskip_walks_total{syscall=\"getpid\",arch=\"$NATIVE_ARCH\"}" \
