@@ -29,18 +29,17 @@ RULE_KEY=$KEY-package
 NRULES=16
 N=$((20000 + RANDOM % 20000))
 BACKGROUND=""
+AUDIT_KEYS="$AUDIT_KEYS $RULE_KEY"
 
-cleanup() {
+# What a test left running stops before the policy is put back (host_begin's trap).
+before_policy_restore() {
 	local p
 	for p in $BACKGROUND; do
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
-	auditctl -D -k "$RULE_KEY" >/dev/null 2>&1
-	restore_audit
 }
-trap cleanup EXIT
 
-require_root_and_audit
+host_begin
 for tool in promtool curl setpriv capsh help2man man systemd-analyze dpkg-buildpackage lintian; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "FAIL package tests: $tool is missing (run .ci/install-deps)"
@@ -87,7 +86,7 @@ test_textfile_exact() {
 	mkdir -p "$dir"
 	prom=$dir/auditskip.prom
 	"$AUDITSKIP" --json --sync-ms 50 --metrics-textfile "$prom" -- "$GETPID_LOOP" "$N" >"$out"
-	check textfile 0 "$?" "exit status"
+	check_eq textfile "$?" 0 "exit status"
 	if [ ! -s "$prom" ]; then
 		fail textfile "no file written at $prom"
 		return
@@ -97,18 +96,13 @@ test_textfile_exact() {
 	else
 		fail "textfile: promtool check metrics" "$(head -c 400 "$TMP/promtool.out")"
 	fi
-	check textfile "$N" "$(sample "$prom" $SKIPPABLE getpid)" "getpid skippable walks = N"
-	check textfile "$(syscall_field "$out" getpid $J_WALKS)" "$(sample "$prom" $WALKS getpid)" \
-		"getpid walks = JSON"
-	check textfile "$(summary_field "$out" $J_WALKS)" "$(sample "$prom" $WALKS)" \
-		"all walks = JSON summary"
-	check textfile "$(summary_field "$out" $J_SKIPPABLE)" "$(sample "$prom" $SKIPPABLE)" \
-		"all skippable walks = JSON summary"
-	check textfile "$(summary_field "$out" $J_VISITS)" "$(sample "$prom" $VISITS)" \
-		"needless visits = JSON summary"
-	check textfile "$((N * NRULES))" "$(sample "$prom" $VISITS getpid)" \
-		"getpid needless visits = N x rules"
-	check textfile "$prom" "$(others "$dir")" "nothing else left in the directory"
+	check_eq textfile "$(sample "$prom" $SKIPPABLE getpid)" "$N" "getpid skippable walks = N"
+	check_eq textfile "$(sample "$prom" $WALKS getpid)" "$(syscall_field "$out" getpid $J_WALKS)" "getpid walks = JSON"
+	check_eq textfile "$(sample "$prom" $WALKS)" "$(summary_field "$out" $J_WALKS)" "all walks = JSON summary"
+	check_eq textfile "$(sample "$prom" $SKIPPABLE)" "$(summary_field "$out" $J_SKIPPABLE)" "all skippable walks = JSON summary"
+	check_eq textfile "$(sample "$prom" $VISITS)" "$(summary_field "$out" $J_VISITS)" "needless visits = JSON summary"
+	check_eq textfile "$(sample "$prom" $VISITS getpid)" "$((N * NRULES))" "getpid needless visits = N x rules"
+	check_eq textfile "$(others "$dir")" "$prom" "nothing else left in the directory"
 	check_detached textfile
 }
 
@@ -142,13 +136,13 @@ test_textfile_atomic() {
 	wait "$pid" 2>/dev/null
 	BACKGROUND=${BACKGROUND/ $pid/}
 	versions=$(sort -u "$TMP/sums" | wc -l)
-	check "textfile atomic" 0 "$bad" "partial pages among $copies reads"
+	check_eq "textfile atomic" "$bad" 0 "partial pages among $copies reads"
 	if [ "$versions" -ge 2 ]; then
 		pass "textfile atomic: the file was replaced while being read ($versions versions)"
 	else
 		fail "textfile atomic: the file was replaced while being read" "$versions version(s) seen"
 	fi
-	check "textfile atomic" "$prom" "$(others "$dir")" "no temporary file left"
+	check_eq "textfile atomic" "$(others "$dir")" "$prom" "no temporary file left"
 	check_detached "textfile atomic"
 }
 
@@ -157,10 +151,9 @@ test_textfile_static() {
 	mkdir -p "$dir"
 	prom=$dir/auditskip.prom
 	"$STATIC_AUDITSKIP" --json --metrics-textfile "$prom" -- "$GETPID_LOOP" "$N" >"$out"
-	check "textfile static" 0 "$?" "exit status (static build, no HTTP server)"
-	check "textfile static" "$N" "$(sample "$prom" $SKIPPABLE getpid)" "getpid skippable walks = N"
-	check "textfile static" "$(summary_field "$out" $J_WALKS)" "$(sample "$prom" $WALKS)" \
-		"all walks = JSON summary"
+	check_eq "textfile static" "$?" 0 "exit status (static build, no HTTP server)"
+	check_eq "textfile static" "$(sample "$prom" $SKIPPABLE getpid)" "$N" "getpid skippable walks = N"
+	check_eq "textfile static" "$(sample "$prom" $WALKS)" "$(summary_field "$out" $J_WALKS)" "all walks = JSON summary"
 	check_detached "textfile static"
 }
 
@@ -186,15 +179,15 @@ test_textfile_refusals() {
 test_man_page() {
 	local opt missing=""
 	MANWIDTH=80 man --warnings -l "$MANPAGE" >"$TMP/man.txt" 2>"$TMP/man.err"
-	check man 0 "$?" "man -l exit status"
-	check man "" "$(head -c 300 "$TMP/man.err")" "no warnings at 80 columns"
+	check_eq man "$?" 0 "man -l exit status"
+	check_eq man "$(head -c 300 "$TMP/man.err")" "" "no warnings at 80 columns"
 	# Every long option --help lists is on the page (wide, so none is hyphenated).
 	MANWIDTH=1000 man -l "$MANPAGE" >"$TMP/man-wide.txt" 2>/dev/null
 	for opt in $("$AUDITSKIP" --help | grep -oE '^ +(-[^ ], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+'); do
 		grep -qF -- "$opt" "$TMP/man-wide.txt" || missing="$missing $opt"
 	done
-	check man "" "$missing" "every --help option on the page"
-	check man 1 "$(grep -c "^auditskip $VERSION " "$TMP/man.txt")" "footer names version $VERSION"
+	check_eq man "$missing" "" "every --help option on the page"
+	check_eq man "$(grep -c "^auditskip $VERSION " "$TMP/man.txt")" 1 "footer names version $VERSION"
 }
 
 # ------------------------------------------------------------ the service
@@ -211,15 +204,15 @@ test_service() {
 	local saved_opts
 	caps=$(unit_value CapabilityBoundingSet)
 	exec_line=$(unit_value ExecStart)
-	check service "/usr/sbin/auditskip \$AUDITSKIP_OPTS" "$exec_line" "ExecStart"
-	check service "-/etc/default/auditskip" "$(unit_value EnvironmentFile)" "EnvironmentFile"
-	check service on-failure "$(unit_value Restart)" "Restart"
-	check service yes "$(unit_value NoNewPrivileges)" "NoNewPrivileges"
-	check service strict "$(unit_value ProtectSystem)" "ProtectSystem"
+	check_eq service "$exec_line" "/usr/sbin/auditskip \$AUDITSKIP_OPTS" "ExecStart"
+	check_eq service "$(unit_value EnvironmentFile)" "-/etc/default/auditskip" "EnvironmentFile"
+	check_eq service "$(unit_value Restart)" on-failure "Restart"
+	check_eq service "$(unit_value NoNewPrivileges)" yes "NoNewPrivileges"
+	check_eq service "$(unit_value ProtectSystem)" strict "ProtectSystem"
 
 	# The defaults file, read the way EnvironmentFile= reads it (no shell).
 	saved_opts=$(sed -n 's/^AUDITSKIP_OPTS="\(.*\)"$/\1/p' "$DEFAULTS")
-	check service "--metrics 127.0.0.1:9477" "$saved_opts" "defaults: metrics on loopback"
+	check_eq service "$saved_opts" "--metrics 127.0.0.1:9477" "defaults: metrics on loopback"
 	port=$(free_port)
 	opts=${saved_opts/:9477/:$port}
 
@@ -254,7 +247,7 @@ test_service() {
 	want_caps=$(echo "$caps" | tr 'A-Z ' 'a-z\n' | sort | paste -sd,)
 	got_caps=$(capsh --decode="$(awk '/^CapEff:/ { print $2 }' "/proc/$pid/status")" |
 		sed 's/.*=//' | tr ',' '\n' | sort | paste -sd,)
-	check service "$want_caps" "$got_caps" "effective capabilities = the unit's"
+	check_eq service "$got_caps" "$want_caps" "effective capabilities = the unit's"
 
 	# A process started after counting began: its walks show up in a scrape.
 	"$GETPID_LOOP" "$N" >/dev/null
@@ -279,7 +272,7 @@ test_service() {
 	wait "$pid"
 	status=$?
 	BACKGROUND=${BACKGROUND/ $pid/}
-	check service 0 "$status" "exit status after SIGTERM"
+	check_eq service "$status" 0 "exit status after SIGTERM"
 	check_detached service
 
 	# The emulation is in force: without CAP_BPF the same line is refused.
@@ -312,13 +305,13 @@ test_deb() {
 	for f in ./usr/sbin/auditskip ./usr/share/man/man8/auditskip.8.gz \
 		./lib/systemd/system/auditskip.service ./etc/default/auditskip \
 		./usr/share/auditskip/auditskip.json; do
-		check deb 1 "$(grep -cxF "$f" "$TMP/deb.list")" "contains $f"
+		check_eq deb "$(grep -cxF "$f" "$TMP/deb.list")" 1 "contains $f"
 	done
-	check deb 1 "$(dpkg-deb -f "$deb" Depends | grep -c 'libbpf1')" "Depends from shlibs (libbpf1)"
-	check deb "$VERSION" "$(dpkg-deb -f "$deb" Version)" "version from VERSION"
+	check_eq deb "$(dpkg-deb -f "$deb" Depends | grep -c 'libbpf1')" 1 "Depends from shlibs (libbpf1)"
+	check_eq deb "$(dpkg-deb -f "$deb" Version)" "$VERSION" "version from VERSION"
 	lintian --fail-on error "$deb" >"$TMP/lintian.out" 2>&1
-	check deb 0 "$?" "lintian: no errors"
-	check deb 0 "$(grep -c '^E: ' "$TMP/lintian.out")" "lintian E: lines"
+	check_eq deb "$?" 0 "lintian: no errors"
+	check_eq deb "$(grep -c '^E: ' "$TMP/lintian.out")" 0 "lintian E: lines"
 }
 
 test_textfile_exact
