@@ -279,7 +279,7 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 		if (req->mode >= 0)
 			fprintf(stderr, "auditskip: mode %s cannot run on this kernel: %s\n",
 				modes[m].name, why);
-		else if (req->verbose || (err != -ENOENT && err != -EPERM))
+		else if (req->verbose || (err != -ENOENT && err != -EPERM && err != -EOPNOTSUPP))
 			/* Not absent, not refused by policy: the verifier said no. Say so. */
 			fprintf(stderr, "auditskip: passing over mode %s: %s%s\n", modes[m].name,
 				why, req->verbose ? "" : " (run with -v for the verifier's log)");

@@ -182,6 +182,13 @@ static void update_stale(struct session *ss)
 			ss->walks_then :
 			ss->now->exit.total.walks;
 	walked = ss->was_ruleless && ruleless && walks != ss->walks_then;
+	/*
+	 * Where the kernel's counter says stale, the walks between two listings
+	 * that found no rule that counts are what it costs (the other modes
+	 * cannot tell a sleeper's last walk from them; it is one walk each).
+	 */
+	if (ss->at.mode != MODE_TRACEPOINT && walked && st->kernel_n_rules > (int)st->counted_rules)
+		st->syscalls += walks - ss->walks_then;
 	ss->walks_then = walks;
 	ss->was_ruleless = ruleless;
 	ss->change_heard = false;
