@@ -87,6 +87,8 @@ volatile __u64 exit_walks_inferred = 0;
 volatile __u64 uring_enter_walks = 0;
 /* `-- COMMAND`: its pid, counted from its exec on (the loader's child before it is not). */
 volatile __u32 exec_tgid = 0;
+/* audit_n_rules as the loader's last listing left it, -1: unread (read_n_rules). */
+volatile __s32 listed_n_rules = -1;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -982,6 +984,20 @@ SEC("fexit/audit_del_rule")
 int BPF_PROG(mirror_on_del_rule)
 {
 	return rebuild_mirror();
+}
+
+/*
+ * Where the loader keeps the mirror (no bpf_loop() for the rebuild), its
+ * listings still read audit_n_rules for the staleness verdict.
+ */
+SEC("fexit/audit_list_rules_send")
+int BPF_PROG(read_n_rules)
+{
+	__s32 n;
+
+	if (n_rules_addr && !bpf_probe_read_kernel(&n, sizeof(n), (void *)n_rules_addr))
+		listed_n_rules = n;
+	return 0;
 }
 
 /* Tree rules removed automatically when a tree is pruned or killed. */

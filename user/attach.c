@@ -70,6 +70,22 @@ static bool has_func(const struct btf *btf, const char *name)
 	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
 }
 
+/* The kernel knows BPF helper `name` (BPF_FUNC_<name> in its enum bpf_func_id). */
+static bool has_helper(const struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	char want[64];
+
+	if (!t)
+		return false;
+	snprintf(want, sizeof(want), "BPF_FUNC_%s", name);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), want))
+			return true;
+	return false;
+}
+
 #define MAX_MODE_PROGS 3
 
 /* A mode's programs, the ones that must be attached first leading. */
@@ -136,6 +152,9 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 	/* io_uring audit came with 5.16: before it there is no inline op to count. */
 	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_uring_exit"))
 		bpf_program__set_autoload(s->progs.count_uring_exit, false);
+	bpf_program__set_autoload(s->progs.read_n_rules,
+				  trampoline && !kernel_mirror && req->n_rules_addr &&
+					  has_func(btf, "audit_list_rules_send"));
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
 	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
 	/* In tracepoint mode count_exit_walk forgets, after counting the exit walk. */
@@ -200,7 +219,8 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 		snprintf(why, why_size, "cannot open the BPF object: %s", strerror(-err));
 		return err;
 	}
-	out->kernel_mirror = trampoline && req->exit_list_addr;
+	/* The rebuild walks the kernel's list with bpf_loop() (5.17 and later). */
+	out->kernel_mirror = trampoline && req->exit_list_addr && has_helper(btf, "loop");
 	choose_programs(s, req, btf, mode, out->kernel_mirror);
 	size_maps(s, req, mode);
 	set_options(s, req);

@@ -164,7 +164,9 @@ static void update_stale(struct session *ss)
 	__u64 walks;
 
 	st->counted_rules = ruleset_counted_rules(&ss->rules);
-	st->kernel_n_rules = ss->report.live.mirror.kernel_n_rules;
+	st->kernel_n_rules = ss->report.live.mirror.source == MIRROR_KERNEL_LIST ?
+				     ss->report.live.mirror.kernel_n_rules :
+				     skel->data->listed_n_rules;
 	ruleless = st->counted_rules == 0;
 	if (ss->at.mode == MODE_TRACEPOINT) {
 		__u64 candidates = skel->bss->stale_candidates;
