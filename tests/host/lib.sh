@@ -88,6 +88,16 @@ host_begin() {
 	auditctl -e 1 >/dev/null
 }
 
+# Background processes a suite started ($BACKGROUND) stop before the audit
+# policy is put back (host_begin's exit trap).
+BACKGROUND=
+before_policy_restore() {
+	local p
+	for p in $BACKGROUND; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+}
+
 # $TMP holds the files that watch and tree rules name: removed only once the
 # rules are gone (a watched directory removed on the host leaves
 # audit_n_rules stale until reboot).

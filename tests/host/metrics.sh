@@ -20,17 +20,8 @@ SCHEMA=tests/host/json-schema.json
 # Debian's interpreter, which python3-jsonschema installs into.
 PYTHON=/usr/bin/python3
 BEGAN=$SECONDS
-BACKGROUND=""
 # Its own key and uids, so its rules are told apart from tests/host/run.sh's.
 RULE_KEY=$KEY-metrics
-
-# At exit, before the audit policy is restored.
-before_policy_restore() {
-	local p
-	for p in $BACKGROUND; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
-}
 
 host_begin
 

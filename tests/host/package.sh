@@ -28,16 +28,7 @@ J_VISITS=needless_rule_visits
 RULE_KEY=$KEY-package
 NRULES=16
 N=$((20000 + RANDOM % 20000))
-BACKGROUND=""
 AUDIT_KEYS="$AUDIT_KEYS $RULE_KEY"
-
-# What a test left running stops before the policy is put back (host_begin's trap).
-before_policy_restore() {
-	local p
-	for p in $BACKGROUND; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
-}
 
 host_begin
 for tool in promtool curl setpriv capsh help2man man systemd-analyze dpkg-buildpackage lintian; do
