@@ -6,7 +6,8 @@
 #include <bpf/libbpf.h>
 #include "counts.h"
 
-void counts_add(struct scan_counts *to, const struct scan_counts *c)
+/* to += c, counter by counter. */
+static void counts_add(struct scan_counts *to, const struct scan_counts *c)
 {
 #define ADD(name, ...) to->name += c->name;
 	SCAN_COUNTERS(ADD)

@@ -19,8 +19,6 @@ struct walk_counts {
 
 /* Sums every CPU's counters of the first `slots` of a per-CPU counts map; 0 or -errno. */
 int counts_read(int map_fd, __u32 slots, struct counts_snapshot *s);
-/* to += c, counter by counter. */
-void counts_add(struct scan_counts *to, const struct scan_counts *c);
 /* SCAN_COUNTERS as a table, for the report and the metrics. */
 struct counter_info {
 	const char *name; /* field, JSON key, metric auditskip_NAME_total */
