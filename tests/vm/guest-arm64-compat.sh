@@ -43,7 +43,7 @@ t_compat_exact() {
 	nv=$(compat_getpid $f needless_rule_visits)
 	nm=$(compat_getpid $f name)
 	ar=$(compat_getpid $f arch)
-	info "$name: arch $ar nr $NR_GETPID_ARM ($nm) walks=$w skippable_walks=$sk needless_rule_visits=$nv"
+	log "$name: arch $ar nr $NR_GETPID_ARM ($nm) walks=$w skippable_walks=$sk needless_rule_visits=$nv"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
 		dump $name
@@ -73,7 +73,7 @@ t_compat_whatif() {
 	w=$(compat_getpid $f walks)
 	sk=$(compat_getpid $f skippable_walks)
 	sa=$(compat_getpid $f skippable_arch_mask)
-	info "$name: walks=$w skippable_walks=$sk skippable_arch_mask=$sa"
+	log "$name: walks=$w skippable_walks=$sk skippable_arch_mask=$sa"
 	if [ $rc -ne 0 ] || [ -z "$w" ]; then
 		fail $name "exit status $rc, walks=$w"
 		dump $name
