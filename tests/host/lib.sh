@@ -193,3 +193,19 @@ free_port() {
 		[ -z "$(ss -Htln "sport = :$p")" ] && echo "$p" && return
 	done
 }
+
+# expect_refusal NAME PATTERN ARGS...: non-zero exit, PATTERN on stderr, nothing attached.
+expect_refusal() {
+	local name=$1 pattern=$2 status
+	shift 2
+	"$AUDITSKIP" "$@" >/dev/null 2>"$TMP/err"
+	status=$?
+	if [ "$status" = 0 ]; then
+		fail "$name" "exit status 0"
+	elif ! grep -qE "$pattern" "$TMP/err"; then
+		fail "$name" "message '$(head -c 300 "$TMP/err")' lacks /$pattern/"
+	else
+		pass "$name" "exit $status: $(head -n 1 "$TMP/err")"
+	fi
+	check_detached "$name"
+}

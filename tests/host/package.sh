@@ -149,20 +149,11 @@ test_textfile_static() {
 }
 
 test_textfile_refusals() {
-	local name status
+	local bad
 	for bad in "$TMP/no-such-dir/auditskip.prom" "$TMP" "$TMP/"; do
-		name="textfile refusal '$bad'"
-		"$AUDITSKIP" --metrics-textfile "$bad" -d 1 >/dev/null 2>"$TMP/err"
-		status=$?
-		if [ "$status" = 0 ]; then
-			fail "$name" "exit status 0"
-		elif ! grep -q "invalid --metrics-textfile" "$TMP/err"; then
-			fail "$name" "message '$(head -c 300 "$TMP/err")'"
-		else
-			pass "$name (exit $status: $(head -n 1 "$TMP/err"))"
-		fi
+		expect_refusal "textfile refusal '$bad'" "invalid --metrics-textfile" \
+			--metrics-textfile "$bad" -d 1
 	done
-	check_detached "textfile refusals"
 }
 
 # --------------------------------------------------------------- man page
