@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
 # Shared by bench/reproduce.sh, bench/overhead.sh and bench/soak.sh (bash):
-# taking the audit policy for a benchmark (a lock, a quiet machine, then
-# saving rules and enabled flag), loading N exit rules that cannot match
+# taking the audit policy for a benchmark (the policy lock, then saving
+# rules and enabled flag), loading N exit rules that cannot match
 # getpid, timing getpid with audit_bench, and noticing when another process
 # changed audit policy under a measurement.
 #
@@ -19,8 +19,6 @@ BENCH_KEY=auditskip-bench
 AUDIT_BENCH=$OUT/audit_bench
 AUDITSKIP=$OUT/auditskip
 GETPID_LOOP=$OUT/getpid_loop
-# Held while policy is changed, so two benchmark scripts never interleave.
-LOCK_FILE=${LOCK_FILE:-/run/lock/auditskip-audit-policy.lock}
 # Time getpid at real-time priority, pinned (BENCH_RT=0: normal priority).
 BENCH_RT=${BENCH_RT:-1}
 BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
@@ -54,54 +52,14 @@ bench_require() {
 	done
 }
 
-# Active test scripts: tests/host/*.sh processes with a child right now.
-host_tests_active() {
-	local p
-	for p in $(pgrep -f 'tests/host/[a-z_-]*\.sh' || true); do
-		pgrep -P "$p" >/dev/null && return 0
-	done
-	return 1
-}
-
 audit_policy_sig() { { audit_enabled_flag; audit_rules_now; } | md5sum; }
-
-# Quiet: no active host test, and the same policy before and after 10 s.
-audit_policy_quiet() {
-	local a
-	host_tests_active && { sleep 10; return 1; }
-	a=$(audit_policy_sig)
-	sleep 10
-	! host_tests_active && [ "$a" = "$(audit_policy_sig)" ]
-}
 
 # Takes the lock and saves rules and flag (restored at exit); refuses a
 # locked configuration and rules of BENCH_KEY already loaded.
 bench_policy_save() {
-	exec 9>"$LOCK_FILE"
-	if ! flock -n 9; then
-		log "waiting for another benchmark run to release $LOCK_FILE"
-		flock -w 1800 9 || die "timed out waiting for $LOCK_FILE"
-	fi
-	# The host tests change audit policy too, and neither side survives the
-	# other: wait (up to WAIT_FOR_TESTS seconds) until no test script under
-	# tests/host is doing anything and the policy has not changed for 10 s.
-	local waited=0 said=0
-	until audit_policy_quiet; do
-		if [ "$waited" -ge "${WAIT_FOR_TESTS:-900}" ]; then
-			log "WARNING: audit policy still busy after $waited s: going ahead"
-			break
-		fi
-		[ "$said" = 1 ] || log "audit policy is in use (host tests running?): waiting for it to settle"
-		said=1
-		waited=$((waited + 10))
-	done
-	if audit_rules_now | grep -q -- "key=$BENCH_KEY\$"; then
-		die "rules with key $BENCH_KEY are loaded already (another run, or left over): nothing was touched"
-	fi
 	audit_policy_save "$BENCH_TMP" || die "$AUDIT_POLICY_ERROR"
-	if grep -q -- 'key=auditskip-test$' "$SAVED_RULES"; then
-		log "WARNING: rules with key auditskip-test are loaded: the host tests seem to be running;"
-		log "         they change audit policy too, so measurements may be retried or disturbed"
+	if grep -q -- "key=$BENCH_KEY\$" "$SAVED_RULES"; then
+		die "rules with key $BENCH_KEY are loaded already (left over from an interrupted run?): remove them with 'auditctl -D -k $BENCH_KEY'"
 	fi
 	log "saved $(wc -l <"$SAVED_RULES") rules and audit enabled=$SAVED_ENABLED"
 }

@@ -617,11 +617,15 @@ int note_sys_enter(struct bpf_raw_tracepoint_args *args)
 	 * exit and exit_group never reach sys_exit, and by sched_process_exit
 	 * the context is gone: keep what it says now, before audit's entry
 	 * hook sets dummy from audit_n_rules again (a change of rules between
-	 * the two is the blind spot exit_walks_inferred counts).
+	 * the two is the blind spot exit_walks_inferred counts). Whether the
+	 * task is counted is decided now too: the last thread to leave
+	 * forgets the tgid, and it may reach sched_process_exit before a
+	 * sibling that called exit first.
 	 */
 	if (is_exit_nr(e->nr, e->arch)) {
 		actx = task->audit_context;
-		e->armed = actx && !actx->dummy && actx->state != AUDIT_STATE_DISABLED;
+		e->armed = actx && !actx->dummy && actx->state != AUDIT_STATE_DISABLED &&
+			   task_counted(task->tgid);
 	}
 	return 0;
 }
@@ -678,7 +682,7 @@ int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 	struct walk_start w;
 
 	e = bpf_task_storage_get(&entries, task, NULL, 0);
-	if (e && e->pending && e->armed && is_exit_nr(e->nr, e->arch) && task_counted(task->tgid)) {
+	if (e && e->pending && e->armed && is_exit_nr(e->nr, e->arch)) {
 		e->pending = 0;
 		__sync_fetch_and_add(&exit_walks_inferred, 1);
 		count_walk(e->nr, e->arch, false, &w);

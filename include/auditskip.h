@@ -158,7 +158,7 @@ struct syscall_entry {
 	__u64 ruleless_epoch; /* the loader's epoch when it entered, 0: rules were loaded */
 	__u8 arch;	      /* enum slot_arch */
 	__u8 pending;	      /* entered, not yet returned */
-	__u8 armed;	      /* exit, exit_group: the context was not dummy on entry */
+	__u8 armed;	      /* exit, exit_group: armed and counted on entry */
 	__u8 pad[5];
 };
 

@@ -68,6 +68,8 @@ summary_line() {
 # after_policy_restore (remove its files; RESTORE_STATUS is 0 when the
 # policy is back exactly). On a locked or unreadable configuration it
 # changes nothing and returns 1 with the reason in AUDIT_POLICY_ERROR.
+# Suites and benchmarks that change the policy run one at a time: the first
+# takes AUDIT_POLICY_LOCK (held on fd 9 until exit), the others wait for it.
 
 AUDIT_KEYS=${AUDIT_KEYS:-}
 SAVED_ENABLED=
@@ -75,6 +77,7 @@ SAVED_RULES=
 POLICY_SAVED=0
 RESTORE_STATUS=0
 AUDIT_POLICY_ERROR=
+AUDIT_POLICY_LOCK=${AUDIT_POLICY_LOCK:-/run/lock/auditskip-audit-policy.lock}
 
 # 0, 1, or 2 (locked); empty when audit status cannot be read.
 audit_enabled_flag() {
@@ -93,6 +96,14 @@ audit_policy_save() {
 	if ! command -v auditctl >/dev/null; then
 		AUDIT_POLICY_ERROR="auditctl is missing (install auditd)"
 		return 1
+	fi
+	exec 9>"$AUDIT_POLICY_LOCK"
+	if ! flock -n 9; then
+		echo "waiting for another suite or benchmark to release $AUDIT_POLICY_LOCK" >&2
+		if ! flock -w 1800 9; then
+			AUDIT_POLICY_ERROR="$AUDIT_POLICY_LOCK still held after 30 minutes; nothing was touched"
+			return 1
+		fi
 	fi
 	SAVED_ENABLED=$(audit_enabled_flag)
 	if [ -z "$SAVED_ENABLED" ]; then
