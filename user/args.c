@@ -17,7 +17,8 @@ const char *argp_program_bug_address = NULL;
 static const char args_doc[] =
 	"[-- COMMAND [ARG...]]\n"
 	"rules [--json]\n"
-	"calibrate [--rules N] [--cpu CPU]";
+	"calibrate [--rules N] [--cpu CPU]\n"
+	"advise [-o FILE] [--json]";
 
 /* argp prints what follows \v after the options. */
 static const char doc[] =
@@ -32,6 +33,7 @@ static const char doc[] =
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
+	"    auditskip advise -o r.rules  # equivalent rules that let the skip fire\n"
 	"\n"
 	"Modes (best first; the first that loads is used):\n"
 	"    filter-op       fentry on __audit_filter_op\n"
@@ -81,6 +83,8 @@ static const struct argp_option options[] = {
 	{ "rules", OPT_RULES, "N", 0,
 	  "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
+	{ "output", 'o', "FILE", 0, "advise: write the rewritten rules to FILE (for auditctl -R)",
+	  0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	/* Proves the missed-match counter can fire: the mirror loses one bit. */
 	{ "test-corrupt-mirror", OPT_CORRUPT, "SYSCALL", OPTION_HIDDEN, NULL, 0 },
@@ -184,6 +188,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (env->corrupt_nr < 0 && parse_long(arg, 0, 2047, &env->corrupt_nr))
 			argp_error(state, "unknown syscall '%s'", arg);
 		break;
+	case 'o':
+		env->output = arg;
+		break;
 	case OPT_CALIBRATION:
 		env->calibration = arg;
 		break;
@@ -214,6 +221,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (state->arg_num == 0 && !strcmp(arg, "rules")) {
 			env->command = CMD_RULES;
+			break;
+		}
+		if (state->arg_num == 0 && !strcmp(arg, "advise")) {
+			env->command = CMD_ADVISE;
 			break;
 		}
 		if (state->arg_num == 0 && !strcmp(arg, "calibrate")) {
@@ -257,7 +268,13 @@ int parse_args(int argc, char **argv, struct env *env)
 	}
 	if (env->command != CMD_COUNT && (env->argv || env->pid)) {
 		fprintf(stderr, "auditskip: '%s' takes no process to count\n",
-			env->command == CMD_RULES ? "rules" : "calibrate");
+			env->command == CMD_RULES  ? "rules" :
+			env->command == CMD_ADVISE ? "advise" :
+						     "calibrate");
+		return 2;
+	}
+	if (env->output && env->command != CMD_ADVISE) {
+		fprintf(stderr, "auditskip: -o FILE goes with 'advise'\n");
 		return 2;
 	}
 	return 0;

@@ -10,6 +10,7 @@ enum subcommand {
 	CMD_COUNT,     /* attach and count walks */
 	CMD_RULES,     /* print the exit rules and their aggregate mask */
 	CMD_CALIBRATE, /* measure the cost of a visited rule entry */
+	CMD_ADVISE,    /* equivalent rewrites of the rules that let the skip fire */
 };
 
 struct env {
@@ -34,6 +35,7 @@ struct env {
 	int calib_cpu;		 /* calibrate: CPU to time on, -1: the current one */
 	int per_comm;		 /* --per-comm: top N process names, 0: off */
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
+	const char *output;	 /* advise -o: the rules file to write, or NULL */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <libaudit.h>
+#include "advise.h"
 #include "calibrate.h"
 #include "report.h"
 #include "rules.h"
@@ -64,6 +65,76 @@ static int cmd_rules(const struct env *env)
 	report_rules(stdout, &rs, env->json);
 	ruleset_free(&rs);
 	return 0;
+}
+
+/*
+ * The permission classes as the running kernel filled them, the way a
+ * counting run gets them: BPF copies them on the first rule listing, where
+ * fexit programs load and /proc/kallsyms lists 'classes'. False elsewhere.
+ */
+static bool read_kernel_classes(struct env *env, struct kernel_classes *out)
+{
+	struct session ss;
+	bool got = false;
+	int err = session_open(&ss, env);
+
+	if (!err)
+		err = session_attach(&ss);
+	if (!err && ss.classes) {
+		*out = *ss.classes;
+		got = true;
+	}
+	session_close(&ss, err);
+	return got;
+}
+
+static int cmd_advise(struct env *env)
+{
+	struct audit_status_info st;
+	struct kernel_classes kc;
+	struct advice a;
+	struct ruleset rs;
+	bool have_classes;
+	int err = preflight(env, &st), ret = 1;
+	FILE *out;
+
+	if (err)
+		return 1;
+	have_classes = read_kernel_classes(env, &kc);
+	err = ruleset_load(&rs);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
+		return 1;
+	}
+	if (advise_build(&rs, have_classes ? &kc : NULL, &a)) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		ruleset_free(&rs);
+		return 1;
+	}
+	if (env->output) {
+		out = fopen(env->output, "w");
+		if (!out) {
+			fprintf(stderr, "auditskip: cannot write %s: %s\n", env->output,
+				strerror(errno));
+			goto cleanup;
+		}
+		err = advise_write_rules(out, &rs, &a, "the rules loaded");
+		if (fclose(out) && !err)
+			err = -errno;
+		if (err) {
+			if (err != -EINVAL)
+				fprintf(stderr, "auditskip: cannot write %s: %s\n", env->output,
+					strerror(-err));
+			unlink(env->output);
+			goto cleanup;
+		}
+	}
+	advise_report(stdout, &rs, &a, env->json);
+	ret = 0;
+cleanup:
+	advise_free(&a);
+	ruleset_free(&rs);
+	return ret;
 }
 
 static int cmd_calibrate(const struct env *env)
@@ -136,6 +207,8 @@ int main(int argc, char **argv)
 		return cmd_rules(&env);
 	case CMD_CALIBRATE:
 		return cmd_calibrate(&env);
+	case CMD_ADVISE:
+		return cmd_advise(&env);
 	default:
 		return cmd_count(&env);
 	}

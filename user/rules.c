@@ -124,7 +124,19 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	describe_syscalls(r, machine, syscalls, sizeof(syscalls));
 	snprintf(r->text, sizeof(r->text), "-a %s,%s%s%s", action ? action : "?", list ? list : "?",
 		 syscalls, fields);
+	r->data = malloc(sizeof(*d) + d->buflen);
+	if (!r->data)
+		return -ENOMEM;
+	memcpy(r->data, d, sizeof(*d) + d->buflen);
+	r->data_len = sizeof(*d) + d->buflen;
 	return 0;
+}
+
+void rule_free(struct audit_rule *r)
+{
+	free(r->data);
+	r->data = NULL;
+	r->data_len = 0;
 }
 
 bool rule_on_list(const struct audit_rule *r, unsigned int list)
@@ -141,6 +153,7 @@ struct rule_list {
 static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *arg)
 {
 	struct rule_list *l = arg;
+	int err;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
@@ -151,7 +164,10 @@ static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *ar
 		l->rules = grown;
 		l->cap = cap;
 	}
-	if (rule_from_data(&l->rules[l->n], d, len) == 0)
+	err = rule_from_data(&l->rules[l->n], d, len);
+	if (err == -ENOMEM)
+		return err;
+	if (!err)
 		l->n++;
 	return 0;
 }
@@ -168,17 +184,17 @@ int ruleset_load(struct ruleset *rs)
 		return fd;
 	err = auditnl_list_rules(fd, add_listed_rule, &l);
 	auditnl_close(fd);
-	if (err) {
-		free(l.rules);
-		return err;
-	}
 	rs->rules = l.rules;
 	rs->n = l.n;
-	return 0;
+	if (err)
+		ruleset_free(rs);
+	return err;
 }
 
 void ruleset_free(struct ruleset *rs)
 {
+	for (size_t i = 0; i < rs->n; i++)
+		rule_free(&rs->rules[i]);
 	free(rs->rules);
 	rs->rules = NULL;
 	rs->n = 0;

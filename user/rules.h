@@ -21,6 +21,9 @@ struct audit_rule {
 	unsigned int perm; /* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
 	char key[AUDIT_MAX_KEY_LEN + 1];
 	char text[512]; /* auditctl-like, for people */
+	/* The kernel's form (fields, values, strings), to write the rule back out. */
+	struct audit_rule_data *data;
+	size_t data_len;
 };
 
 struct ruleset {
@@ -28,10 +31,14 @@ struct ruleset {
 	size_t n;
 };
 
-/* Fills `r` from one AUDIT_LIST_RULES record; returns 0 or -EINVAL. */
+/*
+ * Fills `r` from one AUDIT_LIST_RULES record (a copy of it kept in r->data,
+ * freed by rule_free()); returns 0, -EINVAL or -ENOMEM.
+ */
 int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len);
 /* On audit_filter_list[list] (AUDIT_FILTER_EXIT: what audit_filter_syscall() walks). */
 bool rule_on_list(const struct audit_rule *r, unsigned int list);
+void rule_free(struct audit_rule *r);
 
 /* Lists the kernel's rules over netlink; 0 or a negative errno. */
 int ruleset_load(struct ruleset *rs);

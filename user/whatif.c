@@ -38,8 +38,8 @@ static void set_unnamed(syscall_mask m, int machine)
  * else from the tables; the syscalls audit_classify_syscall() sends to its
  * open, execve and socketcall cases are code, not data: tables only.
  */
-static void perm_syscalls(unsigned int perm, int machine, bool compat,
-			  const struct kernel_classes *kc, syscall_mask m)
+void perm_syscalls(unsigned int perm, int machine, bool compat, const struct kernel_classes *kc,
+		   syscall_mask m)
 {
 	static const struct {
 		unsigned int perm, class;
@@ -76,7 +76,7 @@ static void perm_syscalls(unsigned int perm, int machine, bool compat,
  * This machine's AUDIT_ARCH and, on a biarch machine (x86_64 with i386,
  * aarch64 with arm), its compat one: the arches the counters' slots have.
  */
-static void arches(__u32 elf[NR_ARCHES])
+void whatif_arches(__u32 elf[NR_ARCHES])
 {
 	for (int a = 0; a < NR_ARCHES; a++) {
 		int machine = arch_machine(a);
@@ -94,7 +94,7 @@ void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc,
 		return;
 	}
 	memset(out, 0, sizeof(syscall_mask));
-	arches(elf);
+	whatif_arches(elf);
 	for (int i = 0; i < 2; i++)
 		if (elf[i] && (!r->arch_elf || r->arch_elf == elf[i]))
 			perm_syscalls(r->perm, audit_elf_to_machine(elf[i]), i == ARCH_COMPAT, kc,
@@ -104,7 +104,7 @@ void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc,
 void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc, struct whatif_masks *w)
 {
 	memset(w, 0, sizeof(*w));
-	arches(w->arch_elf);
+	whatif_arches(w->arch_elf);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct audit_rule *r = &rs->rules[i];
 		syscall_mask narrowed;

@@ -12,6 +12,17 @@
  * audit_match_perm() can accept.
  */
 void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out);
+/*
+ * ORs into `m` the syscalls of arch `machine` (compat: this machine's compat
+ * arch) that can pass perm=`perm` in audit_match_perm(): the classes of
+ * `kc`, else those of the tables by name and every number libaudit cannot
+ * name; and the syscalls audit_classify_syscall() checks by open flags, as
+ * execve or as bind.
+ */
+void perm_syscalls(unsigned int perm, int machine, bool compat, const struct kernel_classes *kc,
+		   syscall_mask m);
+/* This machine's AUDIT_ARCH and its compat one (0: none), in slot order. */
+void whatif_arches(__u32 elf[NR_ARCHES]);
 /* Per-arch and perm-narrowed aggregates of the exit rules; kc NULL: the tables' classes. */
 void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc,
 		  struct whatif_masks *w);
