@@ -25,6 +25,10 @@
  *
  *   uringop 0 50
  *
+ * With KEY "-" it prints every record instead, in the order they came, as
+ * "type=N TEXT" (the marker and what follows it left out), for comparing
+ * two runs record by record.
+ *
  * It exits 1 if the kernel's lost counter moved while it ran (records were
  * dropped, the counts cannot be trusted), or on any other error.
  */
@@ -58,6 +62,7 @@ struct count {
 static struct count counts[MAX_KEYS];
 static int ncounts;
 static volatile sig_atomic_t stop;
+static int dump_all; /* KEY "-": print every record */
 static int fd = -1;
 static __u32 seq;
 
@@ -188,10 +193,14 @@ static int drain(const char *key, struct audit_status *status, int *got_status)
 			continue;
 		}
 		data[dlen] = 0; /* the buffer has a byte to spare */
-		if (nh->nlmsg_type == AUDIT_SYSCALL || nh->nlmsg_type == AUDIT_URINGOP)
-			count_record(data, key, nh->nlmsg_type == AUDIT_URINGOP);
-		else if (nh->nlmsg_type == AUDIT_CONFIG_CHANGE && strstr(data, MARKER))
+		if (nh->nlmsg_type == AUDIT_CONFIG_CHANGE && strstr(data, MARKER))
 			marker = 1;
+		else if (dump_all && !marker)
+			printf("type=%d %s\n", nh->nlmsg_type, data);
+		else if (dump_all)
+			continue;
+		else if (nh->nlmsg_type == AUDIT_SYSCALL || nh->nlmsg_type == AUDIT_URINGOP)
+			count_record(data, key, nh->nlmsg_type == AUDIT_URINGOP);
 	}
 }
 
@@ -244,9 +253,10 @@ int main(int argc, char **argv)
 	time_t t0;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: audit_records READY KEY\n");
+		fprintf(stderr, "usage: audit_records READY KEY|-\n");
 		return 2;
 	}
+	dump_all = !strcmp(argv[2], "-");
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&local, sizeof(local))) {
 		perror("audit_records: netlink socket");

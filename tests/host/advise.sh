@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The rule advisor on the host: `auditskip advise -o` writes a file that
+# auditctl -R loads without an error, and the kernel's aggregate mask after
+# loading it (as `auditskip rules --json` reads it back) is the one advise
+# predicted; advising the rewritten set again changes nothing. For a rule
+# set of the suite's own and for Debian's shipped example sets. That the
+# rewrites keep every audit record is the guest's part (tests/vm,
+# VMTEST_SUITES=advise); this kernel has no readable permission classes
+# unless fexit programs load and /proc/kallsyms lists `classes`, and then
+# every perm= rule must be kept, with the reason.
+#
+#   tests/host/advise.sh [-l] [-t NAME]...   (as tests/host/run.sh)
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+EXAMPLES=/usr/share/doc/auditd/examples/rules
+SHIPPED="30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom 32-power-abuse 42-injection"
+select_tests "mix shipped bad-output" "$@"
+host_begin
+
+# load_lines FILE: each rule line of FILE on its own (lines this host
+# refuses, such as a dir= rule on a directory it lacks, are left out and
+# counted in $REFUSED); control lines (-D, -b, -f, -e) are not loaded.
+load_lines() {
+	local line
+	REFUSED=0
+	auditctl -D >/dev/null
+	while IFS= read -r line; do
+		case $line in
+		-a* | -A* | -w*) ;;
+		*) continue ;;
+		esac
+		# (the rule's words, split on purpose)
+		# shellcheck disable=SC2086
+		auditctl $line >/dev/null 2>&1 || REFUSED=$((REFUSED + 1))
+	done <"$1"
+}
+
+# check_advice NAME: advise the loaded rules, load what it writes, and
+# compare the kernel's mask and rule count with its prediction.
+check_advice() {
+	local name=$1 adv=$TMP/$1.advise.json out=$TMP/$1.advised.rules
+	if ! "$AUDITSKIP" advise --json -o "$out" >"$adv" 2>"$TMP/$name.err"; then
+		fail "$name" "advise failed: $(head -c 300 "$TMP/$name.err")"
+		return 1
+	fi
+	"$AUDITSKIP" rules --json >"$TMP/$name.before.json"
+	auditctl -l >"$TMP/$name.before.list"
+	check_eq "$name" "$(jq -r .before.mask_hex "$adv")" "$(jq -r .mask_hex "$TMP/$name.before.json")" \
+		"advise's mask before is the kernel's"
+	if ! auditctl -R "$out" >"$TMP/$name.load" 2>&1 || grep -qi 'error' "$TMP/$name.load"; then
+		fail "$name" "auditctl -R $out: $(grep -i error "$TMP/$name.load" | head -n 3)"
+		return 1
+	fi
+	pass "$name" "auditctl -R loads the rewritten file"
+	"$AUDITSKIP" rules --json >"$TMP/$name.after.json"
+	auditctl -l >"$TMP/$name.after.list"
+	# The listing in the kernel's order: each rule kept lists as it did,
+	# a narrowed one as its rewrites, a dropped one not at all.
+	jq -r '.rules[] | .advice + " " + (if .advice == "narrow" then (.rewrite | length) else 1 end | tostring)' \
+		"$adv" >"$TMP/$name.plan"
+	check_eq "$name" "$(awk '
+		FILENAME == ARGV[1] { kind[NR] = $1; parts[NR] = $2; n = NR; next }
+		FILENAME == ARGV[2] { before[FNR] = $0; next }
+		{ after[FNR] = $0; m = FNR }
+		END {
+			j = 1
+			for (i = 1; i <= n; i++) {
+				if (kind[i] == "keep") {
+					if (after[j] != before[i]) { print "rule " i " kept but listed as: " after[j]; exit }
+					j++
+				} else if (kind[i] == "narrow")
+					j += parts[i]
+			}
+			if (j != m + 1) print "listed " m " rules, want " j - 1
+		}' "$TMP/$name.plan" "$TMP/$name.before.list" "$TMP/$name.after.list")" "" \
+		"kept rules list as before, in order"
+	check_eq "$name" "$(jq -r .mask_hex "$TMP/$name.after.json")" "$(jq -r .after.mask_hex "$adv")" \
+		"the kernel's mask after loading is the predicted one"
+	check_eq "$name" "$(jq -r .exit_rules "$TMP/$name.after.json")" "$(jq -r .after.exit_rules "$adv")" \
+		"exit-list rules as predicted"
+	check_eq "$name" "$(jq -r .after.mask_bits "$adv")" "$(jq -r .mask_bits "$TMP/$name.after.json")" \
+		"mask bits $(jq -r .before.mask_bits "$adv") -> $(jq -r .after.mask_bits "$adv")"
+	"$AUDITSKIP" advise --json >"$TMP/$name.again.json"
+	check_eq "$name" "$(jq '[.rules[] | select(.advice != "keep")] | length' "$TMP/$name.again.json")" 0 \
+		"advising the rewritten set changes nothing"
+	if [ "$(jq -r .perm_classes "$adv")" = unreadable ]; then
+		check_eq "$name" \
+			"$(jq '[.rules[] | select((.text | test("perm=")) and .advice == "narrow")] | length' "$adv")" 0 \
+			"without the kernel's classes no perm= rule is narrowed"
+	fi
+	check_detached "$name"
+}
+
+test_mix() {
+	mkdir -p "$TMP/d" "$TMP/w"
+	: >"$TMP/w/f"
+	cat >"$TMP/mix.rules" <<-EOF
+		-a always,exit -F dir=$TMP/d -F perm=wa -k $KEY
+		-a always,exit -F arch=b64 -S openat,getpid,execve -F perm=x -k $KEY
+		-a always,exit -F arch=b32 -S chmod,fchmodat -F auid>=1000 -F auid!=unset -k $KEY
+		-a always,exit -F arch=aarch64 -S openat -k $KEY
+		-w $TMP/w/f -p wa -k $KEY
+		-a always,exit -F arch=b64 -S getpid,read,openat -F perm=r -F dir=$TMP/d -k $KEY
+		-a always,exit -F arch=b64 -S mkdir -C uid!=euid -F exit=-EACCES -k $KEY
+		-a never,exit -F arch=b64 -S getpid -F uid=4000001 -k $KEY
+		-a always,exit -F arch=b64 -S openat -F filetype=file -F success=0 -k $KEY
+		-a always,exit -F arch=b64 -S kill -F a1=9 -F pid!=1 -k $KEY
+	EOF
+	load_lines "$TMP/mix.rules"
+	check_eq mix "$REFUSED" 0 "every rule of the set loads"
+	check_advice mix
+	remove_rules
+	check_eq mix "$(jq -r '.rules[] | select(.text | test("arch=aarch64")) | .advice' "$TMP/mix.advise.json")" \
+		drop "the aarch64 rule (never matches here) is dropped"
+	check_eq mix "$(grep -c '^# -a always,exit -F arch=aarch64' "$TMP/mix.advised.rules")" \
+		1 "the dropped rule's original line is a comment in the file"
+}
+
+test_shipped() {
+	local f
+	for f in $SHIPPED; do
+		if [ ! -f "$EXAMPLES/$f.rules" ]; then
+			fail "shipped/$f" "$EXAMPLES/$f.rules missing (install auditd)"
+			continue
+		fi
+		load_lines "$EXAMPLES/$f.rules"
+		log "shipped/$f: $(auditctl -l | wc -l) rules loaded, $REFUSED refused by this host"
+		check_advice "shipped-$f"
+	done
+}
+
+test_bad_output() {
+	expect_refusal bad-output "cannot write $TMP/no/such/dir" advise -o "$TMP/no/such/dir/x.rules"
+	expect_refusal bad-output "FILE goes with 'advise'" rules -o "$TMP/x.rules"
+}
+
+run_tests
+summary_line
