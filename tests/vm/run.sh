@@ -95,8 +95,8 @@ for k in "$@"; do
 	KSUITES[$c]=${KSUITES[$c]//,/ }
 	for suite in ${KSUITES[$c]}; do
 		case "$suite" in
-		main | stale-watch | stale-tree | corpus | overhead) ;;
-		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, overhead)" ;;
+		main | stale-watch | stale-tree | corpus | overhead | advise) ;;
+		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, overhead, advise)" ;;
 		esac
 	done
 done
@@ -121,6 +121,7 @@ run_guest() {
 	# vm_boot reads TIMEOUT; the corpus runs hundreds of tool runs.
 	local TIMEOUT=$TIMEOUT
 	[ "$suite" = corpus ] && TIMEOUT=${VMTEST_CORPUS_TIMEOUT:-2400}
+	[ "$suite" = advise ] && TIMEOUT=${VMTEST_ADVISE_TIMEOUT:-900}
 	local logf=$LOGDIR/console-$1${3:+-$3}.log res=$LOGDIR/results-$1${3:+-$3}.txt
 	local secs status npass nfail done_line crash
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"

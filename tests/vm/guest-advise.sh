@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The advise suite (vmsuite=advise): the rule advisor's rewrites keep every
+# audit record. For each rule set (Debian's shipped examples and one of the
+# suite's own), loaded line by line as the main suite loads them, the same
+# workload runs twice: under the set as loaded, then under what `auditskip
+# advise -o` wrote for it, loaded with `auditctl -R`. audit_records (the
+# audit daemon's place on the netlink socket, so no record is rate limited
+# or lost) prints every record of each run; reduced to the fields that do
+# not depend on time, pids, inodes or addresses (type, arch, syscall,
+# success, key, comm, exe, name, nametype, cwd, proctitle), the two runs'
+# records must be the same, record for record (as multisets: the order of
+# records across processes is the scheduler's). The kernel's aggregate mask
+# after loading the rewrite must also be the one advise predicted.
+#
+# The workload runs with loginuid 1000 (the example sets audit auid>=1000
+# only), and touches the directories and files the sets name with syscalls
+# in and outside the permission classes, native and i386.
+#
+# Result lines:
+#   PASS advise/<set>/classes|load|mask|records
+#   FAIL advise/<set>/...: reason
+
+. /vmtest/guest-lib.sh
+
+W=/tmp/advise   # scratch files of this suite
+OWN=/tmp/advd   # the directory the suite's own rules name
+# Directories the sets' dir= and -w rules name, and the suite's own.
+DIRS="/etc/selinux /etc/sudoers.d /etc/NetworkManager /var/log/audit $OWN"
+SETS="30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom own"
+mkdir -p "$W" $DIRS
+
+own_rules() {
+	cat <<EOF
+-a always,exit -F dir=$OWN -F perm=wa -k own-wa
+-a always,exit -F dir=$OWN -F perm=r -F auid>=1000 -k own-r
+-a always,exit -F arch=b32 -F dir=$OWN -F perm=rwxa -k own-b32
+-a always,exit -F arch=b64 -S openat,getpid,unlinkat,execve -F dir=$OWN -F perm=x -k own-x
+-a always,exit -F arch=b64 -S getpid -F perm=r -k own-never
+-a always,exit -F arch=aarch64 -S openat -k own-foreign
+-a always,exit -F arch=b64 -S getpid -F auid=1000 -k own-getpid
+-w $OWN/watched -p wa -k own-watch
+EOF
+}
+
+# The workload: each directory gets both corpus builds' perm run (one
+# syscall of every permission kind, then an exec) and busybox's file
+# commands; the watched files are read and written; a few syscalls no rule
+# narrows. Run with loginuid 1000.
+cat >"$W/workload.sh" <<EOF
+for d in $DIRS; do
+	/bin/corpus perm \$d \$d/x
+	/bin/corpus32 perm \$d \$d/x32
+	ls -l \$d >/dev/null
+	stat \$d/x >/dev/null
+	cat \$d/x >/dev/null
+	echo hi >\$d/new
+	chmod 600 \$d/new
+	mv \$d/new \$d/new2
+	rm \$d/new2
+	mkdir \$d/sub
+	rmdir \$d/sub
+	touch \$d/t
+	ln -s t \$d/ln
+	readlink \$d/ln >/dev/null
+	rm \$d/t \$d/ln
+	cd \$d && cd /
+done
+cat /etc/passwd /etc/group /etc/hosts >/dev/null
+echo '127.0.0.2 vmtest2' >>/etc/hosts
+echo x >>$OWN/watched
+chmod 644 /etc/group
+/bin/corpus getpid 20
+/bin/corpus32 getpid 20
+/bin/corpus exec 2
+/bin/corpus fork 3
+EOF
+
+# The same state before each run: each directory holds only the two
+# executables the perm runs exec (the directories themselves stay: some
+# are watched, and removing a watched tree kills its rule).
+prepare() {
+	for _d in $DIRS; do
+		find "$_d" -mindepth 1 -maxdepth 1 ! -name x ! -name x32 -exec rm -rf {} \;
+		[ -x "$_d/x" ] || cp /bin/corpus "$_d/x"
+		[ -x "$_d/x32" ] || cp /bin/corpus32 "$_d/x32"
+	done
+	: >"$OWN/watched"
+	printf '127.0.0.1 localhost\n' >/etc/hosts
+}
+
+# records NAME: the workload's audit records, reduced, counted, in
+# $W/NAME.recs ("COUNT type=N field=value ...").
+records() {
+	prepare
+	rm -f "$W/ready"
+	audit_records "$W/ready" - >"$W/$1.raw" 2>"$W/$1.rerr" &
+	_rp=$!
+	_t=0
+	while [ ! -e "$W/ready" ] && [ $_t -lt 600 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	sh -c "echo 1000 >/proc/self/loginuid && exec sh $W/workload.sh" >/dev/null 2>&1
+	kill -TERM $_rp
+	wait $_rp
+	_rrc=$?
+	if [ $_rrc -ne 0 ]; then
+		fail "advise/$1/records" "audit_records exit status $_rrc: $(head -n 3 "$W/$1.rerr")"
+		return 1
+	fi
+	awk '{
+		out = $1
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^(arch|syscall|success|key|comm|exe|name|nametype|cwd|proctitle)=/)
+				out = out " " $i
+		print out
+	}' "$W/$1.raw" | sort | uniq -c | sed 's/^ *//' >"$W/$1.recs"
+}
+
+# The keys of the rules advise narrowed, from the comments above each rewrite.
+narrowed_keys() {
+	awk '/^# narrowed:/ { getline; while (match($0, / -k [^ ]+/)) {
+		print substr($0, RSTART + 4, RLENGTH - 4); $0 = substr($0, RSTART + RLENGTH) } }' "$1" | sort -u
+}
+
+advise_set() {
+	_s=$1
+	_f=$2
+	rules_reset
+	load_ruleset "$_f"
+	records "$_s.orig" || { rules_reset; return; }
+
+	tool "advise-$_s" advise --json -o "$W/$_s.advised"
+	if [ $rc -ne 0 ]; then
+		fail "advise/$_s/advise" "auditskip advise exit status $rc"
+		dump "advise-$_s"
+		rules_reset
+		return
+	fi
+	jflat <"$T/advise-$_s.out" >"$T/advise-$_s.flat"
+	_pc=$(get "$T/advise-$_s.flat" perm_classes)
+	check_eq "advise/$_s/classes" "$_pc" kernel "perm= rewrites from the running kernel's classes"
+	log "advise/$_s: mask bits $(get "$T/advise-$_s.flat" before.mask_bits) -> $(get "$T/advise-$_s.flat" after.mask_bits)," \
+		"skip can fire: $(get "$T/advise-$_s.flat" before.skip_can_fire) -> $(get "$T/advise-$_s.flat" after.skip_can_fire);" \
+		"$(grep -c '^# narrowed' "$W/$_s.advised") narrowed, $(grep -c '^# dropped' "$W/$_s.advised") dropped"
+
+	rules_reset
+	if ! auditctl -R "$W/$_s.advised" >"$W/$_s.load" 2>&1 || grep -qi error "$W/$_s.load"; then
+		fail "advise/$_s/load" "auditctl -R: $(grep -i error "$W/$_s.load" | head -n 2)"
+		rules_reset
+		return
+	fi
+	pass "advise/$_s/load" "auditctl -R loads the rewrite"
+	tool "rules-$_s" rules --json
+	jflat <"$T/rules-$_s.out" >"$T/rules-$_s.flat"
+	check_eq "advise/$_s/mask" "$(get "$T/rules-$_s.flat" mask_hex)" \
+		"$(get "$T/advise-$_s.flat" after.mask_hex)" "the kernel's mask is the predicted one"
+
+	records "$_s.advised" || { rules_reset; return; }
+	rules_reset
+	_n=$(awk '{ s += $1 } END { print s + 0 }' "$W/$_s.orig.recs")
+	_keys=$(narrowed_keys "$W/$_s.advised")
+	_seen=
+	for _k in $_keys; do
+		grep -q "key=\"$_k\"" "$W/$_s.orig.recs" && _seen="$_seen $_k"
+	done
+	if [ "$_n" -eq 0 ]; then
+		fail "advise/$_s/records" "the workload made no record under the set as loaded"
+	elif [ -n "$_keys" ] && [ -z "$_seen" ]; then
+		fail "advise/$_s/records" "no record from any narrowed rule (keys: $(echo $_keys))"
+	elif ! diff "$W/$_s.orig.recs" "$W/$_s.advised.recs" >"$W/$_s.diff"; then
+		fail "advise/$_s/records" "records differ (< as loaded, > rewritten): $(grep '^[<>]' "$W/$_s.diff" | head -n 6 | tr '\n' ';' | cut -c1-600)"
+	else
+		pass "advise/$_s/records" "$_n records, the same under both (from narrowed rules:${_seen:- none})"
+	fi
+}
+
+log "advise: kernel $KVER"
+for _b in auditskip corpus corpus32 audit_records; do
+	if ! command -v $_b >/dev/null; then
+		fail advise/tools "$_b missing from the initramfs (make static)"
+		exit 1
+	fi
+done
+auditctl -e 1 >/dev/null
+# The backlog must hold a run's records while audit_records reads them.
+auditctl -b 65536 >/dev/null
+own_rules >"$W/own.rules"
+for _s in $SETS; do
+	if [ "$_s" = own ]; then
+		advise_set own "$W/own.rules"
+	else
+		advise_set "$_s" "$RULES_DIR/$_s.rules"
+	fi
+done
+rules_reset
+exit 0
