@@ -63,8 +63,10 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # Kernels of `make test`, NAME or NAME:SUITE,... (the 40-minute CI budget:
 # see README.md, Tests): the oldest, Debian 12's two and the newest, with
 # the main and stale suites; the real-workload corpus (the longest suite by
-# far) and the rule advisor's record check on 6.12. `all` (make vmtest-all) runs the corpus on every kernel and
-# adds 6.12-trixie, the same series as Debian 12's 6.12.
+# far) and the rule advisor's record check (advise, which needs the
+# kernel's permission classes) on 6.12. `all` (make vmtest-all) runs the
+# corpus on every kernel and adds 6.12-trixie, the same series as Debian
+# 12's 6.12.
 CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus,advise 7.2"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
