@@ -12,8 +12,11 @@
 
 /* Version of advise's JSON document. */
 #define ADVISE_SCHEMA 1
-/* Long enough for a perm= rule's -S list of a few hundred names. */
-#define LINE_MAX_LEN 8192
+/*
+ * auditctl -R reads lines with fgets() into 6144 bytes (LINE_SIZE in
+ * auditctl.c) and skips a line that does not fit with its newline.
+ */
+#define LINE_MAX_LEN (6144 - 1)
 
 static const char *const kind_names[] = {
 	[ADVICE_KEEP] = "keep",
@@ -252,7 +255,10 @@ static int rule_line(const struct audit_rule *r, __u32 arch, const __u32 *mask, 
 
 	if (err)
 		fprintf(stderr, "auditskip: cannot write this rule in auditctl syntax (%s): %s\n",
-			err == -ENOSPC ? "too long" : "a value a rules file cannot hold", r->text);
+			err == -ENOSPC ?
+				"longer than the 6142 characters auditctl -R reads a line" :
+				"a value a rules file cannot hold",
+			r->text);
 	return err;
 }
 
