@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <libaudit.h>
 #include "kernelrule.h"
 #include "mask.h"
@@ -11,18 +13,43 @@
 #include "syscalls.h"
 
 /*
- * Syscalls newer than libaudit 3.0.9's tables that audit's classes hold on
- * the kernels this runs on (fchmodat2 since 6.6, the *xattrat calls since
- * 6.13). They are numbered alike on x86_64, i386, aarch64 and arm, as every
- * syscall since Linux 5.1's unified numbering.
+ * Syscalls newer than libaudit 3.0.9's tables that audit's classes hold,
+ * with the Linux version that added them: numbered alike on x86_64, i386,
+ * aarch64 and arm, as every syscall since Linux 5.1's unified numbering.
  */
 static const struct {
 	const char *name;
 	int nr;
+	int since; /* major * 1000 + minor */
 } unnamed_by_libaudit[] = {
-	{ "fchmodat2", 452 },  { "setxattrat", 463 },	 { "getxattrat", 464 },
-	{ "listxattrat", 465 }, { "removexattrat", 466 },
+	{ "fchmodat2", 452, 6006 },   { "setxattrat", 463, 6013 },    { "getxattrat", 464, 6013 },
+	{ "listxattrat", 465, 6013 }, { "removexattrat", 466, 6013 },
 };
+
+/*
+ * Class members newer than the tables (generated from 6.12): 6.13 put the
+ * *xattrat calls into include/asm-generic/audit_change_attr.h.
+ */
+static const struct {
+	int class;
+	const char *name;
+} newer_members[] = {
+	{ AUDIT_CLASS_CHATTR, "setxattrat" },
+	{ AUDIT_CLASS_CHATTR, "removexattrat" },
+};
+
+static int running_kernel(void)
+{
+	static int version = -1;
+	struct utsname u;
+	int major, minor;
+
+	if (version < 0)
+		version = !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 ?
+				  major * 1000 + minor :
+				  0;
+	return version;
+}
 
 static int class_syscall(const char *name, int machine)
 {
@@ -33,7 +60,9 @@ static int class_syscall(const char *name, int machine)
 		return nr;
 	for (size_t i = 0; i < sizeof(unnamed_by_libaudit) / sizeof(unnamed_by_libaudit[0]); i++)
 		if (!strcmp(unnamed_by_libaudit[i].name, name))
-			return unnamed_by_libaudit[i].nr;
+			return running_kernel() >= unnamed_by_libaudit[i].since ?
+				       unnamed_by_libaudit[i].nr :
+				       -1;
 	return -1;
 }
 
@@ -67,6 +96,12 @@ void kernel_classes_from_tables(struct kernel_classes *kc)
 		/* The _32 class is the next one, in the compat arch's numbers. */
 		class_mask(kc->mask[tables[i].class + 1], tables[i].names,
 			   arch_machine(ARCH_COMPAT));
+	}
+	for (size_t i = 0; i < sizeof(newer_members) / sizeof(newer_members[0]); i++) {
+		const char *const one[] = { newer_members[i].name, NULL };
+
+		class_mask(kc->mask[newer_members[i].class], one, arch_machine(ARCH_NATIVE));
+		class_mask(kc->mask[newer_members[i].class + 1], one, arch_machine(ARCH_COMPAT));
 	}
 	kc->read = 1;
 }
