@@ -264,7 +264,8 @@ int parse_args(int argc, char **argv, struct env *env)
 		return 2;
 	}
 	if (env->rules_file && env->command != CMD_RULES) {
-		fprintf(stderr, "auditskip: --file goes with 'rules' (auditskip rules --file PATH)\n");
+		fprintf(stderr,
+			"auditskip: --file goes with 'rules' (auditskip rules --file PATH)\n");
 		return 2;
 	}
 	if (env->command != CMD_COUNT && (env->argv || env->pid)) {

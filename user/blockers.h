@@ -16,17 +16,17 @@
 #include "rules.h"
 
 enum blocker_mask {
-	BLOCKERS_PATCH,	   /* the patch's arch-blind mask, every exit rule's own mask */
-	BLOCKERS_ARCH,	   /* one arch's mask: the rules that apply to it */
-	BLOCKERS_PERM,	   /* perm= rules narrowed to the syscalls they can match */
+	BLOCKERS_PATCH, /* the patch's arch-blind mask, every exit rule's own mask */
+	BLOCKERS_ARCH,	/* one arch's mask: the rules that apply to it */
+	BLOCKERS_PERM,	/* perm= rules narrowed to the syscalls they can match */
 };
 
 struct skip_blockers {
 	enum blocker_mask kind;
-	int arch;		 /* BLOCKERS_ARCH: ARCH_NATIVE or ARCH_COMPAT */
-	unsigned int syscalls;	 /* syscalls that exist, the ones considered */
-	unsigned int skippable;	 /* of those, the ones the skip fires for already */
-	size_t *rules;		 /* indices into the ruleset, none when skippable > 0 */
+	int arch;		/* BLOCKERS_ARCH: ARCH_NATIVE or ARCH_COMPAT */
+	unsigned int syscalls;	/* syscalls that exist, the ones considered */
+	unsigned int skippable; /* of those, the ones the skip fires for already */
+	size_t *rules;		/* indices into the ruleset, none when skippable > 0 */
 	size_t n;
 	unsigned int freed;	 /* syscalls removing them lets skip */
 	unsigned int example_nr; /* the lowest of them */

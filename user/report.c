@@ -797,9 +797,10 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 			json_object_object_add(e, "inode_hash",
 					       json_object_new_boolean(rule->inode_hash));
 			add_u64(e, "mask_bits", mask_count(rule->mask));
-			add_str(e, "action", audit_action_to_name(rule->action) ?
-						     audit_action_to_name(rule->action) :
-						     "?");
+			add_str(e, "action",
+				audit_action_to_name(rule->action) ?
+					audit_action_to_name(rule->action) :
+					"?");
 			mask_to_hex(rule->mask, hex);
 			add_str(e, "mask_hex", hex);
 			json_object_object_add(e, "fields", rule_fields_json(rule));

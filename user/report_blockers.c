@@ -52,7 +52,8 @@ static json_object *one_json(const struct ruleset *rs, const struct skip_blocker
 	} else {
 		json_object_object_add(o, "example_syscall", NULL);
 	}
-	json_object_object_add(o, "mask_bits_without", json_object_new_uint64(mask_count(b->without)));
+	json_object_object_add(o, "mask_bits_without",
+			       json_object_new_uint64(mask_count(b->without)));
 	return o;
 }
 
@@ -106,7 +107,8 @@ void print_skip_blockers(FILE *out, const struct ruleset *rs)
 {
 	struct skip_blockers b;
 
-	fprintf(out, "\nFewest exit rules that keep the skip from firing (exact: the rules naming the least-named syscall):\n");
+	fprintf(out,
+		"\nFewest exit rules that keep the skip from firing (exact: the rules naming the least-named syscall):\n");
 	if (!blockers_find(rs, BLOCKERS_PATCH, ARCH_NATIVE, &b))
 		print_one(out, rs, &b);
 	blockers_free(&b);

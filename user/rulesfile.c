@@ -336,7 +336,8 @@ static void check_mismatch(struct reader *rd, struct line_state *ls, const char 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		audit_rule_syscallbyname_data(&tmp, tok);
 	if (memcmp(tmp.mask, ls->rule->mask, sizeof(tmp.mask)))
-		note(rd, "WARNING - 32/64 bit syscall mismatch in line %u, you should specify an arch",
+		note(rd,
+		     "WARNING - 32/64 bit syscall mismatch in line %u, you should specify an arch",
 		     rd->at->line);
 	free(copy);
 	_audit_elf = saved;
@@ -489,7 +490,9 @@ static int opt_control(struct reader *rd, int c, const char *arg)
 		if (!arg || (strcmp(arg, "0") && strcmp(arg, "1") && strcmp(arg, "2")))
 			return line_error(rd, "Failure must be 0, 1, or 2 was %s", arg ? arg : "");
 		note(rd, "-f %s: failure mode %s (not applied)", arg,
-		     arg[0] == '0' ? "silent" : arg[0] == '1' ? "printk" : "panic");
+		     arg[0] == '0' ? "silent" :
+		     arg[0] == '1' ? "printk" :
+				     "panic");
 		return 0;
 	case 'r':
 		if (!is_number(arg))
@@ -585,8 +588,9 @@ static int parse_line(struct reader *rd, struct line_state *ls, int argc, char *
 			}
 			rc = rule_setup(ls, optarg, &ls->add, &ls->action);
 			if (rc == 3)
-				err = line_error(rd,
-						 "Multiple rule insert/delete operations are not allowed");
+				err = line_error(
+					rd,
+					"Multiple rule insert/delete operations are not allowed");
 			else if (rc == 2)
 				err = line_error(rd, "%s rule - bad keyword %s",
 						 c == 'a' ? "Append" : "Add", optarg);
@@ -603,8 +607,9 @@ static int parse_line(struct reader *rd, struct line_state *ls, int argc, char *
 		case 'd':
 			rc = rule_setup(ls, optarg, &ls->del, &ls->action);
 			if (rc == 3)
-				err = line_error(rd,
-						 "Multiple rule insert/delete operations are not allowed");
+				err = line_error(
+					rd,
+					"Multiple rule insert/delete operations are not allowed");
 			else if (rc == 2)
 				err = line_error(rd, "Delete rule - bad keyword %s", optarg);
 			else if (rc == 1) {
@@ -625,7 +630,8 @@ static int parse_line(struct reader *rd, struct line_state *ls, int argc, char *
 			break;
 		case 'D':
 			if (argc > 4 || argc == 3) {
-				err = line_error(rd, "Wrong number of options for Delete all request");
+				err = line_error(rd,
+						 "Wrong number of options for Delete all request");
 				break;
 			}
 			if (argc == 4) {
@@ -658,16 +664,17 @@ static int parse_line(struct reader *rd, struct line_state *ls, int argc, char *
 			if (!(_audit_syscalladded || _audit_permadded || _audit_exeadded ||
 			      _audit_filterfsadded) ||
 			    (ls->add == LIST_UNSET && ls->del == LIST_UNSET)) {
-				err = line_error(rd,
-						 "key option needs a watch or syscall given prior to it");
+				err = line_error(
+					rd,
+					"key option needs a watch or syscall given prior to it");
 				break;
 			}
 			err = add_key(rd, ls, optarg);
 			break;
 		case 'p':
 			if (ls->add == LIST_UNSET && ls->del == LIST_UNSET)
-				err = line_error(rd,
-						 "permission option needs a watch given prior to it");
+				err = line_error(
+					rd, "permission option needs a watch given prior to it");
 			else
 				err = setup_perms(rd, ls, optarg);
 			break;
@@ -786,8 +793,8 @@ static int insert_rule(struct reader *rd, const struct audit_rule *r, bool prepe
 
 	if (err)
 		return err;
-	while (at < rs->n && (rs->rules[at].list < r->list ||
-			      (!prepend && rs->rules[at].list == r->list)))
+	while (at < rs->n &&
+	       (rs->rules[at].list < r->list || (!prepend && rs->rules[at].list == r->list)))
 		at++;
 	memmove(&rs->rules[at + 1], &rs->rules[at], (rs->n - at) * sizeof(*r));
 	rs->rules[at] = *r;
@@ -814,7 +821,8 @@ static void delete_all(struct reader *rd, const char *key)
 			char buf[AUDIT_MAX_KEY_LEN + 1];
 
 			if (rs->rules[i].fields[f].type == AUDIT_FILTERKEY)
-				match = strstr(rule_field_string(&rs->rules[i], f, buf, sizeof(buf)),
+				match = strstr(rule_field_string(&rs->rules[i], f, buf,
+								 sizeof(buf)),
 					       key) != NULL;
 		}
 		if (!match)
@@ -845,7 +853,8 @@ static int send_rule(struct reader *rd, struct line_state *ls)
 	d->action = ls->action;
 	len = sizeof(*d) + d->buflen;
 	if (rd->locked)
-		return line_error(rd, "Error sending %s rule data request (Operation not permitted)",
+		return line_error(rd,
+				  "Error sending %s rule data request (Operation not permitted)",
 				  adding ? "add" : "delete");
 	err = kernel_rule_check(d, len);
 	if (err)
@@ -1344,9 +1353,10 @@ static int read_directory(struct reader *rd, const char *dir)
 			{
 				char line[PATH_MAX + 128];
 
-				snprintf(line, sizeof(line),
-					 "%s: cannot be read (%s): left out, as augenrules leaves it",
-					 path, strerror(-err));
+				snprintf(
+					line, sizeof(line),
+					"%s: cannot be read (%s): left out, as augenrules leaves it",
+					path, strerror(-err));
 				add_string(&rd->rs->notes, &rd->rs->nnotes, line);
 			}
 			err = 0;
@@ -1381,8 +1391,8 @@ int rules_file_read(const char *path, struct ruleset *rs, struct rules_file_erro
 	reader_init(&rd, rs, err);
 	if (stat(path, &st)) {
 		ret = -errno;
-		set_error(err, path, "%s", ret == -ENOENT ? "audit rules file doesn't exist" :
-							    strerror(-ret));
+		set_error(err, path, "%s",
+			  ret == -ENOENT ? "audit rules file doesn't exist" : strerror(-ret));
 		return ret;
 	}
 	if (S_ISDIR(st.st_mode))

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
 EXAMPLES=${EXAMPLES:-/usr/share/doc/auditd/examples/rules}
-TESTS="examples rulesd transforms errors blockers"
+TESTS="examples rulesd transforms errors blockers schema"
 select_tests "$TESTS" "$@"
 host_begin
 
@@ -328,6 +328,30 @@ check_blockers() {
 	done
 	check_eq "blockers: $name" "$(jq -c .skip_blockers "$TMP/bf.json" | jq -c 'del(.. | .origin?)')" \
 		"$(jq -c .skip_blockers "$TMP/bk.json" | jq -c 'del(.. | .origin?)')" "file and kernel agree"
+}
+
+# The reading's JSON, against tests/host/json-schema.json (the kernel's is checked in metrics.sh).
+test_schema() {
+	local py
+	py=$(command -v python3) || {
+		fail schema "python3 is missing"
+		return
+	}
+	"$AUDITSKIP" rules --file "$EXAMPLES/30-stig.rules" --json >"$TMP/schema.json"
+	if "$py" - tests/host/json-schema.json "$TMP/schema.json" >"$TMP/schema.out" 2>&1 <<-'EOF'; then
+		import json, sys
+		import jsonschema
+
+		validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+		errors = list(validator.iter_errors(json.load(open(sys.argv[2]))))
+		for e in errors[:5]:
+		    print(e.json_path, e.message[:200])
+		sys.exit(1 if errors else 0)
+	EOF
+		pass schema "rules --file --json"
+	else
+		fail schema "rules --file --json: $(head -n 5 "$TMP/schema.out" | tr '\n' ' ')"
+	fi
 }
 
 run_tests
