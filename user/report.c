@@ -487,8 +487,13 @@ static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 				"\nRules that set every syscall bit (while one is loaded the skip never fires):\n");
 		any = true;
 		ruleset_exit_mask(rs, i, without);
-		fprintf(out, "  %s\n    without it the aggregate mask would have %u bits set\n",
-			rule->text, mask_count(without));
+		if (mask_is_full(without))
+			fprintf(out,
+				"  %s\n    without it the aggregate mask would still have every bit: other rules fill it (see the fewest rules below)\n",
+				rule->text);
+		else
+			fprintf(out, "  %s\n    without it the aggregate mask would have %u bits set\n",
+				rule->text, mask_count(without));
 	}
 }
 

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 #include "blockers.h"
 #include "report_blockers.h"
 #include "syscalls.h"
 
-static const char *kind_name(const struct skip_blockers *b)
+static const char *kind_name(const struct skip_blockers *b, char *buf, size_t size)
 {
 	if (b->kind == BLOCKERS_PERM)
 		return "perm-narrowed mask";
-	if (b->kind == BLOCKERS_ARCH)
-		return arch_name(b->arch);
+	if (b->kind == BLOCKERS_ARCH) {
+		snprintf(buf, size, "%s mask", arch_name(b->arch));
+		return buf;
+	}
 	return "patch's mask";
 }
 
@@ -81,18 +84,18 @@ json_object *skip_blockers_json(const struct ruleset *rs)
 
 static void print_one(FILE *out, const struct ruleset *rs, const struct skip_blockers *b)
 {
-	char name[64];
+	char name[64], label[64];
 
 	if (!b->n) {
 		fprintf(out, "  %s: none: the skip fires already for %u of %u syscalls\n",
-			kind_name(b), b->skippable, b->syscalls);
+			kind_name(b, label, sizeof(label)), b->skippable, b->syscalls);
 		return;
 	}
 	example_name(b, name, sizeof(name));
 	fprintf(out,
-		"  %s: %zu rule%s; removing %s, or dropping %s from %s, lets %u of %u syscalls skip (mask %u bits)\n",
-		kind_name(b), b->n, b->n == 1 ? "" : "s", b->n == 1 ? "it" : "them", name,
-		b->n == 1 ? "it" : "each", b->freed, b->syscalls, mask_count(b->without));
+		"  %s: %zu rule%s; removing %s, or narrowing %s to leave out %s, lets %u of %u syscalls skip (aggregate mask then %u bits)\n",
+		kind_name(b, label, sizeof(label)), b->n, b->n == 1 ? "" : "s", b->n == 1 ? "it" : "them",
+		b->n == 1 ? "it" : "each", name, b->freed, b->syscalls, mask_count(b->without));
 	for (size_t i = 0; i < b->n; i++) {
 		const struct audit_rule *r = &rs->rules[b->rules[i]];
 
