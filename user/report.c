@@ -492,7 +492,8 @@ static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 				"  %s\n    without it the aggregate mask would still have every bit: other rules fill it (see the fewest rules below)\n",
 				rule->text);
 		else
-			fprintf(out, "  %s\n    without it the aggregate mask would have %u bits set\n",
+			fprintf(out,
+				"  %s\n    without it the aggregate mask would have %u bits set\n",
 				rule->text, mask_count(without));
 	}
 }

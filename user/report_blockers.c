@@ -94,8 +94,9 @@ static void print_one(FILE *out, const struct ruleset *rs, const struct skip_blo
 	example_name(b, name, sizeof(name));
 	fprintf(out,
 		"  %s: %zu rule%s; removing %s, or narrowing %s to leave out %s, lets %u of %u syscalls skip (aggregate mask then %u bits)\n",
-		kind_name(b, label, sizeof(label)), b->n, b->n == 1 ? "" : "s", b->n == 1 ? "it" : "them",
-		b->n == 1 ? "it" : "each", name, b->freed, b->syscalls, mask_count(b->without));
+		kind_name(b, label, sizeof(label)), b->n, b->n == 1 ? "" : "s",
+		b->n == 1 ? "it" : "them", b->n == 1 ? "it" : "each", name, b->freed, b->syscalls,
+		mask_count(b->without));
 	for (size_t i = 0; i < b->n; i++) {
 		const struct audit_rule *r = &rs->rules[b->rules[i]];
 
