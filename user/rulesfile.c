@@ -635,7 +635,7 @@ static int parse_line(struct reader *rd, struct line_state *ls, int argc, char *
 				break;
 			}
 			if (argc == 4) {
-				if (strcmp(argv[optind], "-k")) {
+				if (optind >= argc || strcmp(argv[optind], "-k")) {
 					err = line_error(rd, "Only the -k option is allowed");
 					break;
 				}
@@ -910,7 +910,8 @@ static void restore_escapes(char *s)
 	char *out = s;
 
 	while (*s) {
-		if (*s == 0x07 || *s == 0x04) {
+		/* Only the pairs hide_escapes() made: a lone marker byte is kept. */
+		if ((*s == 0x07 || *s == 0x04) && s[1] == *s) {
 			*out++ = *s == 0x07 ? ' ' : '\\';
 			s += 2;
 			continue;
