@@ -66,20 +66,20 @@ static void describe_perm(unsigned int perm, char *out)
 static void arches_passed(const struct audit_rule *r, const __u32 elf[NR_ARCHES],
 			  bool pass[NR_ARCHES], bool *has_arch, bool *odd)
 {
-	const struct audit_rule_data *d = r->data;
-
 	*has_arch = *odd = false;
 	for (int a = 0; a < NR_ARCHES; a++)
 		pass[a] = elf[a] != 0;
-	for (unsigned int i = 0; d && i < d->field_count; i++) {
-		if (d->fields[i] != AUDIT_ARCH)
+	for (unsigned int i = 0; i < r->field_count; i++) {
+		const struct rule_field *f = &r->fields[i];
+
+		if (f->type != AUDIT_ARCH)
 			continue;
 		*has_arch = true;
 		for (int a = 0; a < NR_ARCHES; a++) {
-			if (d->fieldflags[i] == AUDIT_EQUAL)
-				pass[a] = pass[a] && elf[a] == d->values[i];
-			else if (d->fieldflags[i] == AUDIT_NOT_EQUAL)
-				pass[a] = pass[a] && elf[a] != d->values[i];
+			if (f->op == AUDIT_EQUAL)
+				pass[a] = pass[a] && elf[a] == f->value;
+			else if (f->op == AUDIT_NOT_EQUAL)
+				pass[a] = pass[a] && elf[a] != f->value;
 			else
 				*odd = true;
 		}
@@ -89,11 +89,9 @@ static void arches_passed(const struct audit_rule *r, const __u32 elf[NR_ARCHES]
 /* A perm field whose operator is not =: audit_match_perm()'s answer inverted or odd. */
 static const char *perm_not_equal(const struct audit_rule *r)
 {
-	const struct audit_rule_data *d = r->data;
-
-	for (unsigned int i = 0; d && i < d->field_count; i++)
-		if (d->fields[i] == AUDIT_PERM && d->fieldflags[i] != AUDIT_EQUAL)
-			return audit_operator_to_symbol(d->fieldflags[i]);
+	for (unsigned int i = 0; i < r->field_count; i++)
+		if (r->fields[i].type == AUDIT_PERM && r->fields[i].op != AUDIT_EQUAL)
+			return audit_operator_to_symbol(r->fields[i].op);
 	return NULL;
 }
 
@@ -119,10 +117,6 @@ static void advise_rule(const struct audit_rule *r, const struct kernel_classes 
 		keep(ra, r,
 		     r->inode_hash ? "on the inode hash, which the exit walk does not visit" :
 				     "not on the exit list");
-		return;
-	}
-	if (!r->data) {
-		keep(ra, r, "its kernel form was not kept");
 		return;
 	}
 	arches_passed(r, elf, pass, &has_arch, &odd);
@@ -262,6 +256,37 @@ static int rule_line(const struct audit_rule *r, __u32 arch, const __u32 *mask, 
 	return err;
 }
 
+/* The text of line N of FILE for an origin "FILE:N" (rulesfile.h); false if unreadable. */
+static bool origin_line(const char *origin, char *buf, size_t size)
+{
+	const char *colon = strrchr(origin, ':');
+	char path[sizeof(((struct audit_rule *)0)->origin)], *text = NULL;
+	unsigned long n, at = 0;
+	size_t cap = 0;
+	ssize_t len;
+	bool found = false;
+	FILE *f;
+
+	if (!colon || colon == origin || !colon[1])
+		return false;
+	n = strtoul(colon + 1, NULL, 10);
+	snprintf(path, sizeof(path), "%.*s", (int)(colon - origin), origin);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && (len = getline(&text, &cap, f)) >= 0) {
+		if (++at != n)
+			continue;
+		if (len && text[len - 1] == '\n')
+			text[len - 1] = '\0';
+		snprintf(buf, size, "%s", text);
+		found = true;
+	}
+	free(text);
+	fclose(f);
+	return found;
+}
+
 int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice *a,
 		       const char *source)
 {
@@ -279,9 +304,14 @@ int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice 
 		a->classes_read ?
 			"syscalls of the running kernel's permission classes" :
 			"none (the running kernel's permission classes could not be read)");
+	/* A file's lines that are no rule (-b, -f, -e ...), not carried over, and auditctl's
+	 * warnings. */
+	for (size_t i = 0; i < rs->nnotes; i++)
+		fprintf(out, "## from reading the file: %s\n", rs->notes[i]);
 	for (size_t i = 0; i < rs->n && !err; i++) {
 		const struct audit_rule *r = &rs->rules[i];
 		const struct rule_advice *ra = &a->rules[i];
+		char source[1024];
 
 		err = rule_line(r, 0, NULL, line);
 		if (err)
@@ -290,8 +320,12 @@ int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice 
 			fprintf(out, "%s\n", line);
 			continue;
 		}
-		fprintf(out, "\n# %s: %s\n# %s\n", ra->kind == ADVICE_DROP ? "dropped" : "narrowed",
-			ra->reason, line);
+		fprintf(out, "\n# %s: %s\n", ra->kind == ADVICE_DROP ? "dropped" : "narrowed",
+			ra->reason);
+		if (origin_line(r->origin, source, sizeof(source)))
+			fprintf(out, "# %s: %s\n", r->origin, source);
+		else
+			fprintf(out, "# %s\n", line);
 		for (int p = 0; p < ra->nparts && !err; p++) {
 			err = rule_line(r, ra->part[p].arch_elf, ra->part[p].mask, line);
 			if (!err)

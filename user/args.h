@@ -35,6 +35,7 @@ struct env {
 	int calib_cpu;		 /* calibrate: CPU to time on, -1: the current one */
 	int per_comm;		 /* --per-comm: top N process names, 0: off */
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
+	const char *rules_file;	 /* rules --file: a rules file or rules.d directory to read */
 	const char *output;	 /* advise -o: the rules file to write, or NULL */
 };
 

@@ -14,6 +14,7 @@
 #include "calibrate.h"
 #include "report.h"
 #include "rules.h"
+#include "rulesfile.h"
 #include "session.h"
 #include "sysinfo.h"
 
@@ -49,11 +50,43 @@ static int preflight(const struct env *env, struct audit_status_info *st)
 	return 0;
 }
 
+/* --file PATH into rs; 0, or -1 after auditctl's kind of message. */
+static int read_rules_file(const struct env *env, struct ruleset *rs)
+{
+	struct rules_file_error fe;
+	int err = rules_file_read(env->rules_file, rs, &fe);
+
+	if (!err)
+		return 0;
+	if (fe.line)
+		fprintf(stderr, "auditskip: %s:%u: %s\n", fe.file, fe.line, fe.message);
+	else
+		fprintf(stderr, "auditskip: %s: %s\n", fe.file, fe.message);
+	ruleset_free(rs);
+	return -1;
+}
+
+/* rules --file: nothing is loaded, so no privilege is needed. */
+static int cmd_rules_file(const struct env *env)
+{
+	struct ruleset rs;
+
+	if (read_rules_file(env, &rs))
+		return 1;
+	report_rules(stdout, &rs, env->json);
+	ruleset_free(&rs);
+	return 0;
+}
+
 static int cmd_rules(const struct env *env)
 {
 	struct audit_status_info st;
 	struct ruleset rs;
-	int err = preflight(env, &st);
+	int err;
+
+	if (env->rules_file)
+		return cmd_rules_file(env);
+	err = preflight(env, &st);
 
 	if (err)
 		return 1;
@@ -95,16 +128,26 @@ static int cmd_advise(struct env *env)
 	struct advice a;
 	struct ruleset rs;
 	bool have_classes;
-	int err = preflight(env, &st), ret = 1;
+	int err, ret = 1;
 	FILE *out;
 
-	if (err)
-		return 1;
-	have_classes = read_kernel_classes(env, &kc);
-	err = ruleset_load(&rs);
-	if (err) {
-		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
-		return 1;
+	/*
+	 * A rules file needs no privilege to read; its perm= rewrites still
+	 * need the running kernel's classes, which only root can get.
+	 */
+	if (env->rules_file) {
+		if (read_rules_file(env, &rs))
+			return 1;
+		have_classes = !missing_privilege() && read_kernel_classes(env, &kc);
+	} else {
+		if (preflight(env, &st))
+			return 1;
+		have_classes = read_kernel_classes(env, &kc);
+		err = ruleset_load(&rs);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
+			return 1;
+		}
 	}
 	if (advise_build(&rs, have_classes ? &kc : NULL, &a)) {
 		fprintf(stderr, "auditskip: out of memory\n");
@@ -118,7 +161,8 @@ static int cmd_advise(struct env *env)
 				strerror(errno));
 			goto cleanup;
 		}
-		err = advise_write_rules(out, &rs, &a, "the rules loaded");
+		err = advise_write_rules(out, &rs, &a,
+					 env->rules_file ? env->rules_file : "the rules loaded");
 		if (fclose(out) && !err)
 			err = -errno;
 		if (err) {

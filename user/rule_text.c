@@ -29,21 +29,6 @@ static void put(struct line *l, const char *fmt, ...)
 		l->len += n;
 }
 
-/* Fields whose value is a length into the string buffer (audit_data_to_entry()). */
-static bool field_is_string(unsigned int field)
-{
-	switch (field) {
-	case AUDIT_SUBJ_USER ... AUDIT_SUBJ_CLR:
-	case AUDIT_OBJ_USER ... AUDIT_OBJ_LEV_HIGH:
-	case AUDIT_WATCH:
-	case AUDIT_DIR:
-	case AUDIT_FILTERKEY:
-	case AUDIT_EXE:
-		return true;
-	}
-	return false;
-}
-
 /* Unsigned ids: written as auditctl -l shows them (4294967295 is unset). */
 static bool field_is_id(unsigned int field)
 {
@@ -165,16 +150,15 @@ static int put_keys(struct line *l, const char *s, size_t n)
 int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
 		     size_t size)
 {
-	const struct audit_rule_data *d = r->data;
 	const char *action, *list;
 	struct line l = { .buf = buf, .size = size };
 	int machine = -1;
 	size_t off = 0;
 
-	if (!d || !size)
+	if (!size)
 		return -EINVAL;
 	buf[0] = '\0';
-	action = audit_action_to_name(d->action);
+	action = audit_action_to_name(r->action);
 	list = audit_flag_to_name(r->list);
 	if (!action || !list)
 		return -EINVAL;
@@ -184,32 +168,34 @@ int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *ma
 		put_arch(&l, "=", add_arch);
 		machine = audit_elf_to_machine(add_arch);
 	}
-	for (unsigned int i = 0; i < d->field_count; i++) {
-		const char *op = audit_operator_to_symbol(d->fieldflags[i]);
+	for (unsigned int i = 0; i < r->field_count; i++) {
+		const struct rule_field *f = &r->fields[i];
+		const char *op = audit_operator_to_symbol(f->op);
 
-		if (d->fields[i] != AUDIT_ARCH)
+		if (f->type != AUDIT_ARCH)
 			continue;
 		if (!op)
 			return -EINVAL;
-		put_arch(&l, op, d->values[i]);
-		if (d->fieldflags[i] == AUDIT_EQUAL)
-			machine = audit_elf_to_machine(d->values[i]);
+		put_arch(&l, op, f->value);
+		if (f->op == AUDIT_EQUAL)
+			machine = audit_elf_to_machine(f->value);
 	}
 	if (machine < 0)
 		machine = audit_detect_machine();
 	put_syscalls(&l, r, mask ? mask : r->mask, machine);
 
-	for (unsigned int i = 0; i < d->field_count; i++) {
-		unsigned int f = d->fields[i], v = d->values[i];
-		const char *op = audit_operator_to_symbol(d->fieldflags[i]);
+	for (unsigned int i = 0; i < r->field_count; i++) {
+		unsigned int f = r->fields[i].type, v = r->fields[i].value;
+		const char *op = audit_operator_to_symbol(r->fields[i].op);
 		const char *name = audit_field_to_name(f);
 
 		if (!op)
 			return -EINVAL;
-		if (field_is_string(f)) {
-			const char *s = d->buf + off;
+		if (rule_field_is_string(f)) {
+			const char *s = r->strings + off;
 
-			if (off + v > d->buflen)
+			/* A value past what the rule kept (RULE_STRINGS_MAX) cannot be written. */
+			if (off + v > r->strings_len)
 				return -EINVAL;
 			off += v;
 			if (f == AUDIT_FILTERKEY) {

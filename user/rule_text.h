@@ -14,7 +14,7 @@
  * Syscalls are named where libaudit's table names them back to the same
  * number, else written as numbers (auditctl takes both). Returns 0,
  * -ENOSPC when `size` is too small, -EINVAL when a rules file cannot say
- * it (no kernel form kept, or white space in a value).
+ * it (white space in a value, a value longer than the rule kept).
  */
 int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
 		     size_t size);

@@ -8,8 +8,7 @@
 #include "rules.h"
 #include "syscalls.h"
 
-/* Fields whose value is a length into the string buffer (audit_data_to_entry()). */
-static bool field_is_string(unsigned int field)
+bool rule_field_is_string(unsigned int field)
 {
 	switch (field) {
 	case AUDIT_SUBJ_USER ... AUDIT_SUBJ_CLR:
@@ -81,7 +80,11 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
 	r->list = d->flags & ~AUDIT_FILTER_PREPEND;
+	r->action = d->action;
 	memcpy(r->mask, d->mask, sizeof(r->mask));
+	r->field_count = d->field_count;
+	r->strings_len = d->buflen < RULE_STRINGS_MAX ? d->buflen : RULE_STRINGS_MAX;
+	memcpy(r->strings, d->buf, r->strings_len);
 
 	for (unsigned int i = 0; i < d->field_count; i++) {
 		unsigned int f = d->fields[i], v = d->values[i], op = d->fieldflags[i];
@@ -89,7 +92,8 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 		const char *sym = audit_operator_to_symbol(op);
 		char val[AUDIT_MAX_KEY_LEN + 1];
 
-		if (field_is_string(f)) {
+		r->fields[i] = (struct rule_field){ .type = f, .op = op, .value = v };
+		if (rule_field_is_string(f)) {
 			if (off + v > d->buflen)
 				return -EINVAL;
 			snprintf(val, sizeof(val), "%.*s", (int)v, d->buf + off);
@@ -124,19 +128,23 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	describe_syscalls(r, machine, syscalls, sizeof(syscalls));
 	snprintf(r->text, sizeof(r->text), "-a %s,%s%s%s", action ? action : "?", list ? list : "?",
 		 syscalls, fields);
-	r->data = malloc(sizeof(*d) + d->buflen);
-	if (!r->data)
-		return -ENOMEM;
-	memcpy(r->data, d, sizeof(*d) + d->buflen);
-	r->data_len = sizeof(*d) + d->buflen;
 	return 0;
 }
 
-void rule_free(struct audit_rule *r)
+const char *rule_field_string(const struct audit_rule *r, unsigned int i, char *buf, size_t size)
 {
-	free(r->data);
-	r->data = NULL;
-	r->data_len = 0;
+	size_t off = 0, len;
+
+	for (unsigned int j = 0; j < i; j++)
+		if (rule_field_is_string(r->fields[j].type))
+			off += r->fields[j].value;
+	len = r->fields[i].value;
+	if (off > r->strings_len)
+		off = r->strings_len;
+	if (off + len > r->strings_len)
+		len = r->strings_len - off;
+	snprintf(buf, size, "%.*s", (int)len, r->strings + off);
+	return buf;
 }
 
 bool rule_on_list(const struct audit_rule *r, unsigned int list)
@@ -153,7 +161,6 @@ struct rule_list {
 static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *arg)
 {
 	struct rule_list *l = arg;
-	int err;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
@@ -164,10 +171,7 @@ static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *ar
 		l->rules = grown;
 		l->cap = cap;
 	}
-	err = rule_from_data(&l->rules[l->n], d, len);
-	if (err == -ENOMEM)
-		return err;
-	if (!err)
+	if (rule_from_data(&l->rules[l->n], d, len) == 0)
 		l->n++;
 	return 0;
 }
@@ -177,27 +181,34 @@ int ruleset_load(struct ruleset *rs)
 	struct rule_list l = { 0 };
 	int fd, err;
 
-	rs->rules = NULL;
-	rs->n = 0;
+	memset(rs, 0, sizeof(*rs));
 	fd = auditnl_open();
 	if (fd < 0)
 		return fd;
 	err = auditnl_list_rules(fd, add_listed_rule, &l);
 	auditnl_close(fd);
+	if (err) {
+		free(l.rules);
+		return err;
+	}
 	rs->rules = l.rules;
 	rs->n = l.n;
-	if (err)
-		ruleset_free(rs);
-	return err;
+	return 0;
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 void ruleset_free(struct ruleset *rs)
 {
-	for (size_t i = 0; i < rs->n; i++)
-		rule_free(&rs->rules[i]);
 	free(rs->rules);
-	rs->rules = NULL;
-	rs->n = 0;
+	free_strings(rs->sources, rs->nsources);
+	free_strings(rs->notes, rs->nnotes);
+	memset(rs, 0, sizeof(*rs));
 }
 
 size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list)
