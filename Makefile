@@ -54,7 +54,7 @@ STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
-	$(OUTPUT)/test_rulesfile
+	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text
 
 ifeq ($(V),1)
 Q =
@@ -138,6 +138,11 @@ $(OUTPUT)/test_blockers: tests/unit/test_blockers.c $(OUTPUT)/blockers.o $(OUTPU
 
 $(OUTPUT)/test_rulesfile: tests/unit/test_rulesfile.c $(OUTPUT)/rulesfile.o $(OUTPUT)/kernelrule.o \
 	$(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
+
+$(OUTPUT)/test_rule_text: tests/unit/test_rule_text.c $(OUTPUT)/rule_text.o $(OUTPUT)/rulesfile.o \
+	$(OUTPUT)/kernelrule.o $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
