@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 
 EXAMPLES=/usr/share/doc/auditd/examples/rules
 SHIPPED="30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom 32-power-abuse 42-injection"
-select_tests "mix shipped bad-output" "$@"
+select_tests "mix file shipped bad-output" "$@"
 host_begin
 
 # load_lines FILE: each rule line of FILE on its own (lines this host
@@ -94,7 +94,8 @@ check_advice() {
 	check_detached "$name"
 }
 
-test_mix() {
+# The suite's own rule set, in $TMP/mix.rules (the paths it names made first).
+write_mix() {
 	mkdir -p "$TMP/d" "$TMP/w"
 	: >"$TMP/w/f"
 	cat >"$TMP/mix.rules" <<-EOF
@@ -109,6 +110,10 @@ test_mix() {
 		-a always,exit -F arch=b64 -S openat -F filetype=file -F success=0 -k $KEY
 		-a always,exit -F arch=b64 -S kill -F a1=9 -F pid!=1 -k $KEY
 	EOF
+}
+
+test_mix() {
+	write_mix
 	load_lines "$TMP/mix.rules"
 	check_eq mix "$REFUSED" 0 "every rule of the set loads"
 	check_advice mix
@@ -117,6 +122,34 @@ test_mix() {
 		drop "the aarch64 rule (never matches here) is dropped"
 	check_eq mix "$(grep -c '^# -a always,exit -F arch=aarch64' "$TMP/mix.advised.rules")" \
 		1 "the dropped rule's original line is a comment in the file"
+}
+
+# advise --file: the same advice for the rules file as for those rules
+# loaded, and what it writes loads and gives the kernel the predicted mask.
+test_file() {
+	write_mix
+	if ! "$AUDITSKIP" advise --file "$TMP/mix.rules" --json -o "$TMP/file.advised.rules" \
+		>"$TMP/file.advise.json" 2>"$TMP/file.err"; then
+		fail file "advise --file failed: $(head -c 300 "$TMP/file.err")"
+		return
+	fi
+	load_lines "$TMP/mix.rules"
+	"$AUDITSKIP" advise --json >"$TMP/file.loaded.json"
+	check_eq file "$(jq -c '[.before.mask_hex, .after.mask_hex, [.rules[].advice]]' "$TMP/file.advise.json")" \
+		"$(jq -c '[.before.mask_hex, .after.mask_hex, [.rules[].advice]]' "$TMP/file.loaded.json")" \
+		"the file's advice is the loaded rules' advice"
+	auditctl -D >/dev/null
+	if ! auditctl -R "$TMP/file.advised.rules" >"$TMP/file.load" 2>&1 || grep -qi error "$TMP/file.load"; then
+		fail file "auditctl -R: $(grep -i error "$TMP/file.load" | head -n 3)"
+	else
+		"$AUDITSKIP" rules --json >"$TMP/file.after.json"
+		check_eq file "$(jq -r .mask_hex "$TMP/file.after.json")" "$(jq -r .after.mask_hex "$TMP/file.advise.json")" \
+			"its rewrite loads and the kernel's mask is the predicted one"
+	fi
+	check_eq file "$(grep -c "^# $TMP/mix.rules:4: -a always,exit -F arch=aarch64" "$TMP/file.advised.rules")" 1 \
+		"the dropped rule's line, with its file and line number, is a comment"
+	remove_rules
+	check_detached file
 }
 
 test_shipped() {
@@ -135,6 +168,7 @@ test_shipped() {
 test_bad_output() {
 	expect_refusal bad-output "cannot write $TMP/no/such/dir" advise -o "$TMP/no/such/dir/x.rules"
 	expect_refusal bad-output "FILE goes with 'advise'" rules -o "$TMP/x.rules"
+	expect_refusal bad-output "$TMP/no-such.rules" advise --file "$TMP/no-such.rules"
 }
 
 run_tests
