@@ -102,8 +102,9 @@ static int cmd_rules(const struct env *env)
 
 /*
  * The permission classes as the running kernel filled them, the way a
- * counting run gets them: BPF copies them on the first rule listing, where
- * fexit programs load and /proc/kallsyms lists 'classes'. False elsewhere.
+ * counting run gets them: BPF copies them on the first rule listing where
+ * it keeps the mask mirror (fexit programs, bpf_loop(), 'classes' in
+ * /proc/kallsyms). False elsewhere.
  */
 static bool read_kernel_classes(struct env *env, struct kernel_classes *out)
 {
