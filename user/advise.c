@@ -154,7 +154,7 @@ static void advise_rule(const struct audit_rule *r, const struct kernel_classes 
 	}
 	if (!kc) {
 		keep(ra, r,
-		     "perm=: the running kernel's permission classes cannot be read here (BPF reads them where fexit programs load and /proc/kallsyms lists 'classes'); no table stands in for them");
+		     "perm=: the running kernel's permission classes cannot be read here (BPF reads them where it keeps the mask mirror: fexit programs, bpf_loop(), 'classes' in /proc/kallsyms); no table stands in for them");
 		return;
 	}
 
