@@ -87,7 +87,7 @@ static const struct argp_option options[] = {
 	  "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
 	{ "file", OPT_FILE, "PATH", 0,
-	  "rules: read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
+	  "rules, advise: read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
 	  0 },
 	{ "output", 'o', "FILE", 0, "advise: write the rewritten rules to FILE (for auditctl -R)",
 	  0 },
