@@ -134,15 +134,11 @@ const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *k
 {
 	int native = audit_detect_machine();
 
-	/*
-	 * The symbol is only named classes: check it holds audit's, by a
-	 * member of each class every arch has (asm-generic/audit_read.h,
-	 * audit_write.h, audit_change_attr.h: read(2) and write(2) are in none).
-	 */
+	/* The symbol is only named classes: check it holds audit's. */
 	if (!kc || !kc->read ||
-	    !mask_test(kc->mask[AUDIT_CLASS_READ], audit_name_to_syscall("getxattr", native)) ||
-	    !mask_test(kc->mask[AUDIT_CLASS_WRITE], audit_name_to_syscall("ftruncate", native)) ||
-	    !mask_test(kc->mask[AUDIT_CLASS_CHATTR], audit_name_to_syscall("fchmod", native)))
+	    !mask_test(kc->mask[AUDIT_CLASS_READ], audit_name_to_syscall("read", native)) ||
+	    !mask_test(kc->mask[AUDIT_CLASS_WRITE], audit_name_to_syscall("write", native)) ||
+	    !mask_test(kc->mask[AUDIT_CLASS_CHATTR], audit_name_to_syscall("chmod", native)))
 		return NULL;
 	return kc;
 }
