@@ -114,8 +114,8 @@ static bool read_kernel_classes(struct env *env, struct kernel_classes *out)
 
 	if (!err)
 		err = session_attach(&ss);
-	if (!err && ss.classes) {
-		*out = *ss.classes;
+	if (!err && advise_classes_valid(&ss.kernel_classes)) {
+		*out = ss.kernel_classes;
 		got = true;
 	}
 	session_close(&ss, err);
