@@ -223,8 +223,13 @@ int advise_build(const struct ruleset *rs, const struct kernel_classes *kc, stru
 	 * no syscall record at all, where a dropped rule never made one. Keep
 	 * the dropped ones then.
 	 */
-	for (size_t i = 0; i < rs->n; i++)
-		counted += a->rules[i].kind != ADVICE_DROP;
+	for (size_t i = 0; i < rs->n; i++) {
+		unsigned int list = rs->rules[i].list;
+
+		/* What audit_add_rule() counts in audit_n_rules. */
+		counted += a->rules[i].kind != ADVICE_DROP && list != AUDIT_FILTER_USER &&
+			   list != AUDIT_FILTER_EXCLUDE && list != AUDIT_FILTER_FS;
+	}
 	for (size_t i = 0; i < rs->n && !counted; i++) {
 		struct rule_advice *ra = &a->rules[i];
 		char why[sizeof(ra->reason)];
