@@ -10,6 +10,8 @@ enum subcommand {
 	CMD_COUNT,     /* attach and count walks */
 	CMD_RULES,     /* print the exit rules and their aggregate mask */
 	CMD_CALIBRATE, /* measure the cost of a visited rule entry */
+	CMD_PROFILE,   /* record a workload's syscalls, no rule needed */
+	CMD_WHATIF,    /* predict a rule set's walks on a recorded profile */
 };
 
 struct env {
@@ -34,6 +36,9 @@ struct env {
 	int calib_cpu;		 /* calibrate: CPU to time on, -1: the current one */
 	int per_comm;		 /* --per-comm: top N process names, 0: off */
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
+	const char *output;	 /* profile: -o FILE */
+	const char *profile;	 /* whatif: --profile FILE */
+	const char *rules_path;	 /* whatif: --rules PATH, "-": the rules loaded now */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -81,6 +81,8 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
 	r->list = d->flags & ~AUDIT_FILTER_PREPEND;
+	r->action = d->action;
+	r->field_count = d->field_count;
 	memcpy(r->mask, d->mask, sizeof(r->mask));
 
 	for (unsigned int i = 0; i < d->field_count; i++) {

@@ -17,8 +17,10 @@ struct audit_rule {
 	 * which the exit walk never visits.
 	 */
 	bool inode_hash;
-	__u32 arch_elf;	   /* an arch= field's AUDIT_ARCH_*, 0: every arch */
-	unsigned int perm; /* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
+	__u32 arch_elf;		  /* an arch= field's AUDIT_ARCH_*, 0: every arch */
+	unsigned int perm;	  /* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
+	unsigned int action;	  /* AUDIT_NEVER, AUDIT_ALWAYS */
+	unsigned int field_count; /* -F fields, the key included */
 	char key[AUDIT_MAX_KEY_LEN + 1];
 	char text[512]; /* auditctl-like, for people */
 };
