@@ -83,23 +83,31 @@ fi
 calib=$(jq -r 'if .calibration.calibrated then "calibrated (\(.calibration.file))" else "UNCALIBRATED: 2.8 ns per visited entry, the series'"'"' slope; run auditskip calibrate" end' "$1")
 echo "OFFLINE what-if, predicted per rule set on $profile"
 echo "(time saved $calib):"
-printf '  %-30s %5s %5s %9s %6s %6s %6s %9s  %s\n' "RULE SET" "EXIT" "BITS" "WALKS" \
-	"PATCH" "ARCH" "PERM" "SAVED ms" "WHAT KEEPS THE PATCH FROM SKIPPING"
+printf '  %-40s %4s %4s %8s %6s %6s %6s %8s %7s  %s\n' "RULE SET" "EXIT" "BITS" "WALKS" \
+	"PATCH" "ARCH" "PERM" "SAVED ms" "NS/CALL" "WHAT KEEPS THE PATCH FROM SKIPPING"
+idle=""
 for f in "$@"; do
 	name=$(basename "$f" .json)
+	if [ "$(jq .walks_at_all "$f")" != true ]; then
+		idle="$idle $name"
+		continue
+	fi
 	jq -r --arg name "$name" '
 		def pad(n): tostring | (" " * (n - length)) + .;
 		def pct(n): if .walks > 0 then "\((1000 * n / .walks | floor) / 10)%" else "-" end;
 		[.rules[] | select(.full_mask)] as $full |
-		(if .walks_at_all | not then "nothing walks: " + (.notes[0] // "")
-		 elif .skippable_walks == .walks then "nothing: every walk skippable"
+		(if .skippable_walks == .walks then "nothing: every walk skippable"
 		 elif ($full | length) > 0 then "\($full | length) full-mask rules, e.g. \($full[0].text)"
 		 else "rules naming the syscalls called" end) as $why |
-		"  \($name | .[0:30] | . + " " * (30 - length)) \(.exit_rules | pad(5)) \(.mask_bits | pad(5)) \(.walks | pad(9)) \(pct(.skippable_walks) | pad(6)) \(pct(.skippable_arch_mask) | pad(6)) \(pct(.skippable_perm_mask) | pad(6)) \(.saved_ns / 1e3 | floor / 1e3 | pad(9))  \($why | .[0:100])"
+		"  \($name | .[0:40] | . + " " * (40 - length)) \(.exit_rules | pad(4)) \(.mask_bits | pad(4)) \(.walks | pad(8)) \(pct(.skippable_walks) | pad(6)) \(pct(.skippable_arch_mask) | pad(6)) \(pct(.skippable_perm_mask) | pad(6)) \(.saved_ns / 1e3 | floor / 1e3 | pad(8)) \(if .walks > 0 then .saved_ns / .walks * 10 | floor / 10 else 0 end | pad(7))  \($why | .[0:90])"
 	' "$f"
 done
 echo "  (EXIT: rules on the exit list; BITS: set in their aggregate mask; PATCH, ARCH, PERM:"
-echo "  share of walks the patch's mask, one mask per arch, perm-narrowed masks would skip)"
+echo "  share of walks the patch's mask, one mask per arch, perm-narrowed masks would skip;"
+echo "  NS/CALL: time the patch would save per profiled call)"
+if [ -n "$idle" ]; then
+	echo "No walk at all under (no rule counts in audit_n_rules, or never,task):$idle"
+fi
 if [ -n "$refused" ]; then
 	echo "Refused by the rules-file reader (the message auditctl would give):$refused"
 fi
