@@ -18,8 +18,8 @@ static const char args_doc[] =
 	"[-- COMMAND [ARG...]]\n"
 	"rules [--json]\n"
 	"calibrate [--rules N] [--cpu CPU]\n"
-	"profile -o FILE [-p PID | -d SECONDS | -- COMMAND [ARG...]]\n"
-	"whatif --profile FILE [--rules PATH] [--json] [--calibration FILE]";
+	"profile -o FILE [-p PID | -d S | -- COMMAND...]\n"
+	"whatif --profile FILE [--rules PATH] [--json]";
 
 /* argp prints what follows \v after the options. */
 static const char doc[] =
