@@ -473,6 +473,10 @@ int session_start_target(struct session *ss)
 	}
 	if (env->command != CMD_PROFILE)
 		report_start(&ss->report);
+	else
+		printf("auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
+		       modes[ss->at.mode].name, env->output);
+	fflush(stdout);
 	publish_metrics(ss);
 	ss->notify_fd = config_change_open();
 	if (ss->notify_fd < 0 && env->verbose)

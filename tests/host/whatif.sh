@@ -21,7 +21,7 @@ CORPUS=$OUT/corpus
 CORPUS32=$OUT/corpus32
 URING=$OUT/uring_openat
 SHIPPED=/usr/share/doc/auditd/examples/rules
-TESTS="profile-exact profile-rules-free predict-loaded predict-file predict-shipped predict-varying no-walks field-checks bad-input"
+TESTS="profile-exact profile-pid profile-rules-free predict-loaded predict-file predict-shipped predict-varying no-walks field-checks make-run bad-input"
 select_tests "$TESTS" "$@"
 host_begin
 
@@ -156,6 +156,27 @@ test_profile_exact() {
 	check_eq profile-exact "$(jq -r .mode "$p")" tracepoint "mode"
 	check_eq profile-exact "$(calls "$p" x86_64 231)" 1 "its exit_group (walked in __audit_free) is in"
 	check_detached profile-exact
+}
+
+# -p: only the process's calls after the profile began; -d: a whole-machine profile ends.
+test_profile_pid() {
+	local p=$TMP/prof/pid.prof m=$((5000 + RANDOM % 5000)) pid workload
+	rm -f "$TMP/ready" "$TMP/go"
+	"$GETPID_LOOP" 1000 --pause "$TMP/ready" "$TMP/go" "$m" &
+	workload=$!
+	BACKGROUND="$BACKGROUND $workload"
+	wait_for 10 test -e "$TMP/ready" || fail profile-pid "the workload never got ready"
+	"$AUDITSKIP" profile -o "$p" -p "$workload" >"$TMP/pid.out" 2>&1 &
+	pid=$!
+	wait_for 10 grep -q '^auditskip: profiling' "$TMP/pid.out" || fail profile-pid "no start line"
+	touch "$TMP/go"
+	wait "$workload"
+	wait "$pid"
+	check_eq profile-pid "$?" 0 "ends by itself once the process is gone"
+	check_eq profile-pid "$(calls "$p" x86_64 39)" "$m" "only the getpid calls after it began"
+	"$AUDITSKIP" profile -o "$TMP/prof/machine.prof" -d 1 >/dev/null 2>&1
+	check_eq profile-pid "$(jq -r .scope "$TMP/prof/machine.prof")" "whole machine" "-d 1 over the whole machine"
+	check_detached profile-pid
 }
 
 # The same workload profiled with no rules and under rules: the same calls.
@@ -327,6 +348,29 @@ test_field_checks() {
 		"b64 getpid, b32 getpid, -S all: calls with the bit set, any arch"
 	check_eq field-checks "$(jq -r '.rules[1].field_checks_own_arch' "$out")" "$(calls "$p" i386 20)" \
 		"b32 getpid on its own arch: the i386 getpid calls"
+}
+
+# make run: offline what-ifs without exit rules, today's count with one; no policy change.
+test_make_run() {
+	local before
+	if [ -n "$(audit_rules_now)" ]; then
+		fail make-run "the host has rules loaded of its own: $(audit_rules_now | head -n 1)"
+		return
+	fi
+	before=$(audit_rules_now; audit_enabled_flag)
+	OUT=$OUT DURATION=1 scripts/run-main.sh >"$TMP/run.out" 2>&1
+	check_eq make-run "$?" 0 "exit status without exit rules"
+	check_eq make-run "$(grep -c 'OFFLINE' "$TMP/run.out")" 2 "labelled offline"
+	check_eq make-run "$(grep -cE '^  30-stig\.rules +22 +2032 +[1-9][0-9]* +0% .*full-mask rules' "$TMP/run.out")" 1 \
+		"30-stig: 22 exit rules, every bit set, walks, none skippable, its full-mask rules named"
+	check_eq make-run "$(grep -c 'No exit-filter walk ran' "$TMP/run.out")" 0 "no empty count"
+	check_eq make-run "$(audit_rules_now; audit_enabled_flag)" "$before" "policy as it was"
+	add_rules 1 openat
+	OUT=$OUT DURATION=1 scripts/run-main.sh >"$TMP/run2.out" 2>&1
+	check_eq make-run "$?" 0 "exit status with an exit rule"
+	check_eq make-run "$(grep -c 'OFFLINE' "$TMP/run2.out")" 0 "with a rule loaded: no offline what-if"
+	check_eq make-run "$(grep -c 'Counting the whole machine for 1 s' "$TMP/run2.out")" 1 "with a rule loaded: today's count"
+	remove_rules
 }
 
 test_bad_input() {
