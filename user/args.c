@@ -16,7 +16,7 @@ const char *argp_program_bug_address = NULL;
 
 static const char args_doc[] =
 	"[-- COMMAND [ARG...]]\n"
-	"rules [--json]\n"
+	"rules [--file PATH] [--json]\n"
 	"calibrate [--rules N] [--cpu CPU]\n"
 	"profile -o FILE [-p PID | -d S | -- COMMAND...]\n"
 	"whatif --profile FILE [--rules PATH] [--json]";
@@ -33,6 +33,7 @@ static const char doc[] =
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
+	"    auditskip rules --file /etc/audit/rules.d   # the same for rules not loaded\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
 	"    auditskip profile -o make.prof -- make -j2   # its syscalls, no rule needed\n"
 	"    auditskip whatif --rules 30-stig.rules --profile make.prof\n"
@@ -67,6 +68,7 @@ enum {
 	OPT_TIMING,
 	OPT_METRICS_TEXTFILE,
 	OPT_PROFILE,
+	OPT_FILE,
 };
 
 static const struct argp_option options[] = {
@@ -100,6 +102,9 @@ static const struct argp_option options[] = {
 	{ "profile", OPT_PROFILE, "FILE", 0,
 	  "whatif: the profile to predict on (from 'profile -o')", 0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
+	{ "file", OPT_FILE, "PATH", 0,
+	  "rules: read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
+	  0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	/* Proves the missed-match counter can fire: the mirror loses one bit. */
 	{ "test-corrupt-mirror", OPT_CORRUPT, "SYSCALL", OPTION_HIDDEN, NULL, 0 },
@@ -224,6 +229,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_METRICS:
 		env->metrics = arg;
 		break;
+	case OPT_FILE:
+		env->rules_file = arg;
+		break;
 	case OPT_METRICS_TEXTFILE: {
 		char why[256];
 
@@ -347,6 +355,11 @@ int parse_args(int argc, char **argv, struct env *env)
 		return 2;
 	if (env->argv && env->pid) {
 		fprintf(stderr, "auditskip: -p and -- COMMAND cannot be combined\n");
+		return 2;
+	}
+	if (env->rules_file && env->command != CMD_RULES) {
+		fprintf(stderr,
+			"auditskip: --file goes with 'rules' (auditskip rules --file PATH)\n");
 		return 2;
 	}
 	return check_command_options(env);

@@ -39,6 +39,7 @@ struct env {
 	const char *output;	 /* profile: -o FILE */
 	const char *profile;	 /* whatif: --profile FILE */
 	const char *rules_path;	 /* whatif: --rules PATH, "-": the rules loaded now */
+	const char *rules_file;	 /* rules --file: a rules file or rules.d directory to read */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -3,9 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "rules_source.h"
+#include "rulesfile.h"
 
 int rules_source_read(const char *path, struct ruleset *rs, char *why, size_t why_size)
 {
+	struct rules_file_error e = { 0 };
 	int err;
 
 	if (!strcmp(path, "-")) {
@@ -15,7 +17,13 @@ int rules_source_read(const char *path, struct ruleset *rs, char *why, size_t wh
 				 strerror(-err));
 		return err;
 	}
-	snprintf(why, why_size,
-		 "%s: reading rules files is not built in yet: load it and use --rules -", path);
-	return -EOPNOTSUPP;
+	err = rules_file_read(path, rs, &e);
+	if (!err)
+		return 0;
+	if (e.line)
+		snprintf(why, why_size, "%s:%u: %s", e.file[0] ? e.file : path, e.line, e.message);
+	else
+		snprintf(why, why_size, "%s: %s", e.file[0] ? e.file : path,
+			 e.message[0] ? e.message : strerror(-err));
+	return err;
 }
