@@ -27,7 +27,8 @@ mount -t tmpfs tmpfs /tmp
 dmesg -n 1
 
 # vmsuite=stale-watch on the kernel command line runs guest-stale.sh watch,
-# vmsuite=corpus the real-workload comparison, vmsuite=overhead the timing
+# vmsuite=corpus the real-workload comparison, vmsuite=whatif profiles and
+# what-ifs against counts, vmsuite=overhead the timing
 # of bench/overhead-guest.sh; without it, the main suite runs.
 suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "VMTEST BOOT $(uname -r) ${suite:-main}"
@@ -35,6 +36,7 @@ echo "VMTEST BOOT $(uname -r) ${suite:-main}"
 case "$suite" in
 stale-*) sh /vmtest/guest-stale.sh "${suite#stale-}" </dev/null 2>&1 ;;
 corpus) sh /vmtest/guest-corpus.sh </dev/null 2>&1 ;;
+whatif) sh /vmtest/guest-whatif.sh </dev/null 2>&1 ;;
 overhead) sh /vmtest/guest-overhead.sh </dev/null 2>&1 ;;
 *) sh /vmtest/guest-tests.sh </dev/null 2>&1 ;;
 esac

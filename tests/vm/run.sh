@@ -95,8 +95,8 @@ for k in "$@"; do
 	KSUITES[$c]=${KSUITES[$c]//,/ }
 	for suite in ${KSUITES[$c]}; do
 		case "$suite" in
-		main | stale-watch | stale-tree | corpus | overhead) ;;
-		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, overhead)" ;;
+		main | stale-watch | stale-tree | corpus | whatif | overhead) ;;
+		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead)" ;;
 		esac
 	done
 done
