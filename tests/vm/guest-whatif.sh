@@ -101,6 +101,7 @@ check_set() {
 			tool "c.$1.$_wl.$_cm" --json -m "$_cm" -- $_cmd </dev/null
 			jlast "$T/c.$1.$_wl.$_cm.out" summary >"$T/c.flat"
 			sctab "$T/c.flat" >"$T/c.$_cm.tab"
+			[ -s "$T/c.$_cm.tab" ] || { fail "whatif/$1/$_wl/count/$_cm" "no walk counted (exit status $rc)"; dump "c.$1.$_wl.$_cm"; }
 		done
 		for _pm in $PROFILE_MODES; do
 			tool "w.$1.$_wl.$_pm" whatif --json --rules - --profile "$T/$_wl.$_pm.prof"

@@ -63,9 +63,9 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # Kernels of `make test`, NAME or NAME:SUITE,... (the 40-minute CI budget:
 # see README.md, Tests): the oldest, Debian 12's two and the newest, with
 # the main and stale suites; the real-workload corpus (the longest suite by
-# far) on 6.12. `all` (make vmtest-all) runs the corpus on every kernel and
+# far) and the what-if suite on 6.12. `all` (make vmtest-all) runs both on every kernel and
 # adds 6.12-trixie, the same series as Debian 12's 6.12.
-CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus 7.2"
+CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus,whatif 7.2"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.
@@ -80,7 +80,7 @@ if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2086
 	set -- $CI_KERNELS
 elif [ "$*" = all ]; then
-	SUITES="$SUITES corpus"
+	SUITES="$SUITES corpus whatif"
 	# shellcheck disable=SC2046
 	set -- $(vm_kernel_names)
 fi
