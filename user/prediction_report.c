@@ -217,15 +217,15 @@ static void print_syscalls(FILE *out, const struct whatif_run *w)
 	}
 }
 
+/* Most field checks first; rules with as many in their order in the set. */
 static int by_checks(const void *a, const void *b, void *arg)
 {
 	const __u64 *checks = arg;
-	__u64 x = checks[*(const size_t *)a], y = checks[*(const size_t *)b];
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 
-	return x < y ? 1 :
-	       x > y ? -1 :
-		       (*(const size_t *)a > *(const size_t *)b) -
-			       (*(const size_t *)a < *(const size_t *)b);
+	if (checks[i] != checks[j])
+		return checks[i] < checks[j] ? 1 : -1;
+	return i < j ? -1 : i > j;
 }
 
 /* The exit rules whose masks send the most walks into their fields. */
