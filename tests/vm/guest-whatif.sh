@@ -11,6 +11,7 @@
 #   PASS whatif/<ruleset>/<workload>/<profile mode>/<counting mode>
 #   FAIL ...: <arch> <syscall>(<nr>) walks got X want Y   (X predicted)
 
+# shellcheck source=guest-lib.sh
 . /vmtest/guest-lib.sh
 
 # sctab FLAT: KEY NAME WALKS SKIPPABLE SKIPPABLE_ARCH_MASK SKIPPABLE_PERM_MASK
@@ -87,9 +88,9 @@ EOF
 profile_all() {
 	workloads | while IFS='|' read -r _wl _cmd; do
 		for _pm in $PROFILE_MODES; do
-			# (the command is split into words on purpose)
+			# shellcheck disable=SC2086 # the command is split into words on purpose
 			tool "p.$_wl.$_pm" profile -m "$_pm" -o "$T/$_wl.$_pm.prof" -- $_cmd
-			[ $rc = 0 ] || { fail "whatif/profile/$_wl/$_pm" "exit status $rc"; dump "p.$_wl.$_pm"; }
+			[ "$rc" = 0 ] || { fail "whatif/profile/$_wl/$_pm" "exit status $rc"; dump "p.$_wl.$_pm"; }
 		done
 	done
 }
@@ -98,6 +99,7 @@ profile_all() {
 check_set() {
 	workloads | while IFS='|' read -r _wl _cmd; do
 		for _cm in $MODES; do
+			# shellcheck disable=SC2086
 			tool "c.$1.$_wl.$_cm" --json -m "$_cm" -- $_cmd </dev/null
 			jlast "$T/c.$1.$_wl.$_cm.out" summary >"$T/c.flat"
 			sctab "$T/c.flat" >"$T/c.$_cm.tab"
