@@ -52,7 +52,7 @@ static json_object *notes_json(const struct whatif_run *w)
 {
 	const struct prediction *pr = w->pred;
 	json_object *a = json_object_new_array();
-	char line[256];
+	char line[600];
 
 	if (pr->task_never)
 		json_object_array_add(
@@ -69,6 +69,11 @@ static json_object *notes_json(const struct whatif_run *w)
 			line, sizeof(line),
 			"%zu task rules with fields: assumed to leave every profiled task its context",
 			pr->conditional_task_rules);
+		json_object_array_add(a, json_object_new_string(line));
+	}
+	/* What reading the rules file noted: control lines, rules this kernel would refuse. */
+	for (size_t i = 0; i < w->rules->nnotes; i++) {
+		snprintf(line, sizeof(line), "rules file: %s", w->rules->notes[i]);
 		json_object_array_add(a, json_object_new_string(line));
 	}
 	if (w->profile->uring_enter_calls) {
