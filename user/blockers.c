@@ -37,48 +37,41 @@ static void rule_mask(const struct audit_rule *r, enum blocker_mask kind, int ar
 		memcpy(out, r->mask, sizeof(syscall_mask));
 }
 
-/* Syscalls with every rule that sets their bit in `in`: those removing `in` frees. */
-static unsigned int freed_by(const bool *in, size_t n, const syscall_mask *masks,
-			     const unsigned int *count, const bool *exists, bool *freed)
+/* The rules naming each candidate syscall, `least` indices a row, compared whole. */
+static const size_t *sort_rows;
+static size_t sort_len;
+
+static int by_rules(const void *pa, const void *pb)
 {
-	unsigned int total = 0;
+	const size_t *a = sort_rows + *(const unsigned int *)pa * sort_len;
+	const size_t *b = sort_rows + *(const unsigned int *)pb * sort_len;
 
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		unsigned int covered = 0;
-
-		if (!exists[nr])
-			continue;
-		for (size_t i = 0; i < n; i++)
-			covered += in[i] && mask_test(masks[i], nr);
-		freed[nr] = covered == count[nr];
-		total += freed[nr];
-	}
-	return total;
+	for (size_t i = 0; i < sort_len; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return *(const unsigned int *)pa < *(const unsigned int *)pb ? -1 : 1;
 }
 
 int blockers_find(const struct ruleset *rs, enum blocker_mask kind, int arch,
 		  struct skip_blockers *b)
 {
-	static bool exists[MASK_SYSCALL_BITS], freed[MASK_SYSCALL_BITS], done[MASK_SYSCALL_BITS];
-	static unsigned int count[MASK_SYSCALL_BITS];
+	static unsigned int count[MASK_SYSCALL_BITS], cand[MASK_SYSCALL_BITS];
+	static bool exists[MASK_SYSCALL_BITS];
 	syscall_mask *masks = calloc(rs->n ? rs->n : 1, sizeof(*masks));
-	bool *in = calloc(rs->n ? rs->n : 1, sizeof(*in)), *best = calloc(rs->n ? rs->n : 1, 1);
-	unsigned int least = ~0U, best_freed = 0;
+	unsigned int least = ~0U, ncand = 0, best = 0, best_len = 0;
+	size_t *rows = NULL;
 	int err = 0;
 
 	memset(b, 0, sizeof(*b));
 	b->kind = kind;
 	b->arch = arch;
-	if (!masks || !in || !best) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!masks)
+		return -ENOMEM;
 	for (size_t i = 0; i < rs->n; i++)
 		rule_mask(&rs->rules[i], kind, arch, masks[i]);
 	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
 		exists[nr] = syscall_exists(nr, kind, arch);
 		count[nr] = 0;
-		done[nr] = false;
 		if (!exists[nr])
 			continue;
 		for (size_t i = 0; i < rs->n; i++)
@@ -89,49 +82,76 @@ int blockers_find(const struct ruleset *rs, enum blocker_mask kind, int arch,
 			least = count[nr];
 	}
 	if (b->skippable || !b->syscalls)
-		goto out;
+		goto whole;
 
 	/*
-	 * Every syscall with the fewest rules gives a smallest set; of those,
-	 * keep the one that frees the most syscalls. A syscall freed by a set
-	 * already tried has that very set (same size, contained): skip it.
+	 * A set of `least` rules frees exactly the syscalls named by those
+	 * rules alone: group the syscalls with the fewest rules by their rules,
+	 * and keep the largest group (the lowest syscall first on a tie).
 	 */
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		unsigned int f;
-
-		if (!exists[nr] || count[nr] != least || done[nr])
-			continue;
-		for (size_t i = 0; i < rs->n; i++)
-			in[i] = mask_test(masks[i], nr);
-		f = freed_by(in, rs->n, masks, count, exists, freed);
-		for (unsigned int v = 0; v < MASK_SYSCALL_BITS; v++)
-			done[v] |= freed[v] && count[v] == least;
-		if (f > best_freed) {
-			best_freed = f;
-			b->example_nr = nr;
-			memcpy(best, in, rs->n * sizeof(*in));
-		}
-	}
-	b->freed = best_freed;
-	b->rules = calloc(least ? least : 1, sizeof(*b->rules));
-	if (!b->rules) {
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
+		if (exists[nr] && count[nr] == least)
+			cand[ncand++] = nr;
+	rows = calloc((size_t)ncand * least, sizeof(*rows));
+	b->rules = calloc(least, sizeof(*b->rules));
+	if (!rows || !b->rules) {
 		err = -ENOMEM;
-		goto out;
+		goto whole;
 	}
-	for (size_t i = 0; i < rs->n; i++) {
-		if (best[i])
-			b->rules[b->n++] = i;
+	for (unsigned int c = 0; c < ncand; c++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < rs->n; i++)
+			if (mask_test(masks[i], cand[c]))
+				rows[(size_t)c * least + k++] = i;
+	}
+	unsigned int *order = calloc(ncand, sizeof(*order));
+
+	if (!order) {
+		err = -ENOMEM;
+		goto whole;
+	}
+	for (unsigned int c = 0; c < ncand; c++)
+		order[c] = c;
+	sort_rows = rows;
+	sort_len = least;
+	qsort(order, ncand, sizeof(*order), by_rules);
+	for (unsigned int start = 0; start < ncand;) {
+		unsigned int end = start + 1;
+
+		while (end < ncand &&
+		       !memcmp(rows + (size_t)order[start] * least,
+			       rows + (size_t)order[end] * least, least * sizeof(*rows)))
+			end++;
+		/* Within a group the lowest syscall sorts first. */
+		if (end - start > best_len ||
+		    (end - start == best_len && cand[order[start]] < cand[best])) {
+			best_len = end - start;
+			best = order[start];
+		}
+		start = end;
+	}
+	free(order);
+	b->freed = best_len;
+	b->example_nr = cand[best];
+	memcpy(b->rules, rows + (size_t)best * least, least * sizeof(*rows));
+	b->n = least;
+	for (size_t i = 0, k = 0; i < rs->n; i++) {
+		if (k < b->n && b->rules[k] == i)
+			k++;
 		else
 			mask_or(b->without, masks[i]);
 	}
+	goto out;
+whole:
+	free(b->rules);
+	b->rules = NULL;
+	b->n = 0;
+	for (size_t i = 0; i < rs->n; i++)
+		mask_or(b->without, masks[i]);
 out:
-	if (!b->rules) {
-		for (size_t i = 0; masks && i < rs->n; i++)
-			mask_or(b->without, masks[i]);
-	}
+	free(rows);
 	free(masks);
-	free(in);
-	free(best);
 	return err;
 }
 

@@ -591,6 +591,7 @@ static void print_summary_json(const struct report_ctx *r, const struct walk_cou
 	json_object *o = counts_json(r, "summary", w, seconds);
 
 	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
+	json_object_object_add(o, "skip_blockers", skip_blockers_json(r->live.rules));
 	if (r->cfg.comm_top) {
 		json_object_object_add(o, "comms", comms_json(r));
 		add_u64(o, "comms_lost", r->live.comms_lost);
@@ -704,6 +705,7 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 	print_walk_times(r, order, n);
 	print_comms(r->cfg.out, r);
 	print_full_mask_rules(r->cfg.out, r->live.rules);
+	print_skip_blockers(r->cfg.out, r->live.rules, false);
 	if (command_status >= 0)
 		fprintf(r->cfg.out, "\nCommand exited with status %d.\n", command_status);
 	fflush(r->cfg.out);
@@ -852,5 +854,5 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 	print_syscalls(out, all, true, "Syscalls that still walk the list");
 	print_syscalls(out, all, false, "Syscalls the fast path would skip");
 	print_full_mask_rules(out, rs);
-	print_skip_blockers(out, rs);
+	print_skip_blockers(out, rs, true);
 }

@@ -107,14 +107,19 @@ static void print_one(FILE *out, const struct ruleset *rs, const struct skip_blo
 	}
 }
 
-void print_skip_blockers(FILE *out, const struct ruleset *rs)
+void print_skip_blockers(FILE *out, const struct ruleset *rs, bool always)
 {
 	struct skip_blockers b;
 
+	if (blockers_find(rs, BLOCKERS_PATCH, ARCH_NATIVE, &b))
+		return;
+	if (!always && !b.n) {
+		blockers_free(&b);
+		return;
+	}
 	fprintf(out,
 		"\nFewest exit rules that keep the skip from firing (exact: the rules naming the least-named syscall):\n");
-	if (!blockers_find(rs, BLOCKERS_PATCH, ARCH_NATIVE, &b))
-		print_one(out, rs, &b);
+	print_one(out, rs, &b);
 	blockers_free(&b);
 	for (int a = 0; a < NR_ARCHES; a++) {
 		if (arch_machine(a) < 0)
