@@ -47,14 +47,15 @@ LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
 	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c \
 	user/advise.c user/rule_text.c user/rulesfile.c user/kernelrule.c user/blockers.c \
-	user/report_blockers.c
+	user/report_blockers.c user/profile.c user/profile_parse.c user/prediction.c \
+	user/prediction_report.c user/rules_source.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
-	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text
+	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text $(OUTPUT)/test_profile
 
 ifeq ($(V),1)
 Q =
@@ -69,7 +70,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak kernels kernel-ab classes man deb
+	soak kernels kernel-ab classes man deb fuzz
 
 all: $(TOOLS)
 
@@ -149,6 +150,24 @@ $(OUTPUT)/test_rule_text: tests/unit/test_rule_text.c $(OUTPUT)/rule_text.o $(OU
 $(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -ljson-c -lm -o $@
+
+PROFILE_OBJS := $(addprefix $(OUTPUT)/,profile.o profile_parse.o prediction.o whatif.o mask.o \
+	rules.o syscalls.o auditnl.o calibration.o counts.o)
+$(OUTPUT)/test_profile: tests/unit/test_profile.c $(PROFILE_OBJS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lbpf -laudit -ljson-c -lm -o $@
+
+# The profile reader under libFuzzer (clang): `make fuzz`, FUZZ_SECONDS to change.
+FUZZ_SECONDS ?= 60
+$(OUTPUT)/fuzz_profile: tests/fuzz/fuzz_profile.c user/profile_parse.c user/profile.h | $(OUTPUT)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(WARN) $(INCLUDES) \
+		tests/fuzz/fuzz_profile.c user/profile_parse.c -ljson-c -o $@
+
+fuzz: $(OUTPUT)/fuzz_profile
+	$(Q)mkdir -p $(OUTPUT)/fuzz-corpus
+	$(Q)cp tests/fuzz/profile-seed.json $(OUTPUT)/fuzz-corpus/
+	$(Q)$(OUTPUT)/fuzz_profile -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(OUTPUT)/fuzz-corpus
 
 $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)

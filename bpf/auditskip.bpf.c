@@ -61,6 +61,13 @@ const volatile bool timing = false;	     /* time each walk (trampoline modes) */
 const volatile bool follow_children = false; /* `-- COMMAND`: track its descendants */
 /* Benchmarks only: the counting programs attach but return at once (the floor). */
 const volatile bool hollow = false;
+/*
+ * `auditskip profile`: count every syscall audit would filter once a rule
+ * is loaded. With no rule, contexts are dummy (audit_n_rules is 0) and no
+ * walk runs, but a task forked after audit was enabled has its context and
+ * state all the same: only dummy, which one rule would clear, is ignored.
+ */
+const volatile bool profile = false;
 
 /* Kept current by the loader while it runs. */
 volatile bool audit_on = false;	      /* audit_enabled, from AUDIT_GET */
@@ -528,7 +535,7 @@ static __always_inline void count_if_walked(struct audit_context *actx, __u32 tg
 	struct walk_start w = {};
 	int head[3]; /* dummy, context, state: adjacent, read at once */
 
-	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) || head[0] ||
+	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) || (head[0] && !profile) ||
 	    head[1] != AUDIT_CTX_SYSCALL || !task_counted(tgid))
 		return;
 	count_walk((__u64)(long)BPF_CORE_READ(actx, major), arch_of(BPF_CORE_READ(actx, arch)),
@@ -624,8 +631,8 @@ int note_sys_enter(struct bpf_raw_tracepoint_args *args)
 	 */
 	if (is_exit_nr(e->nr, e->arch)) {
 		actx = task->audit_context;
-		e->armed = actx && !actx->dummy && actx->state != AUDIT_STATE_DISABLED &&
-			   task_counted(task->tgid);
+		e->armed = actx && (!actx->dummy || profile) &&
+			   actx->state != AUDIT_STATE_DISABLED && task_counted(task->tgid);
 	}
 	return 0;
 }
@@ -650,8 +657,8 @@ int count_sys_exit(struct bpf_raw_tracepoint_args *args)
 		return 0;
 	e->pending = 0;
 	actx = task->audit_context;
-	if (!audit_on || !actx || actx->dummy || actx->state == AUDIT_STATE_DISABLED ||
-	    !task_counted(task->tgid))
+	if (!audit_on || !actx || (actx->dummy && !profile) ||
+	    actx->state == AUDIT_STATE_DISABLED || !task_counted(task->tgid))
 		return 0;
 	if (e->ruleless_epoch && e->ruleless_epoch == ruleless_epoch)
 		__sync_fetch_and_add(&stale_candidates, 1);

@@ -101,6 +101,7 @@ run_suite "host tests (tracepoint mode, $(uname -r))" tests/host/run.sh
 run_suite "reliability (host)" tests/host/reliability.sh
 run_suite "metrics and JSON schema (host)" tests/host/metrics.sh
 run_suite "exactness on real workloads (host)" tests/host/exactness.sh
+run_suite "profiles and what-ifs (host)" tests/host/whatif.sh
 run_suite "package, service, textfile (host)" tests/host/package.sh
 run_suite "rules files read as the kernel lists them (host)" tests/host/rulesfile.sh
 run_suite "rule advisor (host)" tests/host/advise.sh

@@ -18,7 +18,9 @@ static const char args_doc[] =
 	"[-- COMMAND [ARG...]]\n"
 	"rules [--file PATH] [--json]\n"
 	"calibrate [--rules N] [--cpu CPU]\n"
-	"advise [--file PATH] [-o FILE] [--json]";
+	"advise [--file PATH] [-o FILE] [--json]\n"
+	"profile -o FILE [-p PID | -d S | -- COMMAND...]\n"
+	"whatif --profile FILE [--rules PATH] [--json]";
 
 /* argp prints what follows \v after the options. */
 static const char doc[] =
@@ -36,12 +38,23 @@ static const char doc[] =
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
 	"    auditskip advise -o r.rules  # equivalent rules that let the skip fire\n"
 	"    auditskip advise --file /etc/audit/rules.d -o r.rules  # the same for rules not loaded\n"
+	"    auditskip profile -o make.prof -- make -j2   # its syscalls, no rule needed\n"
+	"    auditskip whatif --rules 30-stig.rules --profile make.prof\n"
+	"                              # that rule set on that workload, nothing loaded\n"
 	"\n"
 	"Modes (best first; the first that loads is used):\n"
 	"    filter-op       fentry on __audit_filter_op\n"
 	"    filter-syscall  fentry on audit_filter_syscall\n"
 	"    syscall-exit    fentry on __audit_syscall_exit\n"
-	"    tracepoint      raw_syscalls:sys_exit and the context's dummy flag\n";
+	"    tracepoint      raw_syscalls:sys_exit and the context's dummy flag\n"
+	"\n"
+	"profile records, per arch and syscall number, every syscall audit would\n"
+	"filter once a rule is loaded (tasks with an audit context, auditd left out),\n"
+	"also when no rule is loaded; modes syscall-exit or tracepoint. whatif reads\n"
+	"such a profile and a rule set (a rules file or rules.d directory, or '-' for\n"
+	"the rules loaded now) and predicts, per syscall, the walks, skippable walks\n"
+	"(the patch's mask and the sharper ones), needless rule visits, each rule's\n"
+	"field checks and the time saved, without loading anything.\n";
 
 enum {
 	OPT_JSON = 0x100,
@@ -57,6 +70,7 @@ enum {
 	OPT_PER_COMM,
 	OPT_TIMING,
 	OPT_METRICS_TEXTFILE,
+	OPT_PROFILE,
 	OPT_FILE,
 };
 
@@ -83,13 +97,18 @@ static const struct argp_option options[] = {
 	{ "calibration", OPT_CALIBRATION, "FILE", 0,
 	  "Calibration to read, or with 'calibrate' to write (default /var/lib/auditskip/calibration.json)",
 	  0 },
-	{ "rules", OPT_RULES, "N", 0,
-	  "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
+	{ "rules", OPT_RULES, "N|PATH", 0,
+	  "calibrate: most rules to add (default: 64, or the exit rules loaded); "
+	  "whatif: the rules file or rules.d directory to predict for ('-', the default: the rules loaded now)",
+	  0 },
+	{ "output", 'o', "FILE", 0,
+	  "profile: the file to write the profile to; advise: write the rewritten rules to FILE (for auditctl -R)",
+	  0 },
+	{ "profile", OPT_PROFILE, "FILE", 0,
+	  "whatif: the profile to predict on (from 'profile -o')", 0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
 	{ "file", OPT_FILE, "PATH", 0,
 	  "rules, advise: read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
-	  0 },
-	{ "output", 'o', "FILE", 0, "advise: write the rewritten rules to FILE (for auditctl -R)",
 	  0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	/* Proves the missed-match counter can fire: the mirror loses one bit. */
@@ -194,16 +213,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (env->corrupt_nr < 0 && parse_long(arg, 0, 2047, &env->corrupt_nr))
 			argp_error(state, "unknown syscall '%s'", arg);
 		break;
-	case 'o':
-		env->output = arg;
-		break;
 	case OPT_CALIBRATION:
 		env->calibration = arg;
 		break;
 	case OPT_RULES:
-		if (parse_long(arg, 1, 4096, &v))
-			argp_error(state, "invalid --rules '%s': give 1 to 4096", arg);
-		env->calib_rules = v;
+		/* calibrate takes a number, whatif a path: told apart once the command is known. */
+		env->rules_path = arg;
+		break;
+	case 'o':
+		env->output = arg;
+		break;
+	case OPT_PROFILE:
+		env->profile = arg;
 		break;
 	case OPT_CPU:
 		if (parse_long(arg, 0, 4095, &v))
@@ -240,11 +261,81 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			env->command = CMD_CALIBRATE;
 			break;
 		}
+		if (state->arg_num == 0 && !strcmp(arg, "profile")) {
+			env->command = CMD_PROFILE;
+			break;
+		}
+		if (state->arg_num == 0 && !strcmp(arg, "whatif")) {
+			env->command = CMD_WHATIF;
+			break;
+		}
 		argp_error(state, "unexpected argument '%s' (a command to run goes after --)", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
+	return 0;
+}
+
+static const char *command_name(enum subcommand c)
+{
+	static const char *const names[] = {
+		[CMD_COUNT] = "counting",  [CMD_RULES] = "rules",   [CMD_CALIBRATE] = "calibrate",
+		[CMD_PROFILE] = "profile", [CMD_WHATIF] = "whatif", [CMD_ADVISE] = "advise",
+	};
+
+	return names[c];
+}
+
+/* Options that belong to one command only, checked once the command is known. */
+static int check_command_options(struct env *env)
+{
+	const char *cmd = command_name(env->command);
+	long v;
+
+	if (env->command != CMD_COUNT && env->command != CMD_PROFILE && (env->argv || env->pid)) {
+		fprintf(stderr, "auditskip: '%s' takes no process to count\n", cmd);
+		return 2;
+	}
+	if (env->rules_path && env->command == CMD_CALIBRATE) {
+		if (parse_long(env->rules_path, 1, 4096, &v)) {
+			fprintf(stderr, "auditskip: invalid --rules '%s': give 1 to 4096\n",
+				env->rules_path);
+			return 2;
+		}
+		env->calib_rules = v;
+		env->rules_path = NULL;
+	} else if (env->rules_path && env->command != CMD_WHATIF) {
+		fprintf(stderr, "auditskip: --rules belongs to 'calibrate' and 'whatif', not %s\n",
+			cmd);
+		return 2;
+	}
+	if (env->output && env->command != CMD_PROFILE && env->command != CMD_ADVISE) {
+		fprintf(stderr, "auditskip: -o belongs to 'profile' and 'advise', not %s\n", cmd);
+		return 2;
+	}
+	if (env->profile && env->command != CMD_WHATIF) {
+		fprintf(stderr, "auditskip: --profile belongs to 'whatif', not %s\n", cmd);
+		return 2;
+	}
+	if (env->command == CMD_PROFILE && !env->output) {
+		fprintf(stderr, "auditskip: profile needs -o FILE, the file to write it to\n");
+		return 2;
+	}
+	if (env->command == CMD_PROFILE &&
+	    (env->interval || env->metrics || env->metrics_textfile || env->timing ||
+	     env->per_comm || env->json)) {
+		fprintf(stderr,
+			"auditskip: profile writes one file: -i, --json, --metrics, --metrics-textfile, --timing and --per-comm are for counting\n");
+		return 2;
+	}
+	if (env->command == CMD_WHATIF && !env->profile) {
+		fprintf(stderr,
+			"auditskip: whatif needs --profile FILE (record one with 'auditskip profile -o FILE -- COMMAND')\n");
+		return 2;
+	}
+	if (env->command == CMD_WHATIF && !env->rules_path)
+		env->rules_path = "-";
 	return 0;
 }
 
@@ -280,16 +371,5 @@ int parse_args(int argc, char **argv, struct env *env)
 			"auditskip: --file goes with 'rules' or 'advise' (auditskip rules --file PATH)\n");
 		return 2;
 	}
-	if (env->command != CMD_COUNT && (env->argv || env->pid)) {
-		fprintf(stderr, "auditskip: '%s' takes no process to count\n",
-			env->command == CMD_RULES  ? "rules" :
-			env->command == CMD_ADVISE ? "advise" :
-						     "calibrate");
-		return 2;
-	}
-	if (env->output && env->command != CMD_ADVISE) {
-		fprintf(stderr, "auditskip: -o FILE goes with 'advise'\n");
-		return 2;
-	}
-	return 0;
+	return check_command_options(env);
 }

@@ -11,6 +11,8 @@ enum subcommand {
 	CMD_RULES,     /* print the exit rules and their aggregate mask */
 	CMD_CALIBRATE, /* measure the cost of a visited rule entry */
 	CMD_ADVISE,    /* equivalent rewrites of the rules that let the skip fire */
+	CMD_PROFILE,   /* record a workload's syscalls, no rule needed */
+	CMD_WHATIF,    /* predict a rule set's walks on a recorded profile */
 };
 
 struct env {
@@ -35,8 +37,10 @@ struct env {
 	int calib_cpu;		 /* calibrate: CPU to time on, -1: the current one */
 	int per_comm;		 /* --per-comm: top N process names, 0: off */
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
+	const char *output;	 /* profile: -o FILE; advise: the rules file to write, or NULL */
+	const char *profile;	 /* whatif: --profile FILE */
+	const char *rules_path;	 /* whatif: --rules PATH, "-": the rules loaded now */
 	const char *rules_file;	 /* rules --file: a rules file or rules.d directory to read */
-	const char *output;	 /* advise -o: the rules file to write, or NULL */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -189,6 +189,7 @@ static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
 	s->rodata->timing = req->timing;
 	s->rodata->hollow = req->hollow;
 	s->rodata->follow_children = req->follow_children;
+	s->rodata->profile = req->profile;
 }
 
 /* One mode: 0, or a negative errno with `why` filled in. */
@@ -201,6 +202,17 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	struct bpf_program *prog;
 	int err;
 
+	/*
+	 * A profile is taken with no rule loaded: then contexts are dummy and
+	 * audit never calls the filter functions these modes hook.
+	 */
+	if (req->profile && (mode == MODE_FILTER_OP || mode == MODE_FILTER_SYSCALL)) {
+		snprintf(
+			why, why_size,
+			"a profile needs no rule, and with none audit never calls %s (contexts are dummy): use syscall-exit or tracepoint",
+			modes[mode].target);
+		return -EOPNOTSUPP;
+	}
 	if (trampoline && !has_func(btf, modes[mode].target)) {
 		snprintf(why, why_size, "%s is not in this kernel's BTF (inlined or absent)",
 			 modes[mode].target);

@@ -28,7 +28,8 @@ struct attach_req {
 	long corrupt_nr;    /* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
 	bool timing;
-	bool hollow; /* benchmarks only: the programs return at once */
+	bool hollow;  /* benchmarks only: the programs return at once */
+	bool profile; /* `profile`: every syscall audit would filter, dummy contexts too */
 	const char *btf_path;
 	bool verbose;
 };

@@ -12,11 +12,16 @@
 #include <libaudit.h>
 #include "advise.h"
 #include "calibrate.h"
+#include "prediction_report.h"
+#include "profile.h"
 #include "report.h"
 #include "rules.h"
+#include "rules_source.h"
 #include "rulesfile.h"
 #include "session.h"
+#include "syscalls.h"
 #include "sysinfo.h"
+#include "whatif.h"
 
 /* One clear line for what stops us before anything is attached. */
 static int preflight(const struct env *env, struct audit_status_info *st)
@@ -38,7 +43,7 @@ static int preflight(const struct env *env, struct audit_status_info *st)
 		fprintf(stderr, "auditskip: cannot read audit status: %s\n", strerror(-err));
 		return err;
 	}
-	if (env->command == CMD_COUNT && !st->enabled) {
+	if ((env->command == CMD_COUNT || env->command == CMD_PROFILE) && !st->enabled) {
 		fprintf(stderr,
 			"auditskip: audit is disabled: enable it with 'auditctl -e 1', then start the processes to measure (tasks forked before that are never audited)\n");
 		return -EINVAL;
@@ -241,6 +246,98 @@ static int cmd_count(struct env *env)
 	return session_close(&ss, err);
 }
 
+/* Like counting, but every call audit would filter goes into a profile file. */
+static int cmd_profile(struct env *env)
+{
+	struct audit_status_info st;
+	struct session ss;
+	int err;
+
+	if (preflight(env, &st))
+		return 1;
+	err = session_open(&ss, env);
+	if (!err)
+		err = session_attach(&ss);
+	if (!err)
+		err = session_start_target(&ss);
+	if (!err)
+		err = session_run(&ss);
+	if (!err)
+		err = session_save_profile(&ss, env->output);
+	return session_close(&ss, err);
+}
+
+/* The profile's arches are this machine's: rule masks and arch= fields are numbered by them. */
+static int check_profile_arches(const struct profile *p, const char *path)
+{
+	for (enum slot_arch a = 0; a < NR_ARCHES; a++) {
+		const char *here = arch_machine(a) >= 0 ? arch_name(a) : "";
+
+		if (strcmp(p->arches[a], here) && (p->arches[a][0] || a == ARCH_NATIVE)) {
+			fprintf(stderr,
+				"auditskip: %s was recorded on %s, this machine is %s: predict on the machine it was recorded on\n",
+				path, p->arches[ARCH_NATIVE], arch_name(ARCH_NATIVE));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int cmd_whatif(const struct env *env)
+{
+	struct audit_status_info st;
+	struct prediction pred;
+	struct calibration calib;
+	struct profile *prof = calloc(1, sizeof(*prof));
+	struct ruleset rs = { 0 };
+	const char *calib_from;
+	char why[512], kernel[128];
+	int ret = 1;
+
+	if (!prof) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return 1;
+	}
+	if (profile_load(env->profile, prof, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: %s is not a usable profile: %s\n", env->profile, why);
+		goto out;
+	}
+	if (check_profile_arches(prof, env->profile) || load_calibration(env, &calib, &calib_from))
+		goto out;
+	/* The rules loaded now need root; a rules file does not. */
+	if (!strcmp(env->rules_path, "-") && preflight(env, &st))
+		goto out;
+	if (rules_source_read(env->rules_path, &rs, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: %s\n", why);
+		goto out;
+	}
+	if (prediction_make(&rs, prof, NULL, &pred)) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		goto out;
+	}
+	kernel_release(kernel, sizeof(kernel));
+	prediction_report(stdout,
+			  &(struct whatif_run){
+				  .rules_path = env->rules_path,
+				  .profile_path = env->profile,
+				  .rules = &rs,
+				  .profile = prof,
+				  .pred = &pred,
+				  .calib = &calib,
+				  .calib_from = calib_from,
+				  .kernel = kernel,
+				  .perm_classes = whatif_perm_classes(NULL),
+				  .top = env->top,
+			  },
+			  env->json);
+	prediction_free(&pred);
+	ret = 0;
+out:
+	ruleset_free(&rs);
+	free(prof);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct env env = {
@@ -258,6 +355,10 @@ int main(int argc, char **argv)
 		return cmd_calibrate(&env);
 	case CMD_ADVISE:
 		return cmd_advise(&env);
+	case CMD_PROFILE:
+		return cmd_profile(&env);
+	case CMD_WHATIF:
+		return cmd_whatif(&env);
 	default:
 		return cmd_count(&env);
 	}

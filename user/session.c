@@ -15,6 +15,7 @@
 #include "session.h"
 #include "syscalls.h"
 #include "sysinfo.h"
+#include "profile.h"
 #include "whatif.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -73,7 +74,7 @@ static bool wait_s(double s, int notify_fd)
  * one, else the series' slope. A file that is asked for and missing, or
  * corrupt, is an error: estimates from the wrong model would mislead.
  */
-static int load_calibration(const struct env *env, struct calibration *c, const char **from)
+int load_calibration(const struct env *env, struct calibration *c, const char **from)
 {
 	const char *path = env->calibration ? env->calibration : calibration_default_path();
 	int err = calibration_load(path, c);
@@ -313,6 +314,7 @@ int session_open(struct session *ss, struct env *env)
 			.per_comm = env->per_comm > 0,
 			.timing = env->timing,
 			.hollow = env->hollow,
+			.profile = env->command == CMD_PROFILE,
 		},
 	};
 	if (load_calibration(env, &ss->calib, &calib_from))
@@ -469,7 +471,12 @@ int session_start_target(struct session *ss)
 			return err;
 		}
 	}
-	report_start(&ss->report);
+	if (env->command != CMD_PROFILE)
+		report_start(&ss->report);
+	else
+		printf("auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
+		       modes[ss->at.mode].name, env->output);
+	fflush(stdout);
 	publish_metrics(ss);
 	ss->notify_fd = config_change_open();
 	if (ss->notify_fd < 0 && env->verbose)
@@ -551,6 +558,51 @@ void session_finish(struct session *ss)
 	read_walks(ss);
 	report_summary(&ss->report, ss->now, now_s() - ss->start, ss->command_status);
 	publish_metrics(ss);
+}
+
+int session_save_profile(struct session *ss, const char *path)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	__u64 calls = 0, syscalls = 0;
+	int err;
+
+	if (!p) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return -ENOMEM;
+	}
+	err = read_walks(ss);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot read the counts: %s\n", strerror(-err));
+		free(p);
+		return err;
+	}
+	read_bpf_state(ss);
+	profile_from_counts(p, &ss->now->exit);
+	snprintf(p->kernel, sizeof(p->kernel), "%s", ss->kernel);
+	snprintf(p->mode, sizeof(p->mode), "%s", modes[ss->at.mode].name);
+	snprintf(p->scope, sizeof(p->scope), "%s", ss->scope);
+	p->seconds = now_s() - ss->start;
+	p->blind_spots_known = ss->at.mode == MODE_TRACEPOINT;
+	p->exit_calls_inferred = ss->report.live.exit_walks_inferred;
+	p->uring_enter_calls = ss->report.live.uring_enter_walks;
+	err = profile_save(path, p);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot write the profile to %s: %s\n", path,
+			strerror(-err));
+		free(p);
+		return err;
+	}
+	for (unsigned int i = 0; i < NR_COUNT_SLOTS; i++) {
+		calls += p->calls[i];
+		syscalls += p->calls[i] != 0;
+	}
+	printf("auditskip: profile of %s over %.1f s (mode %s): %llu calls of %llu syscalls audit would filter, written to %s\n",
+	       p->scope, p->seconds, p->mode, (unsigned long long)calls,
+	       (unsigned long long)syscalls, path);
+	if (!calls)
+		printf("  no call was recorded: tasks started before audit was enabled are never audited\n");
+	free(p);
+	return 0;
 }
 
 int session_close(struct session *ss, int err)

@@ -45,6 +45,13 @@ struct session {
 };
 
 /*
+ * The time model: --calibration FILE, else the default file if there is
+ * one (*from names it), else the series' slope (*from NULL). 0, or a
+ * negative errno after one line: a file asked for must be there and valid.
+ */
+int load_calibration(const struct env *env, struct calibration *c, const char **from);
+
+/*
  * Each phase prints one line on failure and returns a negative errno;
  * session_close() undoes whatever the earlier phases did, and kills and
  * reaps a command that was started but never counted.
@@ -54,6 +61,8 @@ int session_attach(struct session *ss);
 int session_start_target(struct session *ss);
 int session_run(struct session *ss);
 void session_finish(struct session *ss);
+/* `profile`: instead of session_finish(), the counts as a profile in `path`. */
+int session_save_profile(struct session *ss, const char *path);
 /* The exit status: the command's, 0, or 1 (127 when the command cannot run). */
 int session_close(struct session *ss, int err);
 

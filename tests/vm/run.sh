@@ -63,11 +63,11 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # Kernels of `make test`, NAME or NAME:SUITE,... (the 40-minute CI budget:
 # see README.md, Tests): the oldest, Debian 12's two and the newest, with
 # the main and stale suites; the real-workload corpus (the longest suite by
-# far) and the rule advisor's record check (advise, which needs the
-# kernel's permission classes) on 6.12. `all` (make vmtest-all) runs the
-# corpus on every kernel and adds 6.12-trixie, the same series as Debian
-# 12's 6.12.
-CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus,advise 7.2"
+# far), the rule advisor's record check (advise, which needs the kernel's
+# permission classes) and the what-if suite on 6.12. `all` (make
+# vmtest-all) runs the corpus and the what-ifs on every kernel and adds
+# 6.12-trixie, the same series as Debian 12's 6.12.
+CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus,advise,whatif 7.2"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.
@@ -82,7 +82,7 @@ if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2086
 	set -- $CI_KERNELS
 elif [ "$*" = all ]; then
-	SUITES="$SUITES corpus"
+	SUITES="$SUITES corpus whatif"
 	# shellcheck disable=SC2046
 	set -- $(vm_kernel_names)
 fi
@@ -97,8 +97,8 @@ for k in "$@"; do
 	KSUITES[$c]=${KSUITES[$c]//,/ }
 	for suite in ${KSUITES[$c]}; do
 		case "$suite" in
-		main | stale-watch | stale-tree | corpus | overhead | advise) ;;
-		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, overhead, advise)" ;;
+		main | stale-watch | stale-tree | corpus | whatif | overhead | advise) ;;
+		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise)" ;;
 		esac
 	done
 done
