@@ -37,17 +37,21 @@ USER_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
 	-Iinclude -I$(VMLINUX_DIR)
 
-LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lm
+LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lyaml -lcrypt -lm
 # Static binaries go into the guests' initramfs, which has no shared libraries.
 # Debian ships no static GnuTLS dependencies for libmicrohttpd.a, so static
-# builds have no HTTP server (--metrics says so).
-STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
+# builds have no HTTP server (--metrics says so), and so no web configuration
+# (YAML) or basic authentication (libcrypt) either.
+HTTP_LIBS := -lmicrohttpd -lyaml -lcrypt
+STATIC_LIBS := -static $(filter-out $(HTTP_LIBS),$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c
+	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c \
+	user/privileges.c user/webconfig.c user/basic_auth.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
-STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
+HTTP_OBJS := $(OUTPUT)/metrics.o $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
+STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
