@@ -37,12 +37,12 @@ USER_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
 	-Iinclude -I$(VMLINUX_DIR)
 
-LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lyaml -lcrypt -lm
+LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lgnutls -lyaml -lcrypt -lm
 # Static binaries go into the guests' initramfs, which has no shared libraries.
 # Debian ships no static GnuTLS dependencies for libmicrohttpd.a, so static
 # builds have no HTTP server (--metrics says so), and so no web configuration
-# (YAML) or basic authentication (libcrypt) either.
-HTTP_LIBS := -lmicrohttpd -lyaml -lcrypt
+# (YAML), TLS key check (GnuTLS) or basic authentication (libcrypt) either.
+HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
 STATIC_LIBS := -static $(filter-out $(HTTP_LIBS),$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
@@ -54,6 +54,7 @@ HTTP_OBJS := $(OUTPUT)/metrics.o $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
 STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
+	$(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl
 
@@ -105,6 +106,7 @@ $(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $
 
 # Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
 TOOL_LIBS_uring_openat := -luring
+TOOL_LIBS_bcrypt_hash := -lcrypt
 $(OUTPUT)/%: tests/tools/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< $(TOOL_LIBS_$*) -o $@

@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #ifndef AUDITSKIP_NO_HTTP
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include "basic_auth.h"
 #include "webconfig.h"
@@ -585,6 +586,31 @@ static void metrics_free(struct metrics_server *m)
 	free(m);
 }
 
+/*
+ * The certificate and key as the server will load them, checked now so a
+ * bad pair is refused before anything is attached, with GnuTLS's reason.
+ */
+static int key_pair_check(struct metrics_server *m, char *err, size_t err_size)
+{
+	gnutls_datum_t cert = { (unsigned char *)m->cert_pem, strlen(m->cert_pem) };
+	gnutls_datum_t key = { (unsigned char *)m->key_pem, strlen(m->key_pem) };
+	gnutls_certificate_credentials_t cred;
+	int rc;
+
+	if (gnutls_certificate_allocate_credentials(&cred) < 0) {
+		snprintf(err, err_size, "out of memory");
+		return -1;
+	}
+	rc = gnutls_certificate_set_x509_key_mem(cred, &cert, &key, GNUTLS_X509_FMT_PEM);
+	gnutls_certificate_free_credentials(cred);
+	if (rc < 0) {
+		snprintf(err, err_size, "cert_file %s and key_file %s: %s", m->web.cert_file,
+			 m->web.key_file, gnutls_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
 /* The web configuration and what it names, read while the process may read them. */
 static int load_web_config(struct metrics_server *m, const char *path, char *err, size_t err_size)
 {
@@ -602,7 +628,7 @@ static int load_web_config(struct metrics_server *m, const char *path, char *err
 		}
 		m->cert_pem = read_pem(m->web.cert_file, why, sizeof(why));
 		m->key_pem = m->cert_pem ? read_pem(m->web.key_file, why, sizeof(why)) : NULL;
-		if (!m->key_pem) {
+		if (!m->key_pem || key_pair_check(m, why, sizeof(why))) {
 			snprintf(err, err_size, "--web.config.file %s: %s", path, why);
 			return -1;
 		}

@@ -211,9 +211,13 @@ int webconfig_parse(const char *buf, size_t len, struct web_config *wc, char *er
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &p.doc)) {
-		snprintf(err, err_size, "line %zu: %s%s%s", parser.problem_mark.line + 1,
-			 parser.problem ? parser.problem : "not YAML", parser.context ? " " : "",
-			 parser.context ? parser.context : "");
+		size_t len = snprintf(err, err_size, "line %zu: %s", parser.problem_mark.line + 1,
+				      parser.problem ? parser.problem : "not YAML");
+
+		/* Where the construct that failed began: an unclosed '[' or quote. */
+		if (parser.context && len < err_size)
+			snprintf(err + len, err_size - len, " %s started on line %zu", parser.context,
+				 parser.context_mark.line + 1);
 		yaml_parser_delete(&parser);
 		return -EINVAL;
 	}
