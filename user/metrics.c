@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
@@ -397,6 +398,25 @@ fail:
 	return -1;
 }
 
+/*
+ * One rendering, shared by every response that sends it: a tight scrape
+ * loop costs no copy of the page per request, and no allocation the size
+ * of one to fragment the heap with.
+ */
+struct page {
+	unsigned long refs; /* the server's, and one per response still sending it */
+	size_t len;
+	char text[];
+};
+
+static void page_put(void *cls)
+{
+	struct page *p = cls;
+
+	if (p && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(p);
+}
+
 struct metrics_server {
 	struct MHD_Daemon *httpd;
 	int listen_fd; /* until the server owns it */
@@ -407,8 +427,7 @@ struct metrics_server {
 	char *start_error;	  /* what the library logged while starting */
 	bool serving;		  /* started: later complaints are not errors of ours */
 	pthread_mutex_t lock;
-	char *page; /* the latest rendering; NULL before the first */
-	size_t len;
+	struct page *page; /* the latest rendering; NULL before the first */
 };
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
@@ -474,6 +493,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	static const char not_allowed[] = "Method not allowed: use GET\n";
 	static const char not_ready[] = "No counts yet: try again in a moment\n";
 	struct metrics_server *m = cls;
+	struct MHD_Response *resp;
+	struct page *page;
 	enum MHD_Result ret;
 
 	(void)version;
@@ -489,11 +510,21 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	if (strcmp(url, "/metrics"))
 		return reply(conn, MHD_HTTP_NOT_FOUND, not_found, sizeof(not_found) - 1);
 	pthread_mutex_lock(&m->lock);
-	if (m->page)
-		ret = reply(conn, MHD_HTTP_OK, m->page, m->len);
-	else
-		ret = reply(conn, MHD_HTTP_SERVICE_UNAVAILABLE, not_ready, sizeof(not_ready) - 1);
+	page = m->page;
+	if (page)
+		__atomic_add_fetch(&page->refs, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&m->lock);
+	if (!page)
+		return reply(conn, MHD_HTTP_SERVICE_UNAVAILABLE, not_ready, sizeof(not_ready) - 1);
+	resp = MHD_create_response_from_buffer_with_free_callback_cls(page->len, page->text,
+								      page_put, page);
+	if (!resp) {
+		page_put(page);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, CONTENT_TYPE);
+	ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+	MHD_destroy_response(resp);
 	return ret;
 }
 
@@ -582,7 +613,7 @@ static void metrics_free(struct metrics_server *m)
 	free(m->cert_pem);
 	free(m->start_error);
 	pthread_mutex_destroy(&m->lock);
-	free(m->page);
+	page_put(m->page);
 	free(m);
 }
 
@@ -711,25 +742,42 @@ int metrics_serve(struct metrics_server *m, char *err, size_t err_size)
 void metrics_update(struct metrics_server *m, const struct report_ctx *r,
 		    const struct counts_snapshot *total)
 {
-	char *page = NULL;
+	struct page *page, *old;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *out;
 
 	if (!m)
 		return;
-	out = open_memstream(&page, &len);
+	/* Scrapes keep the previous page when anything here fails. */
+	out = open_memstream(&text, &len);
 	if (!out)
-		return; /* scrapes keep the previous page */
+		return;
 	metrics_render(out, r, total);
 	if (fclose(out)) {
-		free(page);
+		free(text);
 		return;
 	}
+	page = malloc(sizeof(*page) + len);
+	if (page) {
+		page->refs = 1;
+		page->len = len;
+		memcpy(page->text, text, len);
+	}
+	free(text);
+	if (!page)
+		return;
 	pthread_mutex_lock(&m->lock);
-	free(m->page);
+	old = m->page;
 	m->page = page;
-	m->len = len;
 	pthread_mutex_unlock(&m->lock);
+	page_put(old);
+	/*
+	 * A burst of clients leaves the server threads' heaps with free pages
+	 * in between live blocks; give those back, so the process's RSS shows
+	 * what it holds, not the largest burst it ever saw.
+	 */
+	malloc_trim(0);
 }
 
 void metrics_stop(struct metrics_server *m)

@@ -216,8 +216,8 @@ int webconfig_parse(const char *buf, size_t len, struct web_config *wc, char *er
 
 		/* Where the construct that failed began: an unclosed '[' or quote. */
 		if (parser.context && len < err_size)
-			snprintf(err + len, err_size - len, " %s started on line %zu", parser.context,
-				 parser.context_mark.line + 1);
+			snprintf(err + len, err_size - len, " %s started on line %zu",
+				 parser.context, parser.context_mark.line + 1);
 		yaml_parser_delete(&parser);
 		return -EINVAL;
 	}

@@ -33,17 +33,23 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
-enum kind { IDLE, SLOW, BIG, LOOP, PROBE };
+enum kind {
+	IDLE,
+	SLOW,
+	BIG,
+	LOOP,
+	PROBE
+};
 
 struct client {
 	enum kind kind;
 	int fd;
 	bool connected;
-	size_t sent, want;  /* bytes of the request sent, and its length */
-	char head[16];	    /* the first bytes of the response: "HTTP/1.1 200" */
-	size_t got;	    /* response bytes read */
-	bool saw_page;	    /* the body had auditskip_info */
-	char tail[16];	    /* the last bytes read, for a name split across reads */
+	size_t sent, want; /* bytes of the request sent, and its length */
+	char head[16];	   /* the first bytes of the response: "HTTP/1.1 200" */
+	size_t got;	   /* response bytes read */
+	bool saw_page;	   /* the body had auditskip_info */
+	char tail[16];	   /* the last bytes read, for a name split across reads */
 	double started, next_byte;
 };
 
@@ -305,7 +311,8 @@ int main(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (big) {
-		/* "GET /aaaa... HTTP/1.1\r\n": a request line of `big` bytes, never a whole request. */
+		/* "GET /aaaa... HTTP/1.1\r\n": a request line of `big` bytes, never a whole
+		 * request. */
 		char *b = malloc(big + 64);
 
 		if (!b)
