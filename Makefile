@@ -71,7 +71,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak kernels kernel-ab classes man deb
+	soak bench-endpoint kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
@@ -229,6 +229,10 @@ overhead-guest: static
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all
 	$(Q)bench/overhead.sh -o bench/results/overhead-$$(date +%F).md
+
+# The metrics endpoint's scrape latency under hostile clients against quiet, loopback only.
+bench-endpoint: all
+	$(Q)bench/endpoint.sh -o bench/results/endpoint-$$(date +%F).md
 
 # Ten minutes under load with rules changing: memory flat, counts exact.
 soak: all
