@@ -56,7 +56,8 @@ STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metric
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
-UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl
+UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl \
+	$(OUTPUT)/test_webconfig
 
 ifeq ($(V),1)
 Q =
@@ -137,6 +138,10 @@ $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 $(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -ljson-c -lm -o $@
+
+$(OUTPUT)/test_webconfig: tests/unit/test_webconfig.c $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lyaml -lcrypt -o $@
 
 $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)

@@ -176,8 +176,13 @@ static int top_pair(struct parse *p, const yaml_node_t *k, const yaml_node_t *v)
 {
 	const char *key = scalar(k);
 
-	if (!strcmp(key, "tls_server_config"))
-		return is_null(v) ? 0 : each_pair(p, v, key, tls_pair);
+	if (!strcmp(key, "tls_server_config")) {
+		int err = is_null(v) ? 0 : each_pair(p, v, key, tls_pair);
+
+		if (!err && !p->wc->cert_file != !p->wc->key_file)
+			err = fail_at(p, k, "tls_server_config needs both cert_file and key_file");
+		return err;
+	}
 	if (!strcmp(key, "basic_auth_users"))
 		return is_null(v) ? 0 : each_pair(p, v, key, user_pair);
 	if (!strcmp(key, "http_server_config"))
@@ -225,8 +230,6 @@ int webconfig_parse(const char *buf, size_t len, struct web_config *wc, char *er
 	/* An empty file is valid, as in the toolkit: plain HTTP, no authentication. */
 	if (root && !is_null(root))
 		rc = each_pair(&p, root, "the file", top_pair);
-	if (!rc && !wc->cert_file != !wc->key_file)
-		rc = fail_at(&p, NULL, "tls_server_config needs both cert_file and key_file");
 	if (rc == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
 	yaml_document_delete(&p.doc);
