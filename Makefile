@@ -48,6 +48,7 @@ STATIC_LIBS := -static $(filter-out $(HTTP_LIBS),$(LIBS))
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
 	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c \
+	user/rulesfile.c user/kernelrule.c user/blockers.c user/report_blockers.c \
 	user/privileges.c user/webconfig.c user/basic_auth.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 HTTP_OBJS := $(OUTPUT)/metrics.o $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
@@ -56,8 +57,8 @@ STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metric
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
-UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl \
-	$(OUTPUT)/test_webconfig
+UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
+	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_webconfig
 
 ifeq ($(V),1)
 Q =
@@ -134,6 +135,16 @@ $(OUTPUT)/static/corpus32: tests/tools/corpus.c | $(OUTPUT)
 $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
+
+$(OUTPUT)/test_blockers: tests/unit/test_blockers.c $(OUTPUT)/blockers.o $(OUTPUT)/mask.o \
+	$(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
+
+$(OUTPUT)/test_rulesfile: tests/unit/test_rulesfile.c $(OUTPUT)/rulesfile.o $(OUTPUT)/kernelrule.o \
+	$(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
 $(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
 	$(call msg,CC,$@)

@@ -36,6 +36,7 @@ struct env {
 	int calib_cpu;		 /* calibrate: CPU to time on, -1: the current one */
 	int per_comm;		 /* --per-comm: top N process names, 0: off */
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
+	const char *rules_file;	 /* rules --file: a rules file or rules.d directory to read */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

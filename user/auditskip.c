@@ -13,6 +13,7 @@
 #include "calibrate.h"
 #include "report.h"
 #include "rules.h"
+#include "rulesfile.h"
 #include "session.h"
 #include "sysinfo.h"
 
@@ -48,11 +49,35 @@ static int preflight(const struct env *env, struct audit_status_info *st)
 	return 0;
 }
 
+/* rules --file: nothing is loaded, so no privilege is needed. */
+static int cmd_rules_file(const struct env *env)
+{
+	struct rules_file_error fe;
+	struct ruleset rs;
+	int err = rules_file_read(env->rules_file, &rs, &fe);
+
+	if (err) {
+		if (fe.line)
+			fprintf(stderr, "auditskip: %s:%u: %s\n", fe.file, fe.line, fe.message);
+		else
+			fprintf(stderr, "auditskip: %s: %s\n", fe.file, fe.message);
+		ruleset_free(&rs);
+		return 1;
+	}
+	report_rules(stdout, &rs, env->json);
+	ruleset_free(&rs);
+	return 0;
+}
+
 static int cmd_rules(const struct env *env)
 {
 	struct audit_status_info st;
 	struct ruleset rs;
-	int err = preflight(env, &st);
+	int err;
+
+	if (env->rules_file)
+		return cmd_rules_file(env);
+	err = preflight(env, &st);
 
 	if (err)
 		return 1;
@@ -95,8 +120,12 @@ static int cmd_calibrate(const struct env *env)
 	}
 	printf("calibrated up to %d rules: %.2f ns per visited entry (fit), %.0f ns for a non-dummy context\n",
 	       c.rules_used, c.ns_per_entry, c.ns_context);
-	for (int i = 0; i < c.npoints; i++)
+	for (int i = 0; i < c.npoints; i++) {
 		printf("  %4d rules: getpid %.0f ns\n", c.points[i].rules, c.points[i].ns);
+		if (c.points[i].rules == 0)
+			printf("  empty exit list (one task rule): getpid %.0f ns\n",
+			       c.ns_empty_walk);
+	}
 	printf("saved to %s\n", path);
 	return 0;
 }
