@@ -37,25 +37,29 @@ USER_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(WARN) $(INCLUDES) -DAUDITSKIP_VERSION='"$(
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) $(WARN) -Wno-unused-parameter \
 	-Iinclude -I$(VMLINUX_DIR)
 
-LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lm
+LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lgnutls -lyaml -lcrypt -lm
 # Static binaries go into the guests' initramfs, which has no shared libraries.
 # Debian ships no static GnuTLS dependencies for libmicrohttpd.a, so static
-# builds have no HTTP server (--metrics says so).
-STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
+# builds have no HTTP server (--metrics says so), and so no web configuration
+# (YAML), TLS key check (GnuTLS) or basic authentication (libcrypt) either.
+HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
+STATIC_LIBS := -static $(filter-out $(HTTP_LIBS),$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
 	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c \
 	user/advise.c user/rule_text.c user/rulesfile.c user/kernelrule.c user/blockers.c \
 	user/report_blockers.c user/profile.c user/profile_parse.c user/prediction.c \
-	user/prediction_report.c user/rules_source.c
+	user/prediction_report.c user/rules_source.c user/privileges.c user/webconfig.c user/basic_auth.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
-STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
+HTTP_OBJS := $(OUTPUT)/metrics.o $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
+STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
+	$(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
-	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text $(OUTPUT)/test_profile
+	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text $(OUTPUT)/test_profile $(OUTPUT)/test_webconfig
 
 ifeq ($(V),1)
 Q =
@@ -70,7 +74,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak kernels kernel-ab classes man deb fuzz
+	soak bench-endpoint kernels kernel-ab classes man deb fuzz
 
 all: $(TOOLS)
 
@@ -105,6 +109,7 @@ $(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $
 
 # Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
 TOOL_LIBS_uring_openat := -luring
+TOOL_LIBS_bcrypt_hash := -lcrypt
 $(OUTPUT)/%: tests/tools/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< $(TOOL_LIBS_$*) -o $@
@@ -168,6 +173,10 @@ fuzz: $(OUTPUT)/fuzz_profile
 	$(Q)mkdir -p $(OUTPUT)/fuzz-corpus
 	$(Q)cp tests/fuzz/profile-seed.json $(OUTPUT)/fuzz-corpus/
 	$(Q)$(OUTPUT)/fuzz_profile -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(OUTPUT)/fuzz-corpus
+
+$(OUTPUT)/test_webconfig: tests/unit/test_webconfig.c $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lyaml -lcrypt -o $@
 
 $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
@@ -260,6 +269,10 @@ overhead-guest: static
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all
 	$(Q)bench/overhead.sh -o bench/results/overhead-$$(date +%F).md
+
+# The metrics endpoint's scrape latency under hostile clients against quiet, loopback only.
+bench-endpoint: all
+	$(Q)bench/endpoint.sh -o bench/results/endpoint-$$(date +%F).md
 
 # Ten minutes under load with rules changing: memory flat, counts exact.
 soak: all

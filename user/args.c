@@ -33,6 +33,7 @@ static const char doc[] =
 	"    auditskip -- make -j2     # one command and its descendants\n"
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
+	"    auditskip --user auditskip --metrics :9477 --web.config.file web.yml  # TLS, basic auth\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
 	"    auditskip rules --file /etc/audit/rules.d   # the same for rules not loaded\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
@@ -71,6 +72,8 @@ enum {
 	OPT_TIMING,
 	OPT_METRICS_TEXTFILE,
 	OPT_PROFILE,
+	OPT_WEB_CONFIG,
+	OPT_USER,
 	OPT_FILE,
 };
 
@@ -90,6 +93,14 @@ static const struct argp_option options[] = {
 	  "Resync audit status and rules at least this often (default 1000)", 0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0,
 	  "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
+	{ "web.config.file", OPT_WEB_CONFIG, "FILE", 0,
+	  "TLS and basic authentication for --metrics, in the Prometheus exporter toolkit's "
+	  "format (tls_server_config: cert_file, key_file; basic_auth_users: NAME: bcrypt hash)",
+	  0 },
+	{ "user", OPT_USER, "USER", 0,
+	  "Once attached and bound, run as USER with only CAP_AUDIT_CONTROL (without it: "
+	  "stay root with only that; see Privileges in README)",
+	  0 },
 	{ "metrics-textfile", OPT_METRICS_TEXTFILE, "PATH", 0,
 	  "Write the same metrics to PATH on every resync, replacing it atomically "
 	  "(for node_exporter's textfile collector)",
@@ -234,6 +245,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_METRICS:
 		env->metrics = arg;
 		break;
+	case OPT_WEB_CONFIG:
+		env->web_config = arg;
+		break;
+	case OPT_USER:
+		env->user = arg;
+		break;
 	case OPT_FILE:
 		env->rules_file = arg;
 		break;
@@ -364,6 +381,20 @@ int parse_args(int argc, char **argv, struct env *env)
 		return 2;
 	if (env->argv && env->pid) {
 		fprintf(stderr, "auditskip: -p and -- COMMAND cannot be combined\n");
+		return 2;
+	}
+	if (env->web_config && !env->metrics) {
+		fprintf(stderr, "auditskip: --web.config.file configures --metrics: give both\n");
+		return 2;
+	}
+	/* The command runs as root: a process of another user could not signal it. */
+	if (env->user && env->argv) {
+		fprintf(stderr, "auditskip: --user and -- COMMAND cannot be combined\n");
+		return 2;
+	}
+	if (env->command != CMD_COUNT && env->user) {
+		fprintf(stderr, "auditskip: --user is for counting, not '%s'\n",
+			command_name(env->command));
 		return 2;
 	}
 	if (env->rules_file && env->command != CMD_RULES && env->command != CMD_ADVISE) {

@@ -29,6 +29,8 @@ struct env {
 	int sync_ms;		      /* how often audit status and rules are re-read */
 	const char *metrics;	      /* ADDR:PORT for Prometheus, or NULL */
 	const char *metrics_textfile; /* file the metrics page is written to, or NULL */
+	const char *web_config;	      /* --web.config.file: TLS and basic auth, or NULL */
+	const char *user;	      /* --user: counted as this user once started, or NULL */
 	long corrupt_nr;	      /* tests only: a syscall bit the mirror must lack, or -1 */
 	bool hollow;		      /* benchmarks only: counting programs that return at once */
 	bool test_fail_start; /* tests only: fail between spawning the command and releasing it */

@@ -240,6 +240,8 @@ static int cmd_count(struct env *env)
 	if (!err)
 		err = session_start_target(&ss);
 	if (!err)
+		err = session_lower_privileges(&ss);
+	if (!err)
 		err = session_run(&ss);
 	if (!err)
 		session_finish(&ss);

@@ -9,8 +9,18 @@
 
 struct metrics_server;
 
-/* Binds and starts serving; NULL with `err` filled (e.g. port busy). */
-struct metrics_server *metrics_start(const char *listen, char *err, size_t err_size);
+/*
+ * Reads the web configuration (NULL: plain HTTP, no authentication) and
+ * the files it names, and binds the port; NULL with `err` filled (a port
+ * in use, a bad file). Nothing is served until metrics_serve().
+ */
+struct metrics_server *metrics_open(const char *listen, const char *web_config, char *err,
+				    size_t err_size);
+/*
+ * Starts the server threads; after the capabilities are dropped, since
+ * threads keep their own. 0 (also for NULL), or -1 with `err` filled.
+ */
+int metrics_serve(struct metrics_server *m, char *err, size_t err_size);
 /* Renders the totals so far; scrapes see the latest rendering. */
 void metrics_update(struct metrics_server *m, const struct report_ctx *r,
 		    const struct counts_snapshot *total);

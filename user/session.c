@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "auditskip.skel.h"
 #include "metrics_textfile.h"
+#include "privileges.h"
 #include "auditnl.h"
 #include "session.h"
 #include "syscalls.h"
@@ -340,10 +341,18 @@ int session_open(struct session *ss, struct env *env)
 		fprintf(stderr, "auditskip: out of memory\n");
 		return -ENOMEM;
 	}
-	if (env->metrics) {
+	if (env->user) {
 		char why[256];
 
-		ss->metrics = metrics_start(env->metrics, why, sizeof(why));
+		if (run_as_lookup(env->user, &ss->run_as, why, sizeof(why))) {
+			fprintf(stderr, "auditskip: --user: %s\n", why);
+			return -EINVAL;
+		}
+	}
+	if (env->metrics) {
+		char why[768];
+
+		ss->metrics = metrics_open(env->metrics, env->web_config, why, sizeof(why));
 		if (!ss->metrics) {
 			fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", env->metrics,
 				why);
@@ -483,6 +492,50 @@ int session_start_target(struct session *ss)
 		fprintf(stderr,
 			"auditskip: cannot hear of rule changes (%s): resyncing every %d ms only\n",
 			strerror(-ss->notify_fd), env->sync_ms);
+	return 0;
+}
+
+/* What the loop reads most often: if this works, every map read does. */
+static int probe_map_read(void *arg)
+{
+	struct session *ss = arg;
+	struct mask_mirror m;
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(mirror_fd(ss), &zero, &m) ? -errno : 0;
+}
+
+/*
+ * Everything that needed privilege is done: programs attached, port bound,
+ * the log group joined, the command released. The loop keeps only what it
+ * uses (privileges.c says what and why), then the server threads start.
+ */
+int session_lower_privileges(struct session *ss)
+{
+	const char *textfile = ss->env->metrics_textfile;
+	char kept[256], why[512];
+	int err;
+
+	err = privileges_lower(&ss->run_as, probe_map_read, ss, kept, sizeof(kept), why,
+			       sizeof(why));
+	if (err) {
+		fprintf(stderr, "auditskip: %s\n", why);
+		return err;
+	}
+	if (ss->env->verbose)
+		fprintf(stderr, "auditskip: counting with %s only%s%s\n", kept,
+			ss->run_as.name ? ", as user " : "",
+			ss->run_as.name ? ss->run_as.name : "");
+	/* The first page was written as root: say now if the new user cannot replace it. */
+	if (textfile && metrics_textfile_check(textfile, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: --metrics-textfile %s: %s\n", textfile, why);
+		return -EACCES;
+	}
+	if (metrics_serve(ss->metrics, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", ss->env->metrics,
+			why);
+		return -EINVAL;
+	}
 	return 0;
 }
 

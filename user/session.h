@@ -2,7 +2,8 @@
 /*
  * One counting run, in the order bootstrap-style tools use: open (time
  * model, metrics port, kernel symbols), attach (everything but the counting
- * program, and the first rule sync), start the target, run (sync, read,
+ * program, and the first rule sync), start the target, lower privileges
+ * (and start serving metrics), run (sync, read,
  * report until told to stop), finish (last sync and the summary) and close.
  */
 #ifndef __SESSION_H
@@ -14,6 +15,7 @@
 #include "command.h"
 #include "counts.h"
 #include "metrics.h"
+#include "privileges.h"
 #include "report.h"
 #include "rules.h"
 
@@ -22,6 +24,7 @@ struct session {
 	struct attach_req req;
 	struct attached at;
 	struct metrics_server *metrics;
+	struct run_as run_as; /* --user; name NULL: stay root */
 	struct command child; /* `-- COMMAND`; pid 0 without one */
 	int notify_fd;	      /* rule changes audit logs, -1: none */
 	struct calibration calib;
@@ -59,6 +62,8 @@ int load_calibration(const struct env *env, struct calibration *c, const char **
 int session_open(struct session *ss, struct env *env);
 int session_attach(struct session *ss);
 int session_start_target(struct session *ss);
+/* Drops what the loop does not need (and switches to --user), then serves metrics. */
+int session_lower_privileges(struct session *ss);
 int session_run(struct session *ss);
 void session_finish(struct session *ss);
 /* `profile`: instead of session_finish(), the counts as a profile in `path`. */

@@ -202,7 +202,7 @@ expect_refusal() {
 	status=$?
 	if [ "$status" = 0 ]; then
 		fail "$name" "exit status 0"
-	elif ! grep -qE "$pattern" "$TMP/err"; then
+	elif ! grep -qE -e "$pattern" "$TMP/err"; then
 		fail "$name" "message '$(head -c 300 "$TMP/err")' lacks /$pattern/"
 	else
 		pass "$name" "exit $status: $(head -n 1 "$TMP/err")"
