@@ -167,7 +167,7 @@ test_shipped() {
 
 test_bad_output() {
 	expect_refusal bad-output "cannot write $TMP/no/such/dir" advise -o "$TMP/no/such/dir/x.rules"
-	expect_refusal bad-output "FILE goes with 'advise'" rules -o "$TMP/x.rules"
+	expect_refusal bad-output "-o belongs to 'profile' and 'advise', not rules" rules -o "$TMP/x.rules"
 	expect_refusal bad-output "$TMP/no-such.rules" advise --file "$TMP/no-such.rules"
 }
 
