@@ -45,7 +45,7 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/calibration.c user/auditnl.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c
+	user/calibration.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).

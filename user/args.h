@@ -20,11 +20,11 @@ struct env {
 	int top;
 	bool json;
 	bool verbose;
-	pid_t pid;		      /* 0: whole machine */
-	char **argv;		      /* `-- COMMAND ARGS`, NULL-terminated, or NULL */
-	const char *btf_path;	      /* NULL: /sys/kernel/btf/vmlinux */
-	int sync_ms;		      /* how often audit status and rules are re-read */
-	const char *metrics;	      /* ADDR:PORT for Prometheus, or NULL */
+	pid_t pid;	      /* 0: whole machine */
+	char **argv;	      /* `-- COMMAND ARGS`, NULL-terminated, or NULL */
+	const char *btf_path; /* NULL: /sys/kernel/btf/vmlinux */
+	int sync_ms;	      /* how often audit's status is read; the rules at least this often */
+	const char *metrics;  /* ADDR:PORT for Prometheus, or NULL */
 	const char *metrics_textfile; /* file the metrics page is written to, or NULL */
 	long corrupt_nr;	      /* tests only: a syscall bit the mirror must lack, or -1 */
 	bool hollow;		      /* benchmarks only: counting programs that return at once */
@@ -34,6 +34,8 @@ struct env {
 	int calib_cpu;		 /* calibrate: CPU to time on, -1: the current one */
 	int per_comm;		 /* --per-comm: top N process names, 0: off */
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
+	int list_period_ms;	 /* tests only: the periodic listing's period, 0: from its cost */
+	int notify_rcvbuf;	 /* tests only: the change socket's buffer in bytes, 0: default */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */
