@@ -287,6 +287,8 @@ static int list_rules(struct session *ss, enum resync_reason why)
 		ss->notifications += c.records;
 		if (c.audit_off)
 			resync_audit_off(&ss->resync);
+		if (c.rules || c.lost)
+			ss->change_heard = true;
 	}
 	/* A rule premarked while we listed is missing from the listing: list again. */
 	for (int tries = 0;; tries++) {
@@ -536,7 +538,7 @@ int session_start_target(struct session *ss)
 		ss->resync.fixed_period_s = ss->resync.tick_s;
 	}
 	/* A change between the first listing and the socket's bind was not heard. */
-	resync_want(&ss->resync, RESYNC_CHANGE);
+	resync_want(&ss->resync, RESYNC_START);
 	return 0;
 }
 
