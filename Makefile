@@ -51,7 +51,7 @@ STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
-UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl
+UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_resync
 
 ifeq ($(V),1)
 Q =
@@ -66,7 +66,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak kernels kernel-ab classes man deb
+	soak resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
@@ -132,6 +132,11 @@ $(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -ljson-c -lm -o $@
 
+$(OUTPUT)/test_resync: tests/unit/test_resync.c $(OUTPUT)/config_change.o $(OUTPUT)/resync.o \
+	$(OUTPUT)/rules.o $(OUTPUT)/mask.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
+
 $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lcap-ng -o $@
@@ -179,6 +184,44 @@ vmlinux:
 vmlinux-arm64:
 	$(Q)vmlinux/gen-arm64.sh
 
+# Fuzzing (libFuzzer; clang with -fsanitize=fuzzer,address,undefined): one
+# harness per parser of outside input, fuzz/fuzz_NAME.c, its seed corpus in
+# fuzz/corpus/NAME/ and the inputs that once failed in fuzz/regress/NAME/.
+# The harnesses link the loader's objects, built again with the sanitizers,
+# from one archive: a new harness needs no change here.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_OUT := $(OUTPUT)/fuzz
+FUZZ_CFLAGS = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN) $(INCLUDES) \
+	-DAUDITSKIP_VERSION='"$(VERSION)"'
+FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZERS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_NAMES))
+FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_OUT)/obj/%.o,$(filter-out user/auditskip.c,$(LOADER_SRCS)))
+
+$(FUZZ_OUT)/obj/%.o: user/%.c $(wildcard user/*.h) include/auditskip.h $(OUTPUT)/auditskip.skel.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_OUT)/libloader.a: $(FUZZ_LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OUT)/libloader.a
+	$(call msg,FUZZ-LD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OUT)/libloader.a $(LIBS) -o $@
+
+fuzzers: $(FUZZERS)
+
+# Each harness for FUZZ_SECONDS (default 30) from its corpus; what it finds
+# is left in $(FUZZ_OUT)/findings/NAME/.
+fuzz: $(FUZZERS)
+	$(Q)FUZZ_OUT=$(FUZZ_OUT) fuzz/run.sh fuzz $(FUZZ_SECONDS)
+
+# Every seed and regression input once through its harness (make test runs it).
+fuzz-regress: $(FUZZERS)
+	$(Q)FUZZ_OUT=$(FUZZ_OUT) fuzz/run.sh regress
+
 # The main job: this machine's rules and what the fast path would skip.
 run: all
 	$(Q)scripts/run-main.sh
@@ -209,7 +252,7 @@ vmtest-arm64:
 	$(Q)VMTEST_STATIC=$(CURDIR)/.output/arm64/static tests/vm/run-arm64.sh
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
-test: all static man $(UNIT_TESTS)
+test: all static man $(UNIT_TESTS) $(FUZZERS)
 	$(Q)tests/run-all.sh
 
 # The patch series' tables, measured here, with auditskip's prediction.
@@ -223,6 +266,10 @@ overhead-guest: static
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all
 	$(Q)bench/overhead.sh -o bench/results/overhead-$$(date +%F).md
+
+# The loader's CPU at 10,000 exit rules in steady state, against none.
+resync-bench: all
+	$(Q)bench/resync.sh -o bench/results/resync-$$(date +%F).md
 
 # Ten minutes under load with rules changing: memory flat, counts exact.
 soak: all

@@ -269,30 +269,25 @@ int auditnl_set_enabled(int fd, unsigned int enabled)
 
 /* ------------------------------------------------------------- rules --- */
 
-struct rule_walk {
-	auditnl_rule_fn fn;
-	void *arg;
-};
-
-static int rule_reply(const struct nlmsghdr *nlh, void *arg)
+int auditnl_rule_reply(const struct nlmsghdr *nlh, void *arg)
 {
 	const struct audit_rule_data *d = NLMSG_DATA(nlh);
 	size_t len = nlh->nlmsg_len - NLMSG_HDRLEN;
-	struct rule_walk *w = arg;
+	struct auditnl_rule_walk *w = arg;
 
 	if (nlh->nlmsg_type != AUDIT_LIST_RULES)
 		return 0;
 	/* audit_krule_to_data(): the header, then buflen bytes of strings. */
-	if (len < sizeof(*d) || sizeof(*d) + d->buflen > len)
+	if (len < sizeof(*d) || d->buflen > len - sizeof(*d))
 		return -EPROTO;
 	return w->fn(d, len, w->arg);
 }
 
 int auditnl_list_rules(int fd, auditnl_rule_fn fn, void *arg)
 {
-	struct rule_walk w = { fn, arg };
+	struct auditnl_rule_walk w = { fn, arg };
 
-	return auditnl_request(fd, AUDIT_LIST_RULES, NULL, 0, rule_reply, &w);
+	return auditnl_request(fd, AUDIT_LIST_RULES, NULL, 0, auditnl_rule_reply, &w);
 }
 
 int auditnl_add_rule(int fd, const struct audit_rule_data *d)

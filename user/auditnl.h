@@ -58,6 +58,12 @@ int auditnl_set_enabled(int fd, unsigned int enabled);
  */
 typedef int (*auditnl_rule_fn)(const struct audit_rule_data *d, size_t len, void *arg);
 /* Every rule, in the kernel's order (list by list, each in filter order). */
+struct auditnl_rule_walk {
+	auditnl_rule_fn fn;
+	void *arg;
+};
+/* The auditnl_reply_fn of a listing: `arg` is a struct auditnl_rule_walk. */
+int auditnl_rule_reply(const struct nlmsghdr *nlh, void *arg);
 int auditnl_list_rules(int fd, auditnl_rule_fn fn, void *arg);
 /* AUDIT_ADD_RULE / AUDIT_DEL_RULE of one record as the listing gives it. */
 int auditnl_add_rule(int fd, const struct audit_rule_data *d);
