@@ -72,3 +72,10 @@ void resync_listed(struct resync *r, enum resync_reason why, double now, double 
 	else
 		r->period_s = period > r->tick_s ? period : r->tick_s;
 }
+
+void resync_failed(struct resync *r, double now, double cost_s)
+{
+	resync_want(r, RESYNC_LOST);
+	r->cost_s = cost_s;
+	r->listed_at = now;
+}

@@ -66,4 +66,7 @@ enum resync_reason resync_reason(const struct resync *r);
 void resync_listed(struct resync *r, enum resync_reason why, double now, double cost_s,
 		   bool reliable);
 
+/* A listing failed at `now` after `cost_s` of CPU: wanted again, after the same gap. */
+void resync_failed(struct resync *r, double now, double cost_s);
+
 #endif /* __RESYNC_H */

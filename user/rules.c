@@ -198,6 +198,12 @@ static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *ar
 	return 0;
 }
 
+/*
+ * A listing whose records overflowed the socket (ENOBUFS: the kernel
+ * dropped some) is incomplete: taken again, a few times.
+ */
+#define LIST_TRIES 3
+
 int ruleset_load(struct ruleset *rs)
 {
 	struct rule_list l = { 0 };
@@ -205,11 +211,16 @@ int ruleset_load(struct ruleset *rs)
 
 	rs->rules = NULL;
 	rs->n = 0;
-	fd = auditnl_open();
-	if (fd < 0)
-		return fd;
-	err = auditnl_list_rules(fd, add_listed_rule, &l);
-	auditnl_close(fd);
+	for (int tries = 0;; tries++) {
+		fd = auditnl_open();
+		if (fd < 0)
+			return fd;
+		l.n = 0;
+		err = auditnl_list_rules(fd, add_listed_rule, &l);
+		auditnl_close(fd);
+		if (err != -ENOBUFS || tries + 1 == LIST_TRIES)
+			break;
+	}
 	if (err) {
 		free(l.rules);
 		return err;

@@ -295,8 +295,10 @@ static int list_rules(struct session *ss, enum resync_reason why)
 		__u64 seq = ss->report.live.mirror.seq;
 
 		err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
-		if (err)
+		if (err) {
+			resync_failed(&ss->resync, now_s(), thread_cpu_s() - cpu0);
 			return err;
+		}
 		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror)) {
 			ruleset_free(&fresh);
 			return -errno;
