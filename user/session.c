@@ -62,6 +62,18 @@ static double thread_cpu_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* What the change records read tell, but whether to list. */
+static void hear(struct session *ss, const struct config_changes *c)
+{
+	ss->notifications += c->records;
+	if (c->audit_off)
+		resync_audit_off(&ss->resync);
+	if (c->status)
+		ss->status_due = true;
+	if (c->lost || c->rules)
+		ss->change_heard = true;
+}
+
 /*
  * Sleeps up to `s` seconds, less when a signal arrives or audit logs a
  * change of its configuration on `notify_fd` (-1: none to hear).
@@ -76,17 +88,11 @@ static void wait_s(struct session *ss, double s, int notify_fd)
 	if (poll(&pfd, 1, ms) <= 0 || notify_fd < 0)
 		return;
 	config_change_drain(notify_fd, &c);
-	ss->notifications += c.records;
-	if (c.audit_off)
-		resync_audit_off(&ss->resync);
-	if (c.status)
-		ss->status_due = true;
+	hear(ss, &c);
 	if (c.lost)
 		resync_want(&ss->resync, RESYNC_LOST);
 	else if (c.rules)
 		resync_want(&ss->resync, RESYNC_CHANGE);
-	if (c.lost || c.rules)
-		ss->change_heard = true;
 }
 
 /*
@@ -268,12 +274,11 @@ static void read_status(struct session *ss)
 /*
  * Lists the rules and refreshes what the loader owns from them: names,
  * keys and staleness, the mirror where no BPF program keeps it, the
- * what-if masks. Its CPU time sets when the next periodic check is due.
+ * what-if masks.
  */
-static int list_rules(struct session *ss, enum resync_reason why)
+static int list_and_apply(struct session *ss)
 {
 	struct auditskip_bpf *skel = ss->at.skel;
-	double cpu0 = thread_cpu_s();
 	struct whatif_masks w;
 	struct ruleset fresh;
 	__u32 zero = 0;
@@ -284,21 +289,15 @@ static int list_rules(struct session *ss, enum resync_reason why)
 		struct config_changes c = { 0 };
 
 		config_change_drain(ss->notify_fd, &c);
-		ss->notifications += c.records;
-		if (c.audit_off)
-			resync_audit_off(&ss->resync);
-		if (c.rules || c.lost)
-			ss->change_heard = true;
+		hear(ss, &c);
 	}
 	/* A rule premarked while we listed is missing from the listing: list again. */
 	for (int tries = 0;; tries++) {
 		__u64 seq = ss->report.live.mirror.seq;
 
 		err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
-		if (err) {
-			resync_failed(&ss->resync, now_s(), thread_cpu_s() - cpu0);
+		if (err)
 			return err;
-		}
 		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror)) {
 			ruleset_free(&fresh);
 			return -errno;
@@ -322,9 +321,21 @@ static int list_rules(struct session *ss, enum resync_reason why)
 		return -errno;
 	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
 	update_stale(ss);
-	resync_listed(&ss->resync, why, now_s(), thread_cpu_s() - cpu0,
-		      !ruleset_may_drop_config_change(&ss->rules));
 	return 0;
+}
+
+/* A listing's CPU time sets when the next one may run; a failed one is tried again. */
+static int list_rules(struct session *ss, enum resync_reason why)
+{
+	double cpu0 = thread_cpu_s();
+	int err = list_and_apply(ss);
+
+	if (err)
+		resync_failed(&ss->resync, now_s(), thread_cpu_s() - cpu0);
+	else
+		resync_listed(&ss->resync, why, now_s(), thread_cpu_s() - cpu0,
+			      !ruleset_may_drop_config_change(&ss->rules));
+	return err;
 }
 
 /* Status, rules and what BPF logged: at start, and for the summary. */
