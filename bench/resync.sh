@@ -30,6 +30,10 @@ HZ=$(getconf CLK_TCK)
 bench_require "$AUDITSKIP" ${BASELINE:+"$BASELINE"}
 bench_policy_save
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+# The build measured is the tree's now (the report is written minutes later).
+MACHINE=$(machine_description)
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT with uncommitted changes"
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
 
@@ -110,14 +114,14 @@ report() {
 	echo "$(jq -r 'select(.type == "start") | .mode' "$BENCH_TMP/new-n.json")), no rule changing; utime + stime of the"
 	echo "loader from /proc/PID/stat over ${WINDOW} s after ${SETTLE} s of start-up, as a share of one CPU."
 	echo
-	machine_description
+	echo "$MACHINE"
 	echo
 	echo "| build | 0 rules | $RULES exit rules | ratio |"
 	echo "|---|---|---|---|"
-	echo "| this one ($(git rev-parse --short HEAD 2>/dev/null || echo '?')) | $NEW0% | $NEWN% | $(ratio "$NEWN" "$NEW0") |"
+	echo "| this one ($COMMIT) | $NEW0% | $NEWN% | $(ratio "$NEWN" "$NEW0") |"
 	[ -n "$BASELINE" ] && echo "| baseline (\`$BASELINE\`) | $BASE0% | $BASEN% | $(ratio "$BASEN" "$BASE0") |"
 	echo
-	echo "- at $RULES rules this build listed the rules $(jq -r .listings <<<"$NEWN_RESYNC") times in ${WINDOW} s plus start-up and the end ($(jq -c .by_reason <<<"$NEWN_RESYNC")); one listing took $(jq -r '.listing_cpu_s * 1000 | floor' <<<"$NEWN_RESYNC") ms of CPU, so the periodic check ran every $(jq -r '.period_s | floor' <<<"$NEWN_RESYNC") s"
+	echo "- at $RULES rules this build listed the rules $(jq -r .by_reason.periodic <<<"$NEWN_RESYNC") times in ${WINDOW} s (the periodic check), besides $(jq -r .by_reason.start <<<"$NEWN_RESYNC") times at start-up and the end; one listing took $(jq -r '.listing_cpu_s * 1000 | floor' <<<"$NEWN_RESYNC") ms of CPU, so the check ran every $(jq -r '.period_s | floor' <<<"$NEWN_RESYNC") s"
 	[ -n "$BASELINE" ] && echo "- at $RULES rules this build used $(ratio "$BASEN" "$NEWN") times less CPU than the baseline"
 	echo "- loading the rules (auditctl -R) took ${LOAD_S} s, deleting them ${DELETE_S} s"
 	[ -n "$START_FAILURES" ] && echo "- failed starts, each tried again: ${START_FAILURES#; }"
