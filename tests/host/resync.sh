@@ -5,8 +5,9 @@
 # counts, with its periodic listing switched off, so only what audit logs
 # (and the lost-record checks) can keep the mirror right. Afterwards the
 # tool's mirror must equal the kernel's list and a workload's counts must be
-# exact. Then the same when an exclude rule hides the change records. Rules
-# and the enabled flag are restored, also on failure.
+# exact. Then the same when an exclude rule hides the change records, and
+# when audit is turned off and on around changes. Rules and the enabled flag
+# are restored, also on failure.
 #
 #   tests/host/resync.sh [-l] [-t NAME]...   (as tests/host/run.sh)
 set -u
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
 AUDIT_KEYS="$AUDIT_KEYS $KEY-flood-a $KEY-flood-b"
-select_tests "flood lost excluded" "$@"
+select_tests "flood lost excluded audit-off" "$@"
 host_begin
 
 M=$((20000 + RANDOM % 20000))
@@ -183,6 +184,35 @@ test_excluded() {
 		fail excluded "auditskip did not start"
 	fi
 	auditctl -d never,exclude -F msgtype=CONFIG_CHANGE >/dev/null
+	remove_rules "$KEY-flood-a"
+	remove_rules
+}
+
+# While audit is off nothing is logged, rule changes included; turning it
+# on again is not logged either. The loader lists once audit is back on,
+# whether a status read saw it off or only its last record said so.
+test_audit_off() {
+	local out=$TMP/off.json rules=$TMP/off-rules.json
+	add_rules 16 openat
+	if start_counting "$out"; then
+		auditctl -e 0 >/dev/null
+		add_rules 8 getpid "$KEY-flood-a" 4670000
+		auditctl -e 1 >/dev/null
+		"$AUDITSKIP" rules --json >"$rules"
+		if wait_for 15 mirror_caught_up "$out" "$rules"; then
+			pass audit-off "mirror caught up with changes made while audit was off ($(jq -r .exit_rules "$rules") exit rules)"
+		else
+			fail audit-off "mirror never equalled the list: mirror $(last_interval "$out" exit_rules) rules, list $(jq -r .exit_rules "$rules")"
+		fi
+		touch "$TMP/go"
+		wait "$COUNTING"
+		check_eq audit-off "$(syscall_field "$out" getpid skippable_walks)" 0 "no skippable getpid walk"
+		check_eq audit-off "$(jq -r 'select(.type == "summary") | .resync.by_reason.periodic' "$out")" 0 \
+			"no periodic listing ran"
+	else
+		fail audit-off "auditskip did not start"
+	fi
+	auditctl -e 1 >/dev/null
 	remove_rules "$KEY-flood-a"
 	remove_rules
 }
