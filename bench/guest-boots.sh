@@ -50,17 +50,17 @@ else
 	rm -rf "$WORK"
 	mkdir -p "$WORK"
 	# Every boot runs the same harness and tools: a snapshot of the tree as
-	# it is now (tests/vm, the static builds), which later edits do not
-	# change.
+	# it is now (tests/vm and the test library it installs, the static
+	# builds), which later edits do not change.
 	SNAP=$WORK/tree
 	mkdir -p "$SNAP/tests" "$SNAP/.output"
-	cp -a "$ROOT/tests/vm" "$SNAP/tests/"
+	cp -a "$ROOT/tests/vm" "$ROOT/tests/lib" "$SNAP/tests/"
 	cp -a "$ROOT/.output/static" "$SNAP/.output/"
 	cp "$ROOT/VERSION" "$SNAP/"
 	REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
 	DIRTY=
-	git -C "$ROOT" diff --quiet HEAD -- tests/vm 2>/dev/null ||
-		DIRTY=" (tests/vm with uncommitted changes)"
+	git -C "$ROOT" diff --quiet HEAD -- tests/vm tests/lib 2>/dev/null ||
+		DIRTY=" (tests/vm or tests/lib with uncommitted changes)"
 	T_START=$(date +%s)
 	{
 		echo "N=$N"

@@ -95,8 +95,12 @@ static int cmd_calibrate(const struct env *env)
 	}
 	printf("calibrated up to %d rules: %.2f ns per visited entry (fit), %.0f ns for a non-dummy context\n",
 	       c.rules_used, c.ns_per_entry, c.ns_context);
-	for (int i = 0; i < c.npoints; i++)
+	for (int i = 0; i < c.npoints; i++) {
 		printf("  %4d rules: getpid %.0f ns\n", c.points[i].rules, c.points[i].ns);
+		if (c.points[i].rules == 0)
+			printf("  empty exit list (one task rule): getpid %.0f ns\n",
+			       c.ns_empty_walk);
+	}
 	printf("saved to %s\n", path);
 	return 0;
 }

@@ -143,28 +143,53 @@ static struct audit_rule_data *calib_rule(int i)
 	return d;
 }
 
-static int add_calib_rule(int fd, int i)
+/*
+ * "-a always,task -F uid=N -k auditskip-calibrate": counted in audit_n_rules,
+ * so contexts are not dummy, but on the task list, which only fork filters
+ * on: every syscall walks an empty exit list. It never matches, so forks
+ * are not audited differently.
+ */
+static struct audit_rule_data *empty_walk_rule(void)
 {
-	struct audit_rule_data *d = calib_rule(i);
+	size_t keylen = strlen(CALIBRATION_KEY);
+	struct audit_rule_data *d = calloc(1, sizeof(*d) + keylen);
+	unsigned int f = 0;
+
+	if (!d)
+		return NULL;
+	d->flags = AUDIT_FILTER_TASK;
+	d->action = AUDIT_ALWAYS;
+	d->fields[f] = AUDIT_UID;
+	d->values[f] = CALIB_UID_BASE;
+	d->fieldflags[f++] = AUDIT_EQUAL;
+	d->fields[f] = AUDIT_FILTERKEY;
+	d->values[f] = keylen;
+	d->fieldflags[f++] = AUDIT_EQUAL;
+	memcpy(d->buf, CALIBRATION_KEY, keylen);
+	d->buflen = keylen;
+	d->field_count = f;
+	return d;
+}
+
+static int change_rule(int fd, struct audit_rule_data *d, bool add)
+{
 	int ret;
 
 	if (!d)
 		return -ENOMEM;
-	ret = auditnl_add_rule(fd, d);
+	ret = add ? auditnl_add_rule(fd, d) : auditnl_delete_rule(fd, d);
 	free(d);
 	return ret;
 }
 
+static int add_calib_rule(int fd, int i)
+{
+	return change_rule(fd, calib_rule(i), true);
+}
+
 static int del_calib_rule(int fd, int i)
 {
-	struct audit_rule_data *d = calib_rule(i);
-	int ret;
-
-	if (!d)
-		return -ENOMEM;
-	ret = auditnl_delete_rule(fd, d);
-	free(d);
-	return ret;
+	return change_rule(fd, calib_rule(i), false);
 }
 
 /* Brings the number of calibration rules from *loaded to `want`. */
@@ -329,11 +354,16 @@ static bool probe_rt(bool verbose)
 }
 
 /* 0, 1, then max/4 steps: 0 1 16 32 48 64 for 64. */
+/* A point of the sequence, not a rule count: one never-matching task rule only. */
+#define EMPTY_WALK (-1)
+
+/* The points measured: 0, EMPTY_WALK, 1, then up to max_rules in quarters. */
 static int rule_counts(int max_rules, int *counts)
 {
 	int n = 0, step = max_rules / 4;
 
 	counts[n++] = 0;
+	counts[n++] = EMPTY_WALK;
 	counts[n++] = 1;
 	if (step < 1)
 		step = 1;
@@ -353,10 +383,11 @@ struct calib_run {
 	unsigned int enabled; /* audit's flag as found */
 	bool enabled_by_us;
 	struct saved_rules saved;
-	bool *removed; /* saved.rec[i] was taken off */
-	int loaded;    /* calibration rules in the list now */
-	int cpu;       /* where the children time */
-	bool rt;       /* the children may run SCHED_FIFO */
+	bool *removed;		/* saved.rec[i] was taken off */
+	int loaded;		/* calibration rules in the list now */
+	bool empty_walk_loaded; /* and the empty-walk rule */
+	int cpu;		/* where the children time */
+	bool rt;		/* the children may run SCHED_FIFO */
 	sigset_t old_mask;
 };
 
@@ -456,11 +487,29 @@ static int take_policy_off(struct calib_run *r)
 	return 0;
 }
 
-/* getpid latency with `rules` calibration rules loaded, in one pass. */
+static int set_empty_walk_rule(struct calib_run *r, bool want)
+{
+	int ret;
+
+	if (r->empty_walk_loaded == want)
+		return 0;
+	ret = change_rule(r->fd, empty_walk_rule(), want);
+	if (ret) {
+		fprintf(stderr, "calibrate: cannot %s the empty-walk task rule: %s\n",
+			want ? "add" : "delete", strerror(-ret));
+		return ret;
+	}
+	r->empty_walk_loaded = want;
+	return 0;
+}
+
+/* getpid latency with `rules` calibration rules loaded (EMPTY_WALK: the task rule), in one pass. */
 static int measure_point(struct calib_run *r, int rules, int pass, double *ns)
 {
-	int err = set_calib_rules(r->fd, &r->loaded, rules);
+	int err = set_empty_walk_rule(r, rules == EMPTY_WALK);
 
+	if (!err)
+		err = set_calib_rules(r->fd, &r->loaded, rules == EMPTY_WALK ? 0 : rules);
 	if (err)
 		return err;
 	err = time_getpid_in_child(r->cpu, r->rt, ns);
@@ -468,16 +517,24 @@ static int measure_point(struct calib_run *r, int rules, int pass, double *ns)
 		fprintf(stderr, "calibrate: timing child failed: %s\n", strerror(-err));
 		return err;
 	}
-	err = check_undisturbed(r->fd, r->loaded);
+	err = check_undisturbed(r->fd, r->loaded + r->empty_walk_loaded);
 	if (err)
 		return err;
-	if (r->verbose)
+	if (!r->verbose)
+		return 0;
+	if (rules == EMPTY_WALK)
+		fprintf(stderr, "calibrate: pass %d, empty exit list: %.1f ns\n", pass + 1, *ns);
+	else
 		fprintf(stderr, "calibrate: pass %d, %3d rules: %.1f ns\n", pass + 1, rules, *ns);
 	return 0;
 }
 
-/* Every point in every pass; each point keeps its lowest pass median. */
-static int measure(struct calib_run *r, const int *counts, int npts, struct calibration_point *pts)
+/*
+ * Every point in every pass; each point keeps its lowest pass median. The
+ * rule-count points go to pts (*nout of them), the empty walk's apart.
+ */
+static int measure(struct calib_run *r, const int *counts, int npts, struct calibration_point *pts,
+		   int *nout, double *empty_walk_ns)
 {
 	double samples[CALIBRATION_MAX_POINTS][PASSES];
 	int err;
@@ -491,25 +548,35 @@ static int measure(struct calib_run *r, const int *counts, int npts, struct cali
 				return err;
 		}
 	}
+	*empty_walk_ns = 0;
+	*nout = 0;
 	for (int i = 0; i < npts; i++) {
-		pts[i].rules = counts[i];
-		pts[i].ns = samples[i][0];
+		double best = samples[i][0];
+
 		for (int pass = 1; pass < PASSES; pass++)
-			if (samples[i][pass] < pts[i].ns)
-				pts[i].ns = samples[i][pass];
+			if (samples[i][pass] < best)
+				best = samples[i][pass];
+		if (counts[i] == EMPTY_WALK) {
+			*empty_walk_ns = best;
+			continue;
+		}
+		pts[*nout].rules = counts[i];
+		pts[*nout].ns = best;
+		(*nout)++;
 	}
 	return 0;
 }
 
 /* The calibration from the points; -EAGAIN (with `out` filled) if no cost showed. */
-static int summarise(const struct calibration_point *pts, int npts, int max_rules,
-		     struct calibration *out)
+static int summarise(const struct calibration_point *pts, int npts, double empty_walk_ns,
+		     int max_rules, struct calibration *out)
 {
 	struct utsname u;
 
 	memset(out, 0, sizeof(*out));
 	out->ns_per_entry = calibration_fit_slope(pts, npts);
-	out->ns_context = pts[1].ns - pts[0].ns - out->ns_per_entry;
+	out->ns_empty_walk = empty_walk_ns;
+	out->ns_context = empty_walk_ns - pts[0].ns;
 	if (out->ns_context < 0)
 		out->ns_context = 0;
 	out->rules_used = max_rules;
@@ -525,8 +592,8 @@ static int summarise(const struct calibration_point *pts, int npts, int max_rule
 			out->ns_per_entry);
 	if (out->ns_context == 0)
 		fprintf(stderr,
-			"calibrate: note: 0 rules cost as much as 1 rule, so contexts "
-			"were not dummy without rules (stale audit_n_rules after an "
+			"calibrate: note: an empty exit walk cost no more than no rules, so "
+			"contexts were not dummy without rules (stale audit_n_rules after an "
 			"automatically removed watch or tree?) or the machine is noisy; "
 			"ns_context is unknown (0)\n");
 	return out->ns_per_entry > 0 ? 0 : -EAGAIN;
@@ -545,6 +612,15 @@ static int restore_rules(struct calib_run *r)
 	int ret, err = 0;
 	size_t diff;
 
+	if (r->empty_walk_loaded) {
+		ret = change_rule(r->fd, empty_walk_rule(), false);
+		if (ret && ret != -ENOENT) {
+			fprintf(stderr, "calibrate: cannot delete the empty-walk task rule: %s\n",
+				strerror(-ret));
+			err = ret;
+		}
+		r->empty_walk_loaded = false;
+	}
 	for (int i = r->loaded; i >= 1; i--) {
 		ret = del_calib_rule(r->fd, i);
 		if (ret && ret != -ENOENT) {
@@ -605,7 +681,8 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 {
 	struct calib_run r = { .fd = -1, .verbose = verbose };
 	struct calibration_point pts[CALIBRATION_MAX_POINTS];
-	int counts[CALIBRATION_MAX_POINTS], npts, err, ret;
+	int counts[CALIBRATION_MAX_POINTS], npts, nmeasured = 0, err, ret;
+	double empty_walk_ns = 0;
 
 	if (max_rules < 1 || max_rules > 10000) {
 		fprintf(stderr, "calibrate: max_rules must be 1..10000, not %d\n", max_rules);
@@ -624,9 +701,9 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 		npts = rule_counts(max_rules, counts);
 		r.cpu = cpu < 0 ? sched_getcpu() : cpu;
 		r.rt = probe_rt(verbose);
-		err = measure(&r, counts, npts, pts);
+		err = measure(&r, counts, npts, pts, &nmeasured, &empty_walk_ns);
 		if (!err)
-			err = summarise(pts, npts, max_rules, out);
+			err = summarise(pts, nmeasured, empty_walk_ns, max_rules, out);
 	}
 	ret = put_policy_back(&r);
 	sigprocmask(SIG_SETMASK, &r.old_mask, NULL);

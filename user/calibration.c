@@ -39,6 +39,9 @@ static struct json_object *to_json(const struct calibration *c)
 	json_object_object_add(o, "schema", json_object_new_int(CALIBRATION_SCHEMA));
 	json_object_object_add(o, "ns_per_entry", json_object_new_double(c->ns_per_entry));
 	json_object_object_add(o, "ns_context", json_object_new_double(c->ns_context));
+	if (c->ns_empty_walk > 0)
+		json_object_object_add(o, "ns_empty_walk",
+				       json_object_new_double(c->ns_empty_walk));
 	json_object_object_add(o, "rules_used", json_object_new_int(c->rules_used));
 	json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
 	json_object_object_add(o, "when", json_object_new_int64(c->when));
@@ -186,6 +189,10 @@ static bool from_json(struct json_object *o, struct calibration *r)
 		return false;
 	if (!get_number(o, "ns_context", &r->ns_context) || !plausible_ns(r->ns_context))
 		return false;
+	/* Optional: files from before it was measured have none. */
+	if (json_object_object_get_ex(o, "ns_empty_walk", &f) &&
+	    (!get_number(o, "ns_empty_walk", &r->ns_empty_walk) || r->ns_empty_walk < 0))
+		return false;
 	if (!json_object_object_get_ex(o, "rules_used", &f) ||
 	    !json_object_is_type(f, json_type_int) || json_object_get_int(f) < 1)
 		return false;
@@ -276,10 +283,10 @@ double calibration_fit_slope(const struct calibration_point *p, int n)
  * all of them under-predicts long lists, and the last segment alone is too
  * noisy to extend far.
  */
-static double extend_past_last(const struct calibration_point *p, int first, int n, double rules)
+static double extend_past_last(const struct calibration_point *p, int n, double rules)
 {
 	const struct calibration_point *last = &p[n - 1];
-	int upper = first;
+	int upper = 0;
 
 	while (upper < n - 2 && p[upper].rules < last->rules / 2)
 		upper++;
@@ -288,17 +295,21 @@ static double extend_past_last(const struct calibration_point *p, int first, int
 
 double calibration_latency_at(const struct calibration *c, double rules)
 {
-	const struct calibration_point *p = c->points;
-	int first = 0, n = c->npoints;
+	struct calibration_point p[CALIBRATION_MAX_POINTS + 1];
+	int n = 0;
 
-	while (first < n && p[first].rules < 1)
-		first++;
-	if (n - first < 2)
+	/* The measured empty walk anchors the curve at 0 entries. */
+	if (c->ns_empty_walk > 0)
+		p[n++] = (struct calibration_point){ .rules = 0, .ns = c->ns_empty_walk };
+	for (int i = 0; i < c->npoints && i < CALIBRATION_MAX_POINTS; i++)
+		if (c->points[i].rules >= 1)
+			p[n++] = c->points[i];
+	if (n < 2 || (n == 2 && p[0].rules == 0))
 		return rules * c->ns_per_entry;
 	if (rules > p[n - 1].rules)
-		return extend_past_last(p, first, n, rules);
+		return extend_past_last(p, n, rules);
 	/* The segment holding `rules`; below the first point, the first segment. */
-	for (int i = first; i < n - 1; i++) {
+	for (int i = 0; i < n - 1; i++) {
 		const struct calibration_point *a = &p[i], *b = &p[i + 1];
 
 		if (rules <= b->rules || i == n - 2)

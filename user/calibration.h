@@ -23,9 +23,11 @@ struct calibration_point {
 struct calibration {
 	double ns_per_entry; /* least-squares slope over the points with rules >= 1 */
 	double ns_context;   /* fixed cost of a non-dummy context vs dummy, 0 if unknown */
-	int rules_used;	     /* most rules loaded while calibrating */
-	char kernel[128];    /* uname -r */
-	long long when;	     /* Unix time */
+	/* getpid latency with a non-dummy context and an empty exit list, 0 if not measured */
+	double ns_empty_walk;
+	int rules_used;	  /* most rules loaded while calibrating */
+	char kernel[128]; /* uname -r */
+	long long when;	  /* Unix time */
 	/* Extensions: the measurements the fit came from. */
 	int npoints;
 	struct calibration_point points[CALIBRATION_MAX_POINTS];
@@ -47,9 +49,10 @@ const char *calibration_default_path(void);
 double calibration_fit_slope(const struct calibration_point *p, int n);
 /*
  * getpid latency at `rules` non-matching exit rules: piecewise linear
- * through the points with rules >= 1, extended below the first along the
- * first segment and past the last along the fitted slope of the upper half
- * of the points. With fewer than two such points, rules * ns_per_entry.
+ * through ns_empty_walk at 0 (when measured) and the points with rules >= 1,
+ * extended below the first along the first segment and past the last along
+ * the fitted slope of the upper half of the points. With fewer than two
+ * points of rules >= 1, rules * ns_per_entry.
  */
 double calibration_latency_at(const struct calibration *c, double rules);
 /*

@@ -13,12 +13,15 @@
 # abtest=tree (only the tree-rule staleness test, on a fresh kernel) or
 # abtest=time (getpid and a workload timed with exit rules loaded, and on the
 # unpatched kernel auditskip's calibration and predicted saving, on a fresh
-# kernel that nothing has made stale).
+# kernel that nothing has made stale) or abtest=corpus (the workload corpus
+# of tests/vm/corpus-workloads.sh under rule sets that leave part of it
+# skippable).
 
 # JSON flattening (jflat, jlast, get, scget), tool, dump, rules_reset,
 # load_openat_rules and load_ruleset come from the tests/vm guest library,
 # result lines (pass, fail, log, summary_line) from tests/lib/common.sh.
 . /vmtest/guest-lib.sh
+. /vmtest/corpus-workloads.sh
 
 T=/tmp/ab
 mkdir -p "$T"
@@ -192,6 +195,37 @@ WL_TAR='tar -cf /tmp/wl/a.tar -C / vmtest bin/busybox sbin/auditctl && gzip -f /
 WL_SIG='n=0; trap "n=\$((n + 1))" USR1; i=0; while [ $i -lt 200 ]; do kill -USR1 $$; i=$((i + 1)); done; [ $n -eq 200 ]'
 mkdir -p $WL
 
+# ------------------------------------------------------------ the corpus ---
+# Each workload of the corpus under each rule set, filter-op mode: RESULT
+# corpus-SET-WORKLOAD, compared per syscall on the host like predict-*.
+# openat64 and mixed leave most of every workload skippable; arch32 names
+# i386's getpid (20), whose bit the patch's mask also sets for x86_64's
+# writev (20); perm's dir= rule has every bit (nothing is skippable).
+
+# corpus_rules SET: non-zero (after a FAIL line) when SET could not be loaded.
+corpus_rules() {
+	rules_reset
+	case $1 in
+	openat64 | mixed) load_rules $1 ;;
+	arch32) auditctl -a always,exit -F arch=b32 -S getpid -k ab-a32 >/dev/null ;;
+	perm) auditctl -a always,exit -F dir=$D -F perm=rwxa -k ab-perm >/dev/null ;;
+	esac || { fail corpus-$1 "could not load the rules"; return 1; }
+}
+
+# t_corpus SET SELECT: the workloads SELECT picks (a pattern of names, or
+# all) under the rule set SET.
+t_corpus() {
+	corpus_rules $1 || return
+	log "corpus-$1: $(auditctl -l | tr '\n' ';' | cut -c1-300)"
+	workloads_all | if [ "$2" = all ]; then cat; else grep -E "^($2)\|"; fi >"$T/wl.list"
+	while IFS='|' read -r _wl _cmd _exp; do
+		prepare
+		# (the command split into words on purpose)
+		measure corpus-$1-$_wl filter-op $_cmd </dev/null
+	done <"$T/wl.list"
+	rules_reset
+}
+
 # ------------------------------------------------------------ time model ---
 # getpid timed by audit_bench (the series' microbenchmark) with 0, 1, 32, 128
 # and 256 exit rules that cannot match it, and with 30-stig; a workload timed
@@ -250,7 +284,7 @@ t_time() {
 			dump time-calibrate
 		else
 			pass time-calibrate
-			echo "VMTEST RESULT time-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|points\.[0-9]+\.(rules|ns))=' | tr '\n' ' ')"
+			echo "VMTEST RESULT time-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|ns_empty_walk|points\.[0-9]+\.(rules|ns))=' | tr '\n' ' ')"
 		fi
 	fi
 	points="$TM_COUNTS stig"
@@ -481,6 +515,14 @@ main)
 	;;
 time)
 	t_time
+	;;
+corpus)
+	setup_busybox
+	t_corpus openat64 all
+	t_corpus mixed all
+	t_corpus arch32 "getpid|int80|getpid32|fork32|rawclone32|threads32|signals32|exec32"
+	t_corpus perm "perm|bb-tar|bb-gzip|bb-sh"
+	t_kernel_log
 	;;
 tree)
 	t_stale stale-baseline-tree

@@ -11,6 +11,10 @@
 #               syscall (arch and number), and the patched kernel performs
 #               no skippable walk; for getpid and for workloads beyond it
 #               (a shell script, tar and gzip, a self-signalling shell).
+#   corpus-*    the same, for every workload of the corpus
+#               (tests/vm/corpus-workloads.sh: signals, exec, i386 tasks,
+#               threads, fork, vfork, clone3, seccomp, ptrace, io_uring,
+#               busybox tar, gzip and sh) under four rule sets.
 #   stale-*     after watch and tree rules went away with their directories
 #               and `auditctl -D`, the unpatched kernel still walks the
 #               exit list for a new task's syscalls (audit_n_rules stale),
@@ -27,10 +31,10 @@
 #               fails (TCG with -icount: emulated nanoseconds that count
 #               instructions, comparable only within the run).
 #
-# Each kernel boots three times: abtest=main runs everything else;
+# Each kernel boots four times: abtest=main runs everything else;
 # abtest=tree runs only the tree-rule staleness test on a fresh kernel (on
 # the main boot the watch test has made the unpatched kernel stale
-# already); abtest=time runs the time model on a fresh kernel, the two
+# already); abtest=corpus the corpus; abtest=time runs the time model on a fresh kernel, the two
 # kernels one after the other, never side by side.
 #
 # Output: "VMTEST PASS name" / "VMTEST FAIL name: reason" lines, details as
@@ -44,7 +48,7 @@
 # guest at a time; by default the two kernels boot side by side),
 # VMTEST_STATIC (another directory with the static tools, as for
 # tests/vm/run.sh), KERNEL_AB_TESTS (boots to run, default "main tree
-# time").
+# corpus time").
 
 set -euo pipefail
 
@@ -57,7 +61,7 @@ case "$KV" in
 esac
 KOUT=$ROOT/.output/kernels/$KV
 WORK=$ROOT/.output/kernel-ab/$KV/run
-TESTS=${KERNEL_AB_TESTS:-main tree time}
+TESTS=${KERNEL_AB_TESTS:-main tree corpus time}
 # (TIMEOUT, MEM and SMP are read by vm_boot.)
 TIMEOUT=${KERNEL_AB_TIMEOUT:-600}
 # shellcheck disable=SC2034
@@ -98,7 +102,9 @@ boot() {
 		boot_counted $v $t
 		return
 	fi
-	vm_boot "$KOUT/$v/bzImage" "$WORK/initramfs.cpio.gz" "$WORK/console-$v-$t.log" "abtest=$t"
+	# (the corpus is some 70 auditskip runs: twice the time)
+	TIMEOUT=$((TIMEOUT * $([ $t = corpus ] && echo 2 || echo 1))) \
+		vm_boot "$KOUT/$v/bzImage" "$WORK/initramfs.cpio.gz" "$WORK/console-$v-$t.log" "abtest=$t"
 	echo "$VM_STATUS $VM_SECS" >"$WORK/status-$v-$t"
 }
 
@@ -201,14 +207,14 @@ per_mismatch() {
 }
 
 # ---------------------------------------------------------- predictions ---
-PREDICT_SETS="openat64 getpid fullmask stig getpid-mixed churn openat64-sh openat64-tar openat64-signal
-	mixed-sh mixed-tar mixed-signal stig-tar"
-case " $TESTS " in *" main "*) ;; *) PREDICT_SETS= ;; esac
-for set in $PREDICT_SETS; do
-	name=predict-$set
+# check_prediction NAME: the unpatched kernel's skippable walks of RESULT
+# NAME against the walks the patched kernel no longer made, in total and
+# per syscall; the patched kernel may leave no skippable walk.
+check_prediction() {
+	local name=$1 a_sc a_sk b_sc b_sk saved mism
 	if [ -z "$(r unpatched $name present)" ] || [ -z "$(r patched $name present)" ]; then
 		fail $name "no result from $([ -z "$(r unpatched $name present)" ] && echo unpatched) $([ -z "$(r patched $name present)" ] && echo patched)"
-		continue
+		return
 	fi
 	a_sc=$(r unpatched $name walks)
 	a_sk=$(r unpatched $name skippable_walks)
@@ -235,7 +241,25 @@ for set in $PREDICT_SETS; do
 	else
 		pass $name
 	fi
+}
+
+PREDICT_SETS="openat64 getpid fullmask stig getpid-mixed churn openat64-sh openat64-tar openat64-signal
+	mixed-sh mixed-tar mixed-signal stig-tar"
+case " $TESTS " in *" main "*) ;; *) PREDICT_SETS= ;; esac
+for set in $PREDICT_SETS; do
+	check_prediction predict-$set
 done
+
+# The workload corpus (abtest=corpus): every RESULT corpus-SET-WORKLOAD.
+case " $TESTS " in
+*" corpus "*)
+	CORPUS_CASES=$(for k in "${!R[@]}"; do echo "$k"; done | sed -n 's/^unpatched|\(corpus-[^|]*\)|present$/\1/p' | sort)
+	[ -n "$CORPUS_CASES" ] || fail corpus "no corpus result from the unpatched kernel"
+	for name in $CORPUS_CASES; do
+		check_prediction "$name"
+	done
+	;;
+esac
 
 # filter-op on the patched kernel still sees the walks it does perform.
 if [ -n "$PREDICT_SETS" ]; then
@@ -338,8 +362,9 @@ time_table() {
 	echo "meas = unpatched - patched; pred = auditskip's saved_ns per getpid (filter-op,"
 	echo "calibrated in the unpatched guest); err = (pred - meas) / meas. Emulated ns."
 	if [ -n "$cal" ]; then
-		printf 'calibration (unpatched guest): ns_per_entry %.2f, ns_context %.1f, points (rules:ns)' \
-			"$(r unpatched time-calibration ns_per_entry)" "$(r unpatched time-calibration ns_context)"
+		printf 'calibration (unpatched guest): ns_per_entry %.2f, ns_context %.1f, empty exit list %.1f, points (rules:ns)' \
+			"$(r unpatched time-calibration ns_per_entry)" "$(r unpatched time-calibration ns_context)" \
+			"$(r unpatched time-calibration ns_empty_walk)"
 		i=0
 		while [ -n "$(r unpatched time-calibration points.$i.rules)" ]; do
 			printf ' %s:%.1f' "$(r unpatched time-calibration points.$i.rules)" "$(r unpatched time-calibration points.$i.ns)"

@@ -304,6 +304,16 @@ static int clone3s(long n)
 }
 
 #define STACK_SIZE (64 * 1024)
+/*
+ * i386's futex (240) takes a 32-bit timespec and exists only with
+ * CONFIG_COMPAT_32BIT_TIME, which kernels may leave out; futex_time64
+ * (422) is always there, as on 64-bit kernels futex is.
+ */
+#ifdef SYS_futex_time64
+#define SYS_FUTEX_WAIT SYS_futex_time64
+#else
+#define SYS_FUTEX_WAIT SYS_futex
+#endif
 #define MAX_THREADS 64
 
 struct thread {
@@ -374,9 +384,9 @@ static int threads(long n, long m)
 
 		/* One call per thread: EAGAIN at once if it has gone already. */
 		if (tid)
-			syscall(SYS_futex, &t[i].tid, FUTEX_WAIT, tid, NULL, NULL, 0);
+			syscall(SYS_FUTEX_WAIT, &t[i].tid, FUTEX_WAIT, tid, NULL, NULL, 0);
 		else
-			syscall(SYS_futex, &t[i].tid, FUTEX_WAIT, 1, NULL, NULL, 0);
+			syscall(SYS_FUTEX_WAIT, &t[i].tid, FUTEX_WAIT, 1, NULL, NULL, 0);
 		if (t[i].tid) {
 			fprintf(stderr, "%s: thread %ld still running after its futex wait\n", prog,
 				i);

@@ -64,6 +64,7 @@ static struct calibration sample(void)
 	struct calibration c = {
 		.ns_per_entry = 3.25,
 		.ns_context = 161.5,
+		.ns_empty_walk = 301.5,
 		.rules_used = 64,
 		.kernel = "6.18.44-test",
 		.when = 1796000000LL,
@@ -175,6 +176,29 @@ static void test_latency_past_last_two_points(void **state)
 	assert_ns(calibration_latency_at(&c, 0), 100 - 17.5);
 }
 
+/*
+ * A measured empty walk (a non-dummy context, no exit rule) anchors the
+ * curve at 0: below the first point the curve runs towards it, not along
+ * the first segment, and a walk saves the latency above it.
+ */
+static void test_latency_empty_walk(void **state)
+{
+	struct calibration c = curve();
+
+	(void)state;
+	c.ns_empty_walk = 190;
+	assert_ns(calibration_latency_at(&c, 0), 190);
+	assert_ns(calibration_latency_at(&c, 0.5), 195);
+	assert_ns(calibration_latency_at(&c, 8), 228);
+	assert_ns(calibration_latency_at(&c, 80), 715);
+	assert_ns(calibration_walk_ns(&c, 1), 10);
+	assert_ns(calibration_walk_ns(&c, 16), 70);
+	/* With one point of rules the slope alone, as without the anchor. */
+	c.npoints = 2;
+	c.ns_per_entry = 3.25;
+	assert_ns(calibration_latency_at(&c, 10), 32.5);
+}
+
 /* Under two points with rules there is no curve: the slope alone. */
 static void test_latency_one_point(void **state)
 {
@@ -244,6 +268,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(calibration_load(path, &out), 0);
 	assert_true(out.ns_per_entry == in.ns_per_entry);
 	assert_true(out.ns_context == in.ns_context);
+	assert_true(out.ns_empty_walk == in.ns_empty_walk);
 	assert_int_equal(out.rules_used, in.rules_used);
 	assert_string_equal(out.kernel, in.kernel);
 	assert_true(out.when == in.when);
@@ -354,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_latency_past_last),
 		cmocka_unit_test(test_latency_past_last_two_points),
 		cmocka_unit_test(test_latency_one_point),
+		cmocka_unit_test(test_latency_empty_walk),
 		cmocka_unit_test(test_walk_ns),
 		cmocka_unit_test(test_fit_slope),
 		cmocka_unit_test(test_round_trip),

@@ -275,6 +275,98 @@ t_first_syscall_tree_kill() {
 	dump $name
 }
 
+# Same for an exe= rule, which the kernel removes when the directory of its
+# executable goes (audit_autoremove_mark_rule() calls audit_del_rule(): the
+# mirror's fexit there, not a netlink request). The rule names getpid but
+# not getpid_loop's executable: its walks are needless until the rule goes,
+# then skippable, from the very first. Only a rule on mount stays.
+t_first_syscall_exe_autoremove() {
+	M=$1
+	name=first-syscall-exe-autoremove-$M
+	rules_reset
+	mkdir -p /tmp/ex
+	cp /bin/getpid_loop /tmp/ex/x
+	rm -f /tmp/ex.ready /tmp/ex.go
+	auditctl -a always,exit -F arch=b64 -S mount -F uid=4242 -k vmtest &&
+		auditctl -a always,exit -F arch=b64 -S getpid -F exe=/tmp/ex/x -k vmtest ||
+		{ fail $name "could not load the rules"; rules_reset; return; }
+	(
+		tool $name --mode $M --json -- getpid_loop 300 --pause /tmp/ex.ready /tmp/ex.go 200
+		exit $rc
+	) &
+	_tpid=$!
+	_t=0
+	while [ ! -e /tmp/ex.ready ] && [ $_t -lt 600 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+	rm -rf /tmp/ex
+	left=$(auditctl -l | grep -c 'exe=/tmp/ex/x')
+	: >/tmp/ex.go
+	wait $_tpid
+	rc=$?
+	rules_reset
+	jlast "$T/$name.out" summary >"$T/$name.sum"
+	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
+	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	log "$name: getpid walks=$sc skippable=$sk; exe rule still listed after rm: $left"
+	if [ $rc -ne 0 ]; then
+		fail $name "exit status $rc"
+	elif [ "$left" != 0 ]; then
+		fail $name "the kernel did not remove the exe= rule"
+	elif [ "$sc" != 500 ] || [ "$sk" != 200 ]; then
+		fail $name "getpid walks=$sc skippable=$sk, expected 500 and 200 (the calls after the rule went)"
+	else
+		pass $name
+		return
+	fi
+	dump $name
+}
+
+# Watch rules go to the inode hash, never the exit list: adding one must
+# not mark its (full) mask ahead of the rule as an exit rule would be. A
+# getpid loop runs while watches on a file are added and deleted; every
+# getpid walk must stay skippable.
+t_watch_not_premarked() {
+	M=$1
+	name=watch-not-premarked-$M
+	rules_reset
+	mkdir -p /tmp/pw
+	: >/tmp/pw/f
+	rm -f /tmp/pw.stop /tmp/pw.count
+	auditctl -a always,exit -F arch=b64 -S mount -F uid=4242 -k vmtest ||
+		{ fail $name "could not load the rule"; rules_reset; return; }
+	(
+		_n=0
+		while [ ! -e /tmp/pw.stop ]; do
+			auditctl -w /tmp/pw/f -p wa -k vmtest-pw >/dev/null &&
+				auditctl -W /tmp/pw/f -p wa -k vmtest-pw >/dev/null
+			_n=$((_n + 1))
+		done
+		echo $_n >/tmp/pw.count
+	) &
+	_churn=$!
+	tool $name --mode $M --json -- getpid_loop --for 5
+	: >/tmp/pw.stop
+	wait $_churn
+	rules_reset
+	jlast "$T/$name.out" summary >"$T/$name.sum"
+	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
+	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	log "$name: getpid walks=$sc skippable=$sk; watches added and deleted: $(cat /tmp/pw.count)"
+	if [ $rc -ne 0 ]; then
+		fail $name "exit status $rc"
+	elif [ -z "$sc" ] || [ "$sc" -lt 1 ] || [ "$(cat /tmp/pw.count)" -lt 3 ]; then
+		fail $name "no overlap: getpid walks=$sc, watch rounds $(cat /tmp/pw.count)"
+	elif [ "$sk" != "$sc" ]; then
+		fail $name "$((sc - sk)) of $sc getpid walks unskippable while watch rules were added"
+	else
+		pass $name
+		return
+	fi
+	dump $name
+}
+
 # Where the kernel mirror cannot be kept (no bpf_loop()), the loader keeps it
 # from the listing and says so, and the rule list's mask is what it holds.
 t_loader_mirror() {
@@ -751,6 +843,8 @@ if [ -n "${LOADER_MIRROR:-}" ]; then
 else
 	for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
 	for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
+	for M in $TRAMPOLINE_MODES; do t_first_syscall_exe_autoremove $M; done
+	for M in $TRAMPOLINE_MODES; do t_watch_not_premarked $M; done
 fi
 for M in $MODES; do t_detach $M; done
 # Also leaves audit_n_rules stale (guest only).
