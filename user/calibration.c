@@ -191,7 +191,7 @@ static bool from_json(struct json_object *o, struct calibration *r)
 		return false;
 	/* Optional: files from before it was measured have none. */
 	if (json_object_object_get_ex(o, "ns_empty_walk", &f) &&
-	    (!get_number(o, "ns_empty_walk", &r->ns_empty_walk) || r->ns_empty_walk < 0))
+	    (!get_number(o, "ns_empty_walk", &r->ns_empty_walk) || !plausible_ns(r->ns_empty_walk)))
 		return false;
 	if (!json_object_object_get_ex(o, "rules_used", &f) ||
 	    !json_object_is_type(f, json_type_int) || json_object_get_int(f) < 1)
