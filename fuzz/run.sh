@@ -15,7 +15,7 @@ set -u
 cd "$(dirname "$0")/.."
 . tests/lib/common.sh
 
-FUZZ_OUT=${FUZZ_OUT:-.output/fuzz}
+FUZZ_OUT=${FUZZ_OUT:-${OUT:-.output}/fuzz}
 MODE=${1:-}
 SECONDS_EACH=${2:-30}
 NAMES=$(for f in fuzz/fuzz_*.c; do f=${f#fuzz/fuzz_}; echo "${f%.c}"; done)
