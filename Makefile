@@ -45,13 +45,15 @@ STATIC_LIBS := -static $(filter-out -lmicrohttpd,$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/calibration.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c user/counts.c user/session.c user/metrics_textfile.c
+	user/calibration.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c user/counts.c \
+	user/session.c user/metrics_textfile.c user/rulesfile.c user/kernelrule.c user/blockers.c user/report_blockers.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
 STATIC_OBJS := $(filter-out $(OUTPUT)/metrics.o,$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
-UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_resync
+UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
+	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_resync
 
 ifeq ($(V),1)
 Q =
@@ -127,6 +129,16 @@ $(OUTPUT)/static/corpus32: tests/tools/corpus.c | $(OUTPUT)
 $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
+
+$(OUTPUT)/test_blockers: tests/unit/test_blockers.c $(OUTPUT)/blockers.o $(OUTPUT)/mask.o \
+	$(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
+
+$(OUTPUT)/test_rulesfile: tests/unit/test_rulesfile.c $(OUTPUT)/rulesfile.o $(OUTPUT)/kernelrule.o \
+	$(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
 
 $(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
 	$(call msg,CC,$@)

@@ -104,6 +104,7 @@ run_suite "resync under rule floods (host)" tests/host/resync.sh
 run_suite "metrics and JSON schema (host)" tests/host/metrics.sh
 run_suite "exactness on real workloads (host)" tests/host/exactness.sh
 run_suite "package, service, textfile (host)" tests/host/package.sh
+run_suite "rules files read as the kernel lists them (host)" tests/host/rulesfile.sh
 run_suite "guest tests (QEMU, Debian kernels)" tests/vm/run.sh
 echo "=== all suites"
 echo "$passed passed, $failed failed"

@@ -16,7 +16,7 @@ const char *argp_program_bug_address = NULL;
 
 static const char args_doc[] =
 	"[-- COMMAND [ARG...]]\n"
-	"rules [--json]\n"
+	"rules [--file PATH] [--json]\n"
 	"calibrate [--rules N] [--cpu CPU]";
 
 /* argp prints what follows \v after the options. */
@@ -31,6 +31,7 @@ static const char doc[] =
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
+	"    auditskip rules --file /etc/audit/rules.d   # the same for rules not loaded\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
 	"\n"
 	"Modes (best first; the first that loads is used):\n"
@@ -55,6 +56,7 @@ enum {
 	OPT_METRICS_TEXTFILE,
 	OPT_LIST_PERIOD,
 	OPT_NOTIFY_RCVBUF,
+	OPT_FILE,
 };
 
 static const struct argp_option options[] = {
@@ -84,6 +86,9 @@ static const struct argp_option options[] = {
 	{ "rules", OPT_RULES, "N", 0,
 	  "calibrate: most rules to add (default: 64, or the exit rules loaded)", 0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
+	{ "file", OPT_FILE, "PATH", 0,
+	  "rules: read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
+	  0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	/* Proves the missed-match counter can fire: the mirror loses one bit. */
 	{ "test-corrupt-mirror", OPT_CORRUPT, "SYSCALL", OPTION_HIDDEN, NULL, 0 },
@@ -217,6 +222,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_METRICS:
 		env->metrics = arg;
 		break;
+	case OPT_FILE:
+		env->rules_file = arg;
+		break;
 	case OPT_METRICS_TEXTFILE: {
 		char why[256];
 
@@ -270,6 +278,11 @@ int parse_args(int argc, char **argv, struct env *env)
 		return 2;
 	if (env->argv && env->pid) {
 		fprintf(stderr, "auditskip: -p and -- COMMAND cannot be combined\n");
+		return 2;
+	}
+	if (env->rules_file && env->command != CMD_RULES) {
+		fprintf(stderr,
+			"auditskip: --file goes with 'rules' (auditskip rules --file PATH)\n");
 		return 2;
 	}
 	if (env->command != CMD_COUNT && (env->argv || env->pid)) {

@@ -36,6 +36,7 @@ struct env {
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
 	int list_period_ms;	 /* tests only: the periodic listing's period, 0: from its cost */
 	int notify_rcvbuf;	 /* tests only: the change socket's buffer in bytes, 0: default */
+	const char *rules_file;	 /* rules --file: a rules file or rules.d directory to read */
 };
 
 /* 0, or the exit status for a bad command line (after a message). */

@@ -13,6 +13,7 @@
 #include "calibrate.h"
 #include "report.h"
 #include "rules.h"
+#include "rulesfile.h"
 #include "session.h"
 #include "sysinfo.h"
 
@@ -48,11 +49,35 @@ static int preflight(const struct env *env, struct audit_status_info *st)
 	return 0;
 }
 
+/* rules --file: nothing is loaded, so no privilege is needed. */
+static int cmd_rules_file(const struct env *env)
+{
+	struct rules_file_error fe;
+	struct ruleset rs;
+	int err = rules_file_read(env->rules_file, &rs, &fe);
+
+	if (err) {
+		if (fe.line)
+			fprintf(stderr, "auditskip: %s:%u: %s\n", fe.file, fe.line, fe.message);
+		else
+			fprintf(stderr, "auditskip: %s: %s\n", fe.file, fe.message);
+		ruleset_free(&rs);
+		return 1;
+	}
+	report_rules(stdout, &rs, env->json);
+	ruleset_free(&rs);
+	return 0;
+}
+
 static int cmd_rules(const struct env *env)
 {
 	struct audit_status_info st;
 	struct ruleset rs;
-	int err = preflight(env, &st);
+	int err;
+
+	if (env->rules_file)
+		return cmd_rules_file(env);
+	err = preflight(env, &st);
 
 	if (err)
 		return 1;

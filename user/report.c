@@ -3,7 +3,9 @@
 #include <string.h>
 #include <time.h>
 #include <json-c/json.h>
+#include <libaudit.h>
 #include "report.h"
+#include "report_blockers.h"
 #include "syscalls.h"
 #include "whatif.h"
 
@@ -511,8 +513,14 @@ static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
 				"\nRules that set every syscall bit (while one is loaded the skip never fires):\n");
 		any = true;
 		ruleset_exit_mask(rs, i, without);
-		fprintf(out, "  %s\n    without it the aggregate mask would have %u bits set\n",
-			rule->text, mask_count(without));
+		if (mask_is_full(without))
+			fprintf(out,
+				"  %s\n    without it the aggregate mask would still have every bit: other rules fill it (see the fewest rules below)\n",
+				rule->text);
+		else
+			fprintf(out,
+				"  %s\n    without it the aggregate mask would have %u bits set\n",
+				rule->text, mask_count(without));
 	}
 }
 
@@ -609,6 +617,7 @@ static void print_summary_json(const struct report_ctx *r, const struct walk_cou
 	json_object *o = counts_json(r, "summary", w, seconds);
 
 	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
+	json_object_object_add(o, "skip_blockers", skip_blockers_json(r->live.rules));
 	if (r->cfg.comm_top) {
 		json_object_object_add(o, "comms", comms_json(r));
 		add_u64(o, "comms_lost", r->live.comms_lost);
@@ -722,6 +731,7 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 	print_walk_times(r, order, n);
 	print_comms(r->cfg.out, r);
 	print_full_mask_rules(r->cfg.out, r->live.rules);
+	print_skip_blockers(r->cfg.out, r->live.rules, false);
 	if (command_status >= 0)
 		fprintf(r->cfg.out, "\nCommand exited with status %d.\n", command_status);
 	fflush(r->cfg.out);
@@ -750,11 +760,54 @@ static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char
 	fprintf(out, "\n");
 }
 
+static json_object *rule_fields_json(const struct audit_rule *rule)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned int i = 0; i < rule->field_count; i++) {
+		const struct rule_field *f = &rule->fields[i];
+		const char *name = audit_field_to_name(f->type);
+		const char *op = audit_operator_to_symbol(f->op);
+		json_object *e = json_object_new_object();
+		char buf[RULE_STRINGS_MAX + 1];
+
+		add_str(e, "field", name ? name : "?");
+		add_str(e, "op", op ? op : "?");
+		if (rule_field_is_string(f->type))
+			add_str(e, "value", rule_field_string(rule, i, buf, sizeof(buf)));
+		else
+			add_u64(e, "value", f->value);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static json_object *strings_json(char *const *v, size_t n)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, json_object_new_string(v[i]));
+	return arr;
+}
+
+static void print_read_from(FILE *out, const struct ruleset *rs)
+{
+	fprintf(out, "Read from %s (nothing loaded):\n", rs->nsources == 1 ? "a file" : "files");
+	for (size_t i = 0; i < rs->nsources; i++)
+		fprintf(out, "  %s\n", rs->sources[i]);
+	if (rs->nnotes)
+		fprintf(out, "Lines that are not rules, and warnings:\n");
+	for (size_t i = 0; i < rs->nnotes; i++)
+		fprintf(out, "  %s\n", rs->notes[i]);
+	fprintf(out, "\n");
+}
+
 void report_rules(FILE *out, const struct ruleset *rs, bool json)
 {
 	struct whatif_masks w;
 	syscall_mask all;
-	char name[64];
+	char name[64], hex[MASK_HEX_LEN + 1];
 
 	ruleset_exit_mask(rs, -1, all);
 	if (json) {
@@ -762,6 +815,9 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		json_object *skip = json_object_new_array();
 
 		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+		add_str(o, "source", rs->nsources ? "file" : "kernel");
+		json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));
+		json_object_object_add(o, "notes", strings_json(rs->notes, rs->nnotes));
 		mask_json(o, all, ruleset_exit_rules(rs));
 		for (size_t i = 0; i < rs->n; i++) {
 			const struct audit_rule *rule = &rs->rules[i];
@@ -775,6 +831,14 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 			json_object_object_add(e, "inode_hash",
 					       json_object_new_boolean(rule->inode_hash));
 			add_u64(e, "mask_bits", mask_count(rule->mask));
+			add_str(e, "action",
+				audit_action_to_name(rule->action) ?
+					audit_action_to_name(rule->action) :
+					"?");
+			mask_to_hex(rule->mask, hex);
+			add_str(e, "mask_hex", hex);
+			json_object_object_add(e, "fields", rule_fields_json(rule));
+			add_str(e, "origin", rule->origin);
 			json_object_array_add(arr, e);
 		}
 		json_object_object_add(o, "rules", arr);
@@ -785,6 +849,7 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		}
 		json_object_object_add(o, "skipped_syscalls", skip);
 		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
+		json_object_object_add(o, "skip_blockers", skip_blockers_json(rs));
 		whatif_build(rs, NULL, &w);
 		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
 		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
@@ -793,6 +858,8 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		return;
 	}
 
+	if (rs->nsources)
+		print_read_from(out, rs);
 	fprintf(out,
 		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
 	for (size_t i = 0; i < rs->n; i++)
@@ -813,4 +880,5 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 	print_syscalls(out, all, true, "Syscalls that still walk the list");
 	print_syscalls(out, all, false, "Syscalls the fast path would skip");
 	print_full_mask_rules(out, rs);
+	print_skip_blockers(out, rs, true);
 }

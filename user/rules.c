@@ -8,8 +8,7 @@
 #include "rules.h"
 #include "syscalls.h"
 
-/* Fields whose value is a length into the string buffer (audit_data_to_entry()). */
-static bool field_is_string(unsigned int field)
+bool rule_field_is_string(unsigned int field)
 {
 	switch (field) {
 	case AUDIT_SUBJ_USER ... AUDIT_SUBJ_CLR:
@@ -122,7 +121,11 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
 	r->list = d->flags & ~AUDIT_FILTER_PREPEND;
+	r->action = d->action;
 	memcpy(r->mask, d->mask, sizeof(r->mask));
+	r->field_count = d->field_count;
+	r->strings_len = d->buflen < RULE_STRINGS_MAX ? d->buflen : RULE_STRINGS_MAX;
+	memcpy(r->strings, d->buf, r->strings_len);
 	r->drops_config_change = may_drop_config_change(d);
 
 	for (unsigned int i = 0; i < d->field_count; i++) {
@@ -131,7 +134,8 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 		const char *sym = audit_operator_to_symbol(op);
 		char val[AUDIT_MAX_KEY_LEN + 1];
 
-		if (field_is_string(f)) {
+		r->fields[i] = (struct rule_field){ .type = f, .op = op, .value = v };
+		if (rule_field_is_string(f)) {
 			if (off + v > d->buflen)
 				return -EINVAL;
 			snprintf(val, sizeof(val), "%.*s", (int)v, d->buf + off);
@@ -167,6 +171,22 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	snprintf(r->text, sizeof(r->text), "-a %s,%s%s%s", action ? action : "?", list ? list : "?",
 		 syscalls, fields);
 	return 0;
+}
+
+const char *rule_field_string(const struct audit_rule *r, unsigned int i, char *buf, size_t size)
+{
+	size_t off = 0, len;
+
+	for (unsigned int j = 0; j < i; j++)
+		if (rule_field_is_string(r->fields[j].type))
+			off += r->fields[j].value;
+	len = r->fields[i].value;
+	if (off > r->strings_len)
+		off = r->strings_len;
+	if (off + len > r->strings_len)
+		len = r->strings_len - off;
+	snprintf(buf, size, "%.*s", (int)len, r->strings + off);
+	return buf;
 }
 
 bool rule_on_list(const struct audit_rule *r, unsigned int list)
@@ -209,8 +229,7 @@ int ruleset_load(struct ruleset *rs)
 	struct rule_list l = { 0 };
 	int fd, err;
 
-	rs->rules = NULL;
-	rs->n = 0;
+	memset(rs, 0, sizeof(*rs));
 	for (int tries = 0;; tries++) {
 		fd = auditnl_open();
 		if (fd < 0)
@@ -230,11 +249,19 @@ int ruleset_load(struct ruleset *rs)
 	return 0;
 }
 
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void ruleset_free(struct ruleset *rs)
 {
 	free(rs->rules);
-	rs->rules = NULL;
-	rs->n = 0;
+	free_strings(rs->sources, rs->nsources);
+	free_strings(rs->notes, rs->nnotes);
+	memset(rs, 0, sizeof(*rs));
 }
 
 size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list)

@@ -8,8 +8,19 @@
 #include <linux/audit.h>
 #include "mask.h"
 
+/* One field as the kernel lists it: a string field's value is its length. */
+struct rule_field {
+	__u32 type; /* AUDIT_UID, AUDIT_WATCH, ... */
+	__u32 op;   /* AUDIT_EQUAL, ... */
+	__u32 value;
+};
+
+/* The string fields' text, in field order, as AUDIT_LIST_RULES packs it. */
+#define RULE_STRINGS_MAX 1024
+
 struct audit_rule {
-	unsigned int list; /* AUDIT_FILTER_* */
+	unsigned int list;   /* AUDIT_FILTER_* */
+	unsigned int action; /* AUDIT_ALWAYS or AUDIT_NEVER */
 	syscall_mask mask;
 	/*
 	 * The listing reports watch and inode rules under the exit list's
@@ -22,15 +33,33 @@ struct audit_rule {
 	bool drops_config_change; /* an exclude rule that can drop AUDIT_CONFIG_CHANGE records */
 	char key[AUDIT_MAX_KEY_LEN + 1];
 	char text[512]; /* auditctl-like, for people */
+	unsigned int field_count;
+	struct rule_field fields[AUDIT_MAX_FIELDS];
+	char strings[RULE_STRINGS_MAX]; /* truncated past RULE_STRINGS_MAX */
+	unsigned int strings_len;
+	/* Where a rule read from a file came from ("30-stig.rules:18"), else "". */
+	char origin[160];
 };
 
 struct ruleset {
 	struct audit_rule *rules;
 	size_t n;
+	/*
+	 * Read from a file (rulesfile.h): the files in the order read, and the
+	 * lines that are not rules or that auditctl warns about, "FILE:LINE: ...".
+	 */
+	char **sources;
+	size_t nsources;
+	char **notes;
+	size_t nnotes;
 };
 
 /* Fills `r` from one AUDIT_LIST_RULES record; returns 0 or -EINVAL. */
 int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len);
+/* A string field's value (NUL-terminated into buf), the i-th field of r. */
+const char *rule_field_string(const struct audit_rule *r, unsigned int i, char *buf, size_t size);
+/* Whether the kernel stores field `type` as a string (audit_data_to_entry()). */
+bool rule_field_is_string(unsigned int type);
 /* On audit_filter_list[list] (AUDIT_FILTER_EXIT: what audit_filter_syscall() walks). */
 bool rule_on_list(const struct audit_rule *r, unsigned int list);
 

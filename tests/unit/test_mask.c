@@ -159,7 +159,7 @@ static void test_inode_hash_rules(void **state)
 static void test_aggregate(void **state)
 {
 	struct audit_rule rules[4];
-	struct ruleset rs = { rules, 4 };
+	struct ruleset rs = { .rules = rules, .n = 4 };
 	syscall_mask agg;
 
 	(void)state;
@@ -183,7 +183,7 @@ static void test_aggregate(void **state)
 static void test_counted_rules(void **state)
 {
 	struct audit_rule rules[4];
-	struct ruleset rs = { rules, 4 };
+	struct ruleset rs = { .rules = rules, .n = 4 };
 	syscall_mask uring;
 
 	(void)state;
@@ -252,7 +252,7 @@ static void test_perm_narrowing(void **state)
 static void test_arch_masks(void **state)
 {
 	struct audit_rule rules[2];
-	struct ruleset rs = { rules, 2 };
+	struct ruleset rs = { .rules = rules, .n = 2 };
 	struct whatif_masks w;
 
 	(void)state;
