@@ -74,6 +74,8 @@ enum {
 	OPT_PROFILE,
 	OPT_WEB_CONFIG,
 	OPT_USER,
+	OPT_LIST_PERIOD,
+	OPT_NOTIFY_RCVBUF,
 	OPT_FILE,
 };
 
@@ -90,7 +92,8 @@ static const struct argp_option options[] = {
 	  "Also count by process name; show the top N (default 10)", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", OPT_SYNC, "MS", 0,
-	  "Resync audit status and rules at least this often (default 1000)", 0 },
+	  "Read audit's status this often (default 1000); the rules are listed on every change audit logs and checked every MS, or every 200 times a listing's CPU time if longer",
+	  0 },
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0,
 	  "Serve Prometheus metrics at http://ADDR:PORT/metrics", 0 },
 	{ "web.config.file", OPT_WEB_CONFIG, "FILE", 0,
@@ -128,6 +131,10 @@ static const struct argp_option options[] = {
 	{ "test-fail-start", OPT_FAIL_START, NULL, OPTION_HIDDEN, NULL, 0 },
 	/* Benchmarks: the programs attach and return at once, the floor of this design. */
 	{ "test-hollow", OPT_HOLLOW, NULL, OPTION_HIDDEN, NULL, 0 },
+	/* Proves rule changes are heard: no periodic listing to fall back on. */
+	{ "test-list-period-ms", OPT_LIST_PERIOD, "MS", OPTION_HIDDEN, NULL, 0 },
+	/* Proves lost change records are noticed: a socket buffer that overflows. */
+	{ "test-notify-rcvbuf", OPT_NOTIFY_RCVBUF, "BYTES", OPTION_HIDDEN, NULL, 0 },
 	{},
 };
 
@@ -215,6 +222,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_HOLLOW:
 		env->hollow = true;
+		break;
+	case OPT_LIST_PERIOD:
+		if (parse_long(arg, 10, 86400000, &v))
+			argp_error(state, "invalid --test-list-period-ms '%s'", arg);
+		env->list_period_ms = v;
+		break;
+	case OPT_NOTIFY_RCVBUF:
+		if (parse_long(arg, 1, 1 << 24, &v))
+			argp_error(state, "invalid --test-notify-rcvbuf '%s'", arg);
+		env->notify_rcvbuf = v;
 		break;
 	case OPT_FAIL_START:
 		env->test_fail_start = true;

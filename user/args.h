@@ -23,11 +23,11 @@ struct env {
 	int top;
 	bool json;
 	bool verbose;
-	pid_t pid;		      /* 0: whole machine */
-	char **argv;		      /* `-- COMMAND ARGS`, NULL-terminated, or NULL */
-	const char *btf_path;	      /* NULL: /sys/kernel/btf/vmlinux */
-	int sync_ms;		      /* how often audit status and rules are re-read */
-	const char *metrics;	      /* ADDR:PORT for Prometheus, or NULL */
+	pid_t pid;	      /* 0: whole machine */
+	char **argv;	      /* `-- COMMAND ARGS`, NULL-terminated, or NULL */
+	const char *btf_path; /* NULL: /sys/kernel/btf/vmlinux */
+	int sync_ms;	      /* how often audit's status is read; the rules at least this often */
+	const char *metrics;  /* ADDR:PORT for Prometheus, or NULL */
 	const char *metrics_textfile; /* file the metrics page is written to, or NULL */
 	const char *web_config;	      /* --web.config.file: TLS and basic auth, or NULL */
 	const char *user;	      /* --user: counted as this user once started, or NULL */
@@ -42,6 +42,8 @@ struct env {
 	const char *output;	 /* profile: -o FILE; advise: the rules file to write, or NULL */
 	const char *profile;	 /* whatif: --profile FILE */
 	const char *rules_path;	 /* whatif: --rules PATH, "-": the rules loaded now */
+	int list_period_ms;	 /* tests only: the periodic listing's period, 0: from its cost */
+	int notify_rcvbuf;	 /* tests only: the change socket's buffer in bytes, 0: default */
 	const char *rules_file;	 /* rules --file: a rules file or rules.d directory to read */
 };
 

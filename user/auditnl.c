@@ -7,6 +7,7 @@
  * come from a kernel thread that waits for that lock, so usually after the
  * acknowledgement; every reply carries the request's sequence number.
  */
+#define _GNU_SOURCE /* recvmmsg() */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -14,8 +15,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <linux/filter.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include "auditnl.h"
@@ -25,11 +24,19 @@
 
 static __u32 last_seq;
 
+/* Room for many rule records per recvmmsg() (capped at net.core.rmem_max). */
+#define SOCKET_RCVBUF (1 << 20)
+
 int auditnl_open(void)
 {
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	int size = SOCKET_RCVBUF;
 
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	/* Best effort: the default buffer only means smaller batches. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	return fd;
 }
 
 void auditnl_close(int fd)
@@ -80,39 +87,55 @@ static long long now_ms(void)
 }
 
 /*
- * One datagram from the kernel, waiting until `deadline` (CLOCK_MONOTONIC
- * ms): its length, or -ETIMEDOUT, or another negative errno. Datagrams from
- * other sockets (nl_pid not 0) are dropped.
+ * Every syscall of this process walks audit's exit list like anyone
+ * else's, so with thousands of rules loaded a syscall costs tens of
+ * microseconds: a listing reads its one-rule datagrams many per
+ * recvmmsg(), and polls only when none is queued.
  */
-static int recv_until(int fd, void *buf, size_t size, long long deadline)
+#define RECV_BATCH 64
+
+struct recv_batch {
+	struct mmsghdr msg[RECV_BATCH];
+	struct iovec iov[RECV_BATCH];
+	struct sockaddr_nl from[RECV_BATCH];
+	char *buf; /* RECV_BATCH slots of RECV_BUF_SIZE; only the pages written become resident */
+};
+
+/*
+ * The datagrams queued now, or once one comes before `deadline`
+ * (CLOCK_MONOTONIC ms): how many, or -ETIMEDOUT, or another negative errno.
+ */
+static int recv_until(int fd, struct recv_batch *b, long long deadline)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	struct sockaddr_nl from;
-	socklen_t fromlen;
-	ssize_t n;
-	int ret;
 
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left;
+		int n, ret;
 
-		ret = poll(&p, 1, left > 0 ? (int)left : 0);
-		if (ret < 0 && errno == EINTR)
+		for (int i = 0; i < RECV_BATCH; i++) {
+			b->iov[i] =
+				(struct iovec){ b->buf + (size_t)i * RECV_BUF_SIZE, RECV_BUF_SIZE };
+			b->msg[i].msg_hdr = (struct msghdr){
+				.msg_name = &b->from[i],
+				.msg_namelen = sizeof(b->from[i]),
+				.msg_iov = &b->iov[i],
+				.msg_iovlen = 1,
+			};
+		}
+		n = recvmmsg(fd, b->msg, RECV_BATCH, MSG_DONTWAIT, NULL);
+		if (n > 0)
+			return n;
+		if (n < 0 && errno != EINTR && errno != EAGAIN)
+			return -errno;
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (ret < 0)
+		left = deadline - now_ms();
+		ret = poll(&p, 1, left > 0 ? (int)left : 0);
+		if (ret < 0 && errno != EINTR)
 			return -errno;
 		if (ret == 0)
 			return -ETIMEDOUT;
-		fromlen = sizeof(from);
-		n = recvfrom(fd, buf, size, MSG_DONTWAIT | MSG_TRUNC, (struct sockaddr *)&from,
-			     &fromlen);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n < 0)
-			return -errno;
-		if ((size_t)n > size)
-			return -EMSGSIZE;
-		if (fromlen == sizeof(from) && from.nl_pid == 0)
-			return (int)n;
 	}
 }
 
@@ -135,13 +158,10 @@ static int handle_reply(const struct nlmsghdr *nlh, auditnl_reply_fn fn, void *a
 	}
 }
 
-/*
- * The replies to `seq` among the messages of one datagram: 1 done, 0 more to
- * come, or a negative errno. Each of them restarts the wait.
- */
-static int handle_datagram(const char *buf, size_t len, __u32 seq, auditnl_reply_fn fn, void *arg,
-			   long long *deadline, int timeout_ms)
+int auditnl_handle_datagram(const void *data, size_t len, __u32 seq, auditnl_reply_fn fn, void *arg,
+			    bool *answered)
 {
+	const char *buf = data;
 	size_t off = 0;
 	int ret = 0;
 
@@ -155,8 +175,32 @@ static int handle_datagram(const char *buf, size_t len, __u32 seq, auditnl_reply
 			off = len;
 		if (nlh->nlmsg_seq != seq)
 			continue;
-		*deadline = now_ms() + timeout_ms;
+		*answered = true;
 		ret = handle_reply(nlh, fn, arg);
+	}
+	return ret;
+}
+
+/* The datagrams of one batch, in order, until the request is done. */
+static int handle_batch(const struct recv_batch *b, int n, __u32 seq, auditnl_reply_fn fn,
+			void *arg, long long *deadline, int timeout_ms)
+{
+	int ret = 0;
+
+	for (int i = 0; i < n && ret == 0; i++) {
+		const struct msghdr *h = &b->msg[i].msg_hdr;
+		bool answered = false;
+
+		if (h->msg_flags & MSG_TRUNC)
+			return -EMSGSIZE;
+		/* Datagrams from other sockets (nl_pid not 0) are dropped. */
+		if (h->msg_namelen != sizeof(b->from[i]) || b->from[i].nl_pid != 0)
+			continue;
+		ret = auditnl_handle_datagram(h->msg_iov->iov_base, b->msg[i].msg_len, seq, fn, arg,
+					      &answered);
+		/* Each reply to the request restarts the wait. */
+		if (answered)
+			*deadline = now_ms() + timeout_ms;
 	}
 	return ret;
 }
@@ -164,20 +208,25 @@ static int handle_datagram(const char *buf, size_t len, __u32 seq, auditnl_reply
 int auditnl_wait(int fd, __u32 seq, auditnl_reply_fn fn, void *arg, int timeout_ms)
 {
 	long long deadline = now_ms() + timeout_ms;
-	char *buf = malloc(RECV_BUF_SIZE);
+	struct recv_batch *b = calloc(1, sizeof(*b));
 	int ret = 0;
 
-	if (!buf)
+	if (b)
+		b->buf = malloc((size_t)RECV_BATCH * RECV_BUF_SIZE);
+	if (!b || !b->buf) {
+		free(b);
 		return -ENOMEM;
-	while (ret == 0) {
-		int len = recv_until(fd, buf, RECV_BUF_SIZE, deadline);
-
-		if (len < 0)
-			ret = len;
-		else
-			ret = handle_datagram(buf, len, seq, fn, arg, &deadline, timeout_ms);
 	}
-	free(buf);
+	while (ret == 0) {
+		int n = recv_until(fd, b, deadline);
+
+		if (n < 0)
+			ret = n;
+		else
+			ret = handle_batch(b, n, seq, fn, arg, &deadline, timeout_ms);
+	}
+	free(b->buf);
+	free(b);
 	return ret < 0 ? ret : 0;
 }
 
@@ -220,30 +269,25 @@ int auditnl_set_enabled(int fd, unsigned int enabled)
 
 /* ------------------------------------------------------------- rules --- */
 
-struct rule_walk {
-	auditnl_rule_fn fn;
-	void *arg;
-};
-
-static int rule_reply(const struct nlmsghdr *nlh, void *arg)
+int auditnl_rule_reply(const struct nlmsghdr *nlh, void *arg)
 {
 	const struct audit_rule_data *d = NLMSG_DATA(nlh);
 	size_t len = nlh->nlmsg_len - NLMSG_HDRLEN;
-	struct rule_walk *w = arg;
+	struct auditnl_rule_walk *w = arg;
 
 	if (nlh->nlmsg_type != AUDIT_LIST_RULES)
 		return 0;
 	/* audit_krule_to_data(): the header, then buflen bytes of strings. */
-	if (len < sizeof(*d) || sizeof(*d) + d->buflen > len)
+	if (len < sizeof(*d) || d->buflen > len - sizeof(*d))
 		return -EPROTO;
 	return w->fn(d, len, w->arg);
 }
 
 int auditnl_list_rules(int fd, auditnl_rule_fn fn, void *arg)
 {
-	struct rule_walk w = { fn, arg };
+	struct auditnl_rule_walk w = { fn, arg };
 
-	return auditnl_request(fd, AUDIT_LIST_RULES, NULL, 0, rule_reply, &w);
+	return auditnl_request(fd, AUDIT_LIST_RULES, NULL, 0, auditnl_rule_reply, &w);
 }
 
 int auditnl_add_rule(int fd, const struct audit_rule_data *d)
@@ -254,59 +298,4 @@ int auditnl_add_rule(int fd, const struct audit_rule_data *d)
 int auditnl_delete_rule(int fd, const struct audit_rule_data *d)
 {
 	return auditnl_request(fd, AUDIT_DEL_RULE, d, sizeof(*d) + d->buflen, NULL, NULL);
-}
-
-/* ------------------------------------------------ the log multicast group --- */
-
-/*
- * kauditd copies every record to the AUDIT_NLGRP_READLOG multicast group
- * (kauditd_send_multicast_skb()), auditd or not. Rule changes, including
- * the automatic removal of watch and tree rules, log AUDIT_CONFIG_CHANGE;
- * a socket filter drops everything else in the kernel, so a busy audit log
- * costs the loader nothing.
- */
-int config_change_open(void)
-{
-	/* Classic BPF loads are big-endian; htons() makes the compare work on both. */
-	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, offsetof(struct nlmsghdr, nlmsg_type)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htons(AUDIT_CONFIG_CHANGE), 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, 0xffff),
-		BPF_STMT(BPF_RET | BPF_K, 0),
-	};
-	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
-	struct sockaddr_nl sa = {
-		.nl_family = AF_NETLINK,
-		.nl_groups = 1U << (AUDIT_NLGRP_READLOG - 1),
-	};
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_AUDIT);
-
-	if (fd < 0)
-		return -errno;
-	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-bool config_change_drain(int fd)
-{
-	char buf[8192];
-	bool changed = false;
-
-	/* Overflowed (ENOBUFS) means records were lost: resync all the same. */
-	for (;;) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-
-		if (n > 0 || (n < 0 && errno == ENOBUFS))
-			changed = true;
-		else if (n < 0 && errno == EINTR)
-			continue;
-		else
-			return changed;
-	}
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Audit's netlink socket: requests to the kernel and their replies, and the
- * log multicast group that tells of rule changes. Every wait for a reply
- * is bounded, so a kernel that never answers cannot hang the caller.
+ * Audit's netlink socket: requests to the kernel and their replies. Every
+ * wait for a reply is bounded, so a kernel that never answers cannot hang
+ * the caller.
  */
 #ifndef __AUDITNL_H
 #define __AUDITNL_H
@@ -35,6 +35,13 @@ int auditnl_send(int fd, __u16 type, const void *data, size_t len);
  * dropped. -ETIMEDOUT when no reply to `seq` comes for `timeout_ms`.
  */
 int auditnl_wait(int fd, __u32 seq, auditnl_reply_fn fn, void *arg, int timeout_ms);
+/*
+ * The replies to `seq` among the messages of one datagram from the kernel:
+ * 1 done, 0 more to come, or a negative errno (-EPROTO: malformed).
+ * `answered` becomes true when one of them was a reply to `seq`.
+ */
+int auditnl_handle_datagram(const void *data, size_t len, __u32 seq, auditnl_reply_fn fn, void *arg,
+			    bool *answered);
 /* auditnl_send() then auditnl_wait() with AUDITNL_TIMEOUT_MS. */
 int auditnl_request(int fd, __u16 type, const void *data, size_t len, auditnl_reply_fn fn,
 		    void *arg);
@@ -51,14 +58,15 @@ int auditnl_set_enabled(int fd, unsigned int enabled);
  */
 typedef int (*auditnl_rule_fn)(const struct audit_rule_data *d, size_t len, void *arg);
 /* Every rule, in the kernel's order (list by list, each in filter order). */
+struct auditnl_rule_walk {
+	auditnl_rule_fn fn;
+	void *arg;
+};
+/* The auditnl_reply_fn of a listing: `arg` is a struct auditnl_rule_walk. */
+int auditnl_rule_reply(const struct nlmsghdr *nlh, void *arg);
 int auditnl_list_rules(int fd, auditnl_rule_fn fn, void *arg);
 /* AUDIT_ADD_RULE / AUDIT_DEL_RULE of one record as the listing gives it. */
 int auditnl_add_rule(int fd, const struct audit_rule_data *d);
 int auditnl_delete_rule(int fd, const struct audit_rule_data *d);
-
-/* A non-blocking socket on audit's log multicast group, or a negative errno. */
-int config_change_open(void);
-/* Reads what is queued; true if a rule change was among it. */
-bool config_change_drain(int fd);
 
 #endif /* __AUDITNL_H */

@@ -142,6 +142,15 @@ static bool get_number(struct json_object *o, const char *key, double *v)
 	return isfinite(*v);
 }
 
+/*
+ * Far past anything measured (a getpid of a second), so that the model's
+ * arithmetic on an accepted file stays finite.
+ */
+static bool plausible_ns(double ns)
+{
+	return ns >= 0 && ns <= 1e9;
+}
+
 /* The "points" array, which may be absent. */
 static bool points_from_json(struct json_object *o, struct calibration *r)
 {
@@ -159,6 +168,10 @@ static bool points_from_json(struct json_object *o, struct calibration *r)
 		if (!json_object_is_type(p, json_type_object) || !get_number(p, "rules", &v) ||
 		    !get_number(p, "ns", &r->points[i].ns))
 			return false;
+		/* Whole rule counts, rising: the curve is piecewise linear between them. */
+		if (v != floor(v) || v < 0 || v > CALIBRATION_MAX_RULES ||
+		    (i > 0 && v <= r->points[i - 1].rules) || !plausible_ns(r->points[i].ns))
+			return false;
 		r->points[i].rules = (int)v;
 		r->npoints++;
 	}
@@ -172,13 +185,13 @@ static bool from_json(struct json_object *o, struct calibration *r)
 
 	if (!get_number(o, "schema", &v) || v != CALIBRATION_SCHEMA)
 		return false;
-	if (!get_number(o, "ns_per_entry", &r->ns_per_entry) || r->ns_per_entry < 0)
+	if (!get_number(o, "ns_per_entry", &r->ns_per_entry) || !plausible_ns(r->ns_per_entry))
 		return false;
-	if (!get_number(o, "ns_context", &r->ns_context) || r->ns_context < 0)
+	if (!get_number(o, "ns_context", &r->ns_context) || !plausible_ns(r->ns_context))
 		return false;
 	/* Optional: files from before it was measured have none. */
 	if (json_object_object_get_ex(o, "ns_empty_walk", &f) &&
-	    (!get_number(o, "ns_empty_walk", &r->ns_empty_walk) || r->ns_empty_walk < 0))
+	    (!get_number(o, "ns_empty_walk", &r->ns_empty_walk) || !plausible_ns(r->ns_empty_walk)))
 		return false;
 	if (!json_object_object_get_ex(o, "rules_used", &f) ||
 	    !json_object_is_type(f, json_type_int) || json_object_get_int(f) < 1)
@@ -195,29 +208,25 @@ static bool from_json(struct json_object *o, struct calibration *r)
 	return points_from_json(o, r);
 }
 
-int calibration_load(const char *path, struct calibration *c)
+int calibration_parse(const char *text, size_t len, struct calibration *c)
 {
 	struct calibration r = { 0 };
 	struct json_tokener *tok;
 	struct json_object *o;
-	char buf[8192];
-	int err;
-	size_t len = 0;
+	int err = -EINVAL;
 
-	err = read_small_file(path, buf, sizeof(buf), &len);
-	if (err)
-		return err;
+	if (len > CALIBRATION_MAX_BYTES)
+		return -EINVAL;
 	tok = json_tokener_new();
 	if (!tok)
 		return -ENOMEM;
-	err = -EINVAL;
-	o = json_tokener_parse_ex(tok, buf, (int)len);
+	o = json_tokener_parse_ex(tok, text, (int)len);
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
 	    !json_object_is_type(o, json_type_object))
 		goto out;
 	/* One object and nothing after it but white space. */
 	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
-		if (!strchr(" \t\r\n", buf[i]))
+		if (!text[i] || !strchr(" \t\r\n", text[i]))
 			goto out;
 	if (!from_json(o, &r))
 		goto out;
@@ -227,6 +236,18 @@ out:
 	json_object_put(o);
 	json_tokener_free(tok);
 	return err;
+}
+
+int calibration_load(const char *path, struct calibration *c)
+{
+	char buf[CALIBRATION_MAX_BYTES + 1];
+	size_t len = 0;
+	int err;
+
+	err = read_small_file(path, buf, sizeof(buf), &len);
+	if (err)
+		return err;
+	return calibration_parse(buf, len, c);
 }
 
 /* -------------------------------------------------------------- model --- */

@@ -8,8 +8,12 @@
 #ifndef __CALIBRATION_H
 #define __CALIBRATION_H
 
+#include <stddef.h>
+
 #define CALIBRATION_SCHEMA 1
 #define CALIBRATION_MAX_POINTS 16
+/* Most rules a point may have been measured with (audit has no limit; far past any list). */
+#define CALIBRATION_MAX_RULES 1000000
 
 struct calibration_point {
 	int rules; /* exit rules loaded (0: dummy contexts) */
@@ -31,8 +35,13 @@ struct calibration {
 
 /* JSON via json-c, written to a temporary file and renamed. 0 or -errno. */
 int calibration_save(const char *path, const struct calibration *c);
+/* Far larger than any calibration file. */
+#define CALIBRATION_MAX_BYTES 8191
+
 /* 0, -ENOENT (no file), -EINVAL (not a calibration), or another -errno. */
 int calibration_load(const char *path, struct calibration *c);
+/* The same from a file's `len` bytes (no terminating NUL needed): 0, -EINVAL or -ENOMEM. */
+int calibration_parse(const char *text, size_t len, struct calibration *c);
 /* /var/lib/auditskip/calibration.json */
 const char *calibration_default_path(void);
 

@@ -37,6 +37,47 @@ __u64 counter_value(const struct scan_counts *c, enum counter_id id)
 	return id < NR_COUNTERS ? v[id] : 0;
 }
 
+/*
+ * Slots read per BPF_MAP_LOOKUP_BATCH: every syscall of the loader walks
+ * audit's exit list, so one lookup per slot (thousands each read) would cost
+ * more than everything else it does once many rules are loaded.
+ */
+#define READ_BATCH 256
+
+static void add_slot(struct counts_snapshot *s, __u32 k, const struct scan_counts *per_cpu,
+		     int ncpu)
+{
+	for (int c = 0; c < ncpu; c++)
+		counts_add(&s->slot[k], &per_cpu[c]);
+	counts_add(&s->total, &s->slot[k]);
+}
+
+/* Slots [0, slots) by batches; -errno when the kernel cannot (then one by one). */
+static int read_batched(int fd, __u32 slots, struct counts_snapshot *s, int ncpu,
+			struct scan_counts *per_cpu)
+{
+	__u32 keys[READ_BATCH], in, out, done = 0;
+	bool first = true;
+
+	while (done < slots) {
+		__u32 n = slots - done < READ_BATCH ? slots - done : READ_BATCH;
+		int err =
+			bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys, per_cpu, &n, NULL);
+
+		if (err && errno != ENOENT)
+			return -errno;
+		for (__u32 i = 0; i < n; i++)
+			if (keys[i] < slots)
+				add_slot(s, keys[i], per_cpu + (size_t)i * ncpu, ncpu);
+		done += n;
+		if (err || !n)
+			break; /* ENOENT: that was the map's last batch */
+		in = out;
+		first = false;
+	}
+	return 0;
+}
+
 int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -44,16 +85,17 @@ int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
 
 	if (ncpu < 0)
 		return ncpu;
-	per_cpu = calloc(ncpu, sizeof(*per_cpu));
+	if (slots > NR_COUNT_SLOTS)
+		slots = NR_COUNT_SLOTS;
+	per_cpu = calloc((size_t)ncpu * READ_BATCH, sizeof(*per_cpu));
 	if (!per_cpu)
 		return -ENOMEM;
 	memset(s, 0, sizeof(*s));
-	for (__u32 k = 0; k < slots && k < NR_COUNT_SLOTS; k++) {
-		if (bpf_map_lookup_elem(fd, &k, per_cpu))
-			continue;
-		for (int c = 0; c < ncpu; c++)
-			counts_add(&s->slot[k], &per_cpu[c]);
-		counts_add(&s->total, &s->slot[k]);
+	if (read_batched(fd, slots, s, ncpu, per_cpu)) {
+		memset(s, 0, sizeof(*s));
+		for (__u32 k = 0; k < slots; k++)
+			if (!bpf_map_lookup_elem(fd, &k, per_cpu))
+				add_slot(s, k, per_cpu, ncpu);
 	}
 	free(per_cpu);
 	return 0;
@@ -110,6 +152,44 @@ static int by_skippable(const void *a, const void *b)
 	return x->c.walks < y->c.walks ? 1 : x->c.walks > y->c.walks ? -1 : 0;
 }
 
+/* One name's per-CPU counts added into its row. */
+static void add_comm(struct comm_row *row, const char *key, const struct comm_counts *per_cpu,
+		     int ncpu)
+{
+	memcpy(row->comm, key, COMM_LEN);
+	row->comm[COMM_LEN - 1] = '\0';
+	for (int c = 0; c < ncpu; c++) {
+		row->c.walks += per_cpu[c].walks;
+		row->c.skippable_walks += per_cpu[c].skippable_walks;
+		row->c.needless_rule_visits += per_cpu[c].needless_rule_visits;
+	}
+}
+
+/* Every name by batches of READ_BATCH (see counts_read); -errno when the kernel cannot. */
+static int comms_batched(int fd, struct comm_row *out, size_t *count, int ncpu,
+			 struct comm_counts *per_cpu)
+{
+	char keys[READ_BATCH][COMM_LEN];
+	__u32 in, next;
+	bool first = true;
+
+	*count = 0;
+	for (;;) {
+		__u32 n = READ_BATCH;
+		int err = bpf_map_lookup_batch(fd, first ? NULL : &in, &next, keys, per_cpu, &n,
+					       NULL);
+
+		if (err && errno != ENOENT)
+			return -errno;
+		for (__u32 i = 0; i < n && *count < MAX_COMMS; i++)
+			add_comm(&out[(*count)++], keys[i], per_cpu + (size_t)i * ncpu, ncpu);
+		if (err || *count >= MAX_COMMS)
+			return 0; /* ENOENT: that was the last batch */
+		in = next;
+		first = false;
+	}
+}
+
 int comms_read(int fd, struct comm_row **rows, size_t *n)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -121,26 +201,23 @@ int comms_read(int fd, struct comm_row **rows, size_t *n)
 
 	if (ncpu < 0)
 		return ncpu;
-	per_cpu = calloc(ncpu, sizeof(*per_cpu));
+	per_cpu = calloc((size_t)ncpu * READ_BATCH, sizeof(*per_cpu));
 	out = calloc(MAX_COMMS, sizeof(*out));
 	if (!per_cpu || !out) {
 		free(per_cpu);
 		free(out);
 		return -ENOMEM;
 	}
-	while (count < MAX_COMMS && !bpf_map_get_next_key(fd, prev, next)) {
-		memcpy(key, next, sizeof(key));
-		prev = key;
-		if (bpf_map_lookup_elem(fd, key, per_cpu))
-			continue;
-		memcpy(out[count].comm, key, COMM_LEN);
-		out[count].comm[COMM_LEN - 1] = '\0';
-		for (int c = 0; c < ncpu; c++) {
-			out[count].c.walks += per_cpu[c].walks;
-			out[count].c.skippable_walks += per_cpu[c].skippable_walks;
-			out[count].c.needless_rule_visits += per_cpu[c].needless_rule_visits;
+	if (comms_batched(fd, out, &count, ncpu, per_cpu)) {
+		memset(out, 0, MAX_COMMS * sizeof(*out));
+		count = 0;
+		while (count < MAX_COMMS && !bpf_map_get_next_key(fd, prev, next)) {
+			memcpy(key, next, sizeof(key));
+			prev = key;
+			if (bpf_map_lookup_elem(fd, key, per_cpu))
+				continue;
+			add_comm(&out[count++], key, per_cpu, ncpu);
 		}
-		count++;
 	}
 	free(per_cpu);
 	qsort(out, count, sizeof(*out), by_skippable);

@@ -334,6 +334,31 @@ static json_object *stale_json(const struct report_ctx *r)
 	return o;
 }
 
+/* How often the loader listed the rules, why, and what a listing cost it. */
+static json_object *resync_json(const struct report_ctx *r)
+{
+	static const char *const reasons[NR_RESYNC_REASONS] = {
+		[RESYNC_START] = "start",
+		[RESYNC_CHANGE] = "change",
+		[RESYNC_LOST] = "lost",
+		[RESYNC_PERIODIC] = "periodic",
+	};
+	const struct resync *rs = r->live.resync;
+	json_object *o = json_object_new_object(), *by = json_object_new_object();
+	__u64 total = 0;
+
+	for (int i = 0; i < NR_RESYNC_REASONS; i++) {
+		add_u64(by, reasons[i], rs ? rs->listings[i] : 0);
+		total += rs ? rs->listings[i] : 0;
+	}
+	add_u64(o, "listings", total);
+	json_object_object_add(o, "by_reason", by);
+	add_u64(o, "notifications", r->live.notifications ? *r->live.notifications : 0);
+	json_object_object_add(o, "listing_cpu_s", json_object_new_double(rs ? rs->cost_s : 0));
+	json_object_object_add(o, "period_s", json_object_new_double(rs ? rs->period_s : 0));
+	return o;
+}
+
 static json_object *calibration_json(const struct report_ctx *r)
 {
 	json_object *o = json_object_new_object();
@@ -381,6 +406,7 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	json_object_object_add(o, "uring", uring_json(r, &w->uring));
 	json_object_object_add(o, "stale", stale_json(r));
 	json_object_object_add(o, "blind_spots", blind_spots_json(r));
+	json_object_object_add(o, "resync", resync_json(r));
 	return o;
 }
 

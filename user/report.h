@@ -8,6 +8,7 @@
 #include "auditskip.h"
 #include "calibrate.h"
 #include "counts.h"
+#include "resync.h"
 #include "rules.h"
 
 enum stale_verdict {
@@ -58,8 +59,10 @@ struct report_state {
 	__u64 clock_ns;	  /* --timing: the clock read's cost taken off each walk */
 	__u64 exit_walks_inferred;
 	__u64 uring_enter_walks;
-	const slot_hist *hist;	  /* --timing: walk-time histograms by slot, else NULL */
-	const char *perm_classes; /* where the perm-narrowed mask's classes come from */
+	const slot_hist *hist;	     /* --timing: walk-time histograms by slot, else NULL */
+	const char *perm_classes;    /* where the perm-narrowed mask's classes come from */
+	const struct resync *resync; /* when the rules were listed, and why */
+	const __u64 *notifications;  /* AUDIT_CONFIG_CHANGE records heard */
 };
 
 struct report_ctx {

@@ -68,6 +68,47 @@ static void describe_syscalls(const struct audit_rule *r, int machine, char *out
 	}
 }
 
+/* audit_comparator() on a record's field, with the operator as userspace writes it. */
+static bool field_matches(__u32 left, __u32 op, __u32 right)
+{
+	switch (op) {
+	case AUDIT_EQUAL:
+		return left == right;
+	case AUDIT_NOT_EQUAL:
+		return left != right;
+	case AUDIT_LESS_THAN:
+		return left < right;
+	case AUDIT_LESS_THAN_OR_EQUAL:
+		return left <= right;
+	case AUDIT_GREATER_THAN:
+		return left > right;
+	case AUDIT_GREATER_THAN_OR_EQUAL:
+		return left >= right;
+	case AUDIT_BIT_MASK:
+		return left & right;
+	case AUDIT_BIT_TEST:
+		return (left & right) == right;
+	}
+	return true; /* unknown: assume it can match */
+}
+
+/*
+ * audit_log_start() drops a record that an exclude-list rule matches
+ * (audit_filter(), whatever the rule's action), silently: a rule whose
+ * msgtype fields all accept AUDIT_CONFIG_CHANGE (or that has none) can
+ * hide rule changes from the loader.
+ */
+static bool may_drop_config_change(const struct audit_rule_data *d)
+{
+	if ((d->flags & ~AUDIT_FILTER_PREPEND) != AUDIT_FILTER_EXCLUDE)
+		return false;
+	for (unsigned int i = 0; i < d->field_count; i++)
+		if (d->fields[i] == AUDIT_MSGTYPE &&
+		    !field_matches(AUDIT_CONFIG_CHANGE, d->fieldflags[i], d->values[i]))
+			return false;
+	return true;
+}
+
 int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len)
 {
 	const char *action = audit_action_to_name(d->action);
@@ -85,6 +126,7 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	r->field_count = d->field_count;
 	r->strings_len = d->buflen < RULE_STRINGS_MAX ? d->buflen : RULE_STRINGS_MAX;
 	memcpy(r->strings, d->buf, r->strings_len);
+	r->drops_config_change = may_drop_config_change(d);
 
 	for (unsigned int i = 0; i < d->field_count; i++) {
 		unsigned int f = d->fields[i], v = d->values[i], op = d->fieldflags[i];
@@ -176,17 +218,28 @@ static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *ar
 	return 0;
 }
 
+/*
+ * A listing whose records overflowed the socket (ENOBUFS: the kernel
+ * dropped some) is incomplete: taken again, a few times.
+ */
+#define LIST_TRIES 3
+
 int ruleset_load(struct ruleset *rs)
 {
 	struct rule_list l = { 0 };
 	int fd, err;
 
 	memset(rs, 0, sizeof(*rs));
-	fd = auditnl_open();
-	if (fd < 0)
-		return fd;
-	err = auditnl_list_rules(fd, add_listed_rule, &l);
-	auditnl_close(fd);
+	for (int tries = 0;; tries++) {
+		fd = auditnl_open();
+		if (fd < 0)
+			return fd;
+		l.n = 0;
+		err = auditnl_list_rules(fd, add_listed_rule, &l);
+		auditnl_close(fd);
+		if (err != -ENOBUFS || tries + 1 == LIST_TRIES)
+			break;
+	}
 	if (err) {
 		free(l.rules);
 		return err;
@@ -226,6 +279,14 @@ void ruleset_mask(const struct ruleset *rs, unsigned int list, long skip, syscal
 	for (size_t i = 0; i < rs->n; i++)
 		if ((long)i != skip && rule_on_list(&rs->rules[i], list))
 			mask_or(out, rs->rules[i].mask);
+}
+
+bool ruleset_may_drop_config_change(const struct ruleset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].drops_config_change)
+			return true;
+	return false;
 }
 
 size_t ruleset_counted_rules(const struct ruleset *rs)

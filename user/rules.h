@@ -28,8 +28,9 @@ struct audit_rule {
 	 * which the exit walk never visits.
 	 */
 	bool inode_hash;
-	__u32 arch_elf;	   /* an arch= field's AUDIT_ARCH_*, 0: every arch */
-	unsigned int perm; /* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
+	__u32 arch_elf;		  /* an arch= field's AUDIT_ARCH_*, 0: every arch */
+	unsigned int perm;	  /* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
+	bool drops_config_change; /* an exclude rule that can drop AUDIT_CONFIG_CHANGE records */
 	char key[AUDIT_MAX_KEY_LEN + 1];
 	char text[512]; /* auditctl-like, for people */
 	unsigned int field_count;
@@ -68,6 +69,8 @@ void ruleset_free(struct ruleset *rs);
 size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list);
 /* OR of the masks of the rules on `list`, leaving out rule `skip` (-1: none). */
 void ruleset_mask(const struct ruleset *rs, unsigned int list, long skip, syscall_mask out);
+/* An exclude rule can hide rule changes from the loader (no record is logged). */
+bool ruleset_may_drop_config_change(const struct ruleset *rs);
 /* The rules audit_add_rule() counts in audit_n_rules. */
 size_t ruleset_counted_rules(const struct ruleset *rs);
 

@@ -13,6 +13,7 @@
 #include "metrics_textfile.h"
 #include "privileges.h"
 #include "auditnl.h"
+#include "config_change.h"
 #include "session.h"
 #include "syscalls.h"
 #include "sysinfo.h"
@@ -55,19 +56,46 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* CPU time of this thread: what a listing costs the loader, kernel side included. */
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What the change records read tell, but whether to list. */
+static void hear(struct session *ss, const struct config_changes *c)
+{
+	ss->notifications += c->records;
+	if (c->audit_off)
+		resync_audit_off(&ss->resync);
+	if (c->status)
+		ss->status_due = true;
+	if (c->lost || c->rules)
+		ss->change_heard = true;
+}
+
 /*
- * Sleeps up to `s` seconds, less when a signal arrives or audit logs a rule
- * change on `notify_fd` (then true: resync now).
+ * Sleeps up to `s` seconds, less when a signal arrives or audit logs a
+ * change of its configuration on `notify_fd` (-1: none to hear).
  */
-static bool wait_s(double s, int notify_fd)
+static void wait_s(struct session *ss, double s, int notify_fd)
 {
 	struct pollfd pfd = { .fd = notify_fd, .events = POLLIN };
+	struct config_changes c = { 0 };
 	int ms = s > 0 ? (int)(s * 1000) + 1 : 0;
 
 	/* poll() with no descriptor (-1 is ignored) is a sleep a signal ends. */
-	if (poll(&pfd, 1, ms) > 0 && notify_fd >= 0)
-		return config_change_drain(notify_fd);
-	return false;
+	if (poll(&pfd, 1, ms) <= 0 || notify_fd < 0)
+		return;
+	config_change_drain(notify_fd, &c);
+	hear(ss, &c);
+	if (c.lost)
+		resync_want(&ss->resync, RESYNC_LOST);
+	else if (c.rules)
+		resync_want(&ss->resync, RESYNC_CHANGE);
 }
 
 /*
@@ -232,23 +260,39 @@ static void read_bpf_state(struct session *ss)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
 }
 
-/*
- * Refreshes what the loader owns: audit's state for the BPF side, the rule
- * list (names, keys, staleness), the mirror where no BPF program keeps it,
- * the what-if masks, and what BPF logged.
- */
-static int sync_rules(struct session *ss)
+/* Audit's state for the BPF side, and for when to list (lost records, audit off). */
+static void read_status(struct session *ss)
 {
 	struct auditskip_bpf *skel = ss->at.skel;
 	struct audit_status_info st;
+
+	ss->status_due = false;
+	if (audit_status_read(&st))
+		return;
+	skel->bss->audit_on = st.enabled;
+	skel->bss->auditd_tgid = st.auditd_pid;
+	resync_status(&ss->resync, st.enabled, st.lost);
+}
+
+/*
+ * Lists the rules and refreshes what the loader owns from them: names,
+ * keys and staleness, the mirror where no BPF program keeps it, the
+ * what-if masks.
+ */
+static int list_and_apply(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
 	struct whatif_masks w;
 	struct ruleset fresh;
 	__u32 zero = 0;
 	int err;
 
-	if (!audit_status_read(&st)) {
-		skel->bss->audit_on = st.enabled;
-		skel->bss->auditd_tgid = st.auditd_pid;
+	/* What is queued now is in this listing; what comes later is for the next. */
+	if (ss->notify_fd >= 0) {
+		struct config_changes c = { 0 };
+
+		config_change_drain(ss->notify_fd, &c);
+		hear(ss, &c);
 	}
 	/* A rule premarked while we listed is missing from the listing: list again. */
 	for (int tries = 0;; tries++) {
@@ -280,8 +324,32 @@ static int sync_rules(struct session *ss)
 		return -errno;
 	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
 	update_stale(ss);
-	read_bpf_state(ss);
 	return 0;
+}
+
+/* A listing's CPU time sets when the next one may run; a failed one is tried again. */
+static int list_rules(struct session *ss, enum resync_reason why)
+{
+	double cpu0 = thread_cpu_s();
+	int err = list_and_apply(ss);
+
+	if (err)
+		resync_failed(&ss->resync, now_s(), thread_cpu_s() - cpu0);
+	else
+		resync_listed(&ss->resync, why, now_s(), thread_cpu_s() - cpu0,
+			      !ruleset_may_drop_config_change(&ss->rules));
+	return err;
+}
+
+/* Status, rules and what BPF logged: at start, and for the summary. */
+static int sync_rules(struct session *ss)
+{
+	int err;
+
+	read_status(ss);
+	err = list_rules(ss, RESYNC_START);
+	read_bpf_state(ss);
+	return err;
 }
 
 static int track(struct session *ss, pid_t pid)
@@ -359,6 +427,9 @@ int session_open(struct session *ss, struct env *env)
 			return -EINVAL;
 		}
 	}
+	resync_init(&ss->resync, env->sync_ms, env->list_period_ms);
+	ss->report.live.resync = &ss->resync;
+	ss->report.live.notifications = &ss->notifications;
 	kernel_release(ss->kernel, sizeof(ss->kernel));
 	ss->report.cfg = (struct report_settings){
 		.out = stdout,
@@ -405,8 +476,8 @@ int session_attach(struct session *ss)
 	else
 		snprintf(
 			ss->mirror_how, sizeof(ss->mirror_how),
-			"kept by the loader from the netlink rule list, resynced on every rule change audit logs and every %d ms",
-			ss->env->sync_ms);
+			"kept by the loader from the netlink rule list, resynced on every rule change audit logs, and listed again at least every %d ms or %.0f times a listing's CPU time",
+			ss->env->sync_ms, 1 / RESYNC_PERIODIC_SHARE);
 	err = sync_rules(ss);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
@@ -487,11 +558,17 @@ int session_start_target(struct session *ss)
 		       modes[ss->at.mode].name, env->output);
 	fflush(stdout);
 	publish_metrics(ss);
-	ss->notify_fd = config_change_open();
-	if (ss->notify_fd < 0 && env->verbose)
-		fprintf(stderr,
-			"auditskip: cannot hear of rule changes (%s): resyncing every %d ms only\n",
-			strerror(-ss->notify_fd), env->sync_ms);
+	ss->notify_fd = config_change_open(env->notify_rcvbuf);
+	if (ss->notify_fd < 0) {
+		if (env->verbose)
+			fprintf(stderr,
+				"auditskip: cannot hear of rule changes (%s): listing the rules every %d ms\n",
+				strerror(-ss->notify_fd), env->sync_ms);
+		/* Nothing will be heard: every tick is a periodic check. */
+		ss->resync.fixed_period_s = ss->resync.tick_s;
+	}
+	/* A change between the first listing and the socket's bind was not heard. */
+	resync_want(&ss->resync, RESYNC_START);
 	return 0;
 }
 
@@ -556,26 +633,37 @@ static bool target_gone(struct session *ss)
 	return ss->env->pid && kill(ss->env->pid, 0) && errno == ESRCH;
 }
 
-/* Until a signal, the end of -d, or the target's exit. */
+/*
+ * Until a signal, the end of -d, or the target's exit. Every tick reads
+ * audit's status and what BPF logged; the rules are listed when resync
+ * says (a change heard, a record lost, the periodic check).
+ */
 int session_run(struct session *ss)
 {
 	const struct env *env = ss->env;
-	double sync_s = env->sync_ms / 1000.0, next_sync, next_report, end;
+	double tick_s = env->sync_ms / 1000.0, next_tick, next_report, end;
 
 	ss->start = now_s();
-	next_sync = ss->start + sync_s;
+	next_tick = ss->start + tick_s;
 	next_report = env->interval ? ss->start + env->interval : 0;
 	end = env->duration ? ss->start + env->duration : 0;
 	while (!stop_signal && !target_gone(ss)) {
-		double t = now_s(), wake = next_sync;
+		double t = now_s(), wake;
 		__u32 zero = 0;
 
 		if (end && t >= end)
 			break;
-		if (t >= next_sync) {
-			sync_rules(ss);
+		if (t >= next_tick || ss->status_due) {
+			read_status(ss);
+			read_bpf_state(ss);
+			if (t >= next_tick) {
+				publish_metrics(ss);
+				next_tick = t + tick_s;
+			}
+		}
+		if (t >= resync_due(&ss->resync)) {
+			list_rules(ss, resync_reason(&ss->resync));
 			publish_metrics(ss);
-			next_sync = t + sync_s;
 		}
 		if (next_report && t >= next_report) {
 			/* In trampoline modes the mirror changes between syncs. */
@@ -584,14 +672,13 @@ int session_run(struct session *ss)
 			report_delta(ss, t - (next_report - env->interval));
 			next_report += env->interval;
 		}
+		wake = next_tick < resync_due(&ss->resync) ? next_tick : resync_due(&ss->resync);
 		if (next_report && next_report < wake)
 			wake = next_report;
 		if (end && end < wake)
 			wake = end;
-		if (wait_s(wake - now_s(), ss->notify_fd)) {
-			ss->change_heard = true;
-			next_sync = now_s();
-		}
+		/* With a listing already wanted, what audit logs meanwhile is in it. */
+		wait_s(ss, wake - now_s(), ss->resync.wanted ? -1 : ss->notify_fd);
 	}
 	/* A signal meant for us also ends the command, so its report is whole. */
 	if (ss->child.pid && ss->command_status < 0) {

@@ -17,6 +17,7 @@
 #include "metrics.h"
 #include "privileges.h"
 #include "report.h"
+#include "resync.h"
 #include "rules.h"
 
 struct session {
@@ -38,7 +39,10 @@ struct session {
 	slot_hist *hist;	/* --timing: walk times by slot, since start */
 	/* Staleness: what the last sync saw (see update_stale()). */
 	bool was_ruleless;
-	bool change_heard; /* audit logged a rule change since the last sync */
+	bool change_heard;    /* audit logged a rule change since the last sync */
+	struct resync resync; /* when to list the rules */
+	bool status_due;      /* audit logged a change of its settings: read them now */
+	__u64 notifications;  /* AUDIT_CONFIG_CHANGE records heard */
 	__u64 walks_then;
 	__u64 candidates_then;
 	__u64 epochs;

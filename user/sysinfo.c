@@ -58,6 +58,7 @@ int audit_status_read(struct audit_status_info *st)
 		return err;
 	st->enabled = s.enabled != 0;
 	st->auditd_pid = s.pid;
+	st->lost = s.lost;
 	return 0;
 }
 

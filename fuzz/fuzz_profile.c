@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the profile reader (`make fuzz`): any bytes must
+ * libFuzzer harness for the profile reader (`make fuzz`, `make fuzz-regress`): any bytes must
  * give either a profile or -EINVAL with a message, never a crash, a leak or
  * undefined behaviour.
  */
