@@ -115,24 +115,24 @@ static bool is_calib_rule(const struct audit_rule_data *d)
 	return memmem(d->buf, d->buflen, CALIBRATION_KEY, strlen(CALIBRATION_KEY)) != NULL;
 }
 
-/* "-a always,exit -F arch=b64 -S openat -F uid=N -k auditskip-calibrate" */
-static struct audit_rule_data *calib_rule(int i)
+/* "-a always,LIST [-F arch=ARCH] -F uid=UID -k auditskip-calibrate" (arch 0: none) */
+static struct audit_rule_data *uid_rule(unsigned int list, __u32 arch, __u32 uid)
 {
 	size_t keylen = strlen(CALIBRATION_KEY);
 	struct audit_rule_data *d = calloc(1, sizeof(*d) + keylen);
-	int nr = SYS_openat;
 	unsigned int f = 0;
 
 	if (!d)
 		return NULL;
-	d->flags = AUDIT_FILTER_EXIT;
+	d->flags = list;
 	d->action = AUDIT_ALWAYS;
-	d->mask[nr / 32] |= 1U << (nr % 32);
-	d->fields[f] = AUDIT_ARCH;
-	d->values[f] = audit_machine_to_elf(audit_detect_machine());
-	d->fieldflags[f++] = AUDIT_EQUAL;
+	if (arch) {
+		d->fields[f] = AUDIT_ARCH;
+		d->values[f] = arch;
+		d->fieldflags[f++] = AUDIT_EQUAL;
+	}
 	d->fields[f] = AUDIT_UID;
-	d->values[f] = CALIB_UID_BASE + i;
+	d->values[f] = uid;
 	d->fieldflags[f++] = AUDIT_EQUAL;
 	d->fields[f] = AUDIT_FILTERKEY;
 	d->values[f] = keylen;
@@ -140,6 +140,19 @@ static struct audit_rule_data *calib_rule(int i)
 	memcpy(d->buf, CALIBRATION_KEY, keylen);
 	d->buflen = keylen;
 	d->field_count = f;
+	return d;
+}
+
+/* "-a always,exit -F arch=b64 -S openat -F uid=N -k auditskip-calibrate" */
+static struct audit_rule_data *calib_rule(int i)
+{
+	struct audit_rule_data *d =
+		uid_rule(AUDIT_FILTER_EXIT, audit_machine_to_elf(audit_detect_machine()),
+			 CALIB_UID_BASE + i);
+	int nr = SYS_openat;
+
+	if (d)
+		d->mask[nr / 32] |= 1U << (nr % 32);
 	return d;
 }
 
@@ -151,24 +164,7 @@ static struct audit_rule_data *calib_rule(int i)
  */
 static struct audit_rule_data *empty_walk_rule(void)
 {
-	size_t keylen = strlen(CALIBRATION_KEY);
-	struct audit_rule_data *d = calloc(1, sizeof(*d) + keylen);
-	unsigned int f = 0;
-
-	if (!d)
-		return NULL;
-	d->flags = AUDIT_FILTER_TASK;
-	d->action = AUDIT_ALWAYS;
-	d->fields[f] = AUDIT_UID;
-	d->values[f] = CALIB_UID_BASE;
-	d->fieldflags[f++] = AUDIT_EQUAL;
-	d->fields[f] = AUDIT_FILTERKEY;
-	d->values[f] = keylen;
-	d->fieldflags[f++] = AUDIT_EQUAL;
-	memcpy(d->buf, CALIBRATION_KEY, keylen);
-	d->buflen = keylen;
-	d->field_count = f;
-	return d;
+	return uid_rule(AUDIT_FILTER_TASK, 0, CALIB_UID_BASE);
 }
 
 static int change_rule(int fd, struct audit_rule_data *d, bool add)
