@@ -36,14 +36,6 @@ auditctl -e 1 >/dev/null
 STARTED_PIDS=
 bench_on_exit 'for p in $STARTED_PIDS; do kill -INT "$p" 2>/dev/null; done; wait 2>/dev/null || true'
 
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 40000))
-		[ -z "$(ss -Htln "sport = :$p")" ] && echo "$p" && return
-	done
-}
-
 kv() { awk -F= -v k="$2" '$1 == k { print $2 }' "$1"; }
 fds_of() { find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l; }
 rss_of() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }

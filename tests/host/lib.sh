@@ -185,15 +185,6 @@ wait_for() {
 	done
 }
 
-# A TCP port nothing listens on now, for a server of the test's own.
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 40000))
-		[ -z "$(ss -Htln "sport = :$p")" ] && echo "$p" && return
-	done
-}
-
 # expect_refusal NAME PATTERN ARGS...: non-zero exit, PATTERN on stderr, nothing attached.
 expect_refusal() {
 	local name=$1 pattern=$2 status

@@ -160,3 +160,16 @@ audit_policy_exit() {
 	after_policy_restore
 	exit "$_rc"
 }
+
+# A TCP port no socket uses now, for a server of the test's own: below the
+# kernel's ephemeral range, so no outgoing connection (a scraper's, the
+# hostile clients') takes it between this choice and the server's bind.
+free_port() {
+	local p low
+	read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+	[ "$low" -gt 12000 ] || low=32768
+	while :; do
+		p=$((10000 + RANDOM % (low - 10000)))
+		[ -z "$(ss -Htan "sport = :$p")" ] && echo "$p" && return
+	done
+}
