@@ -49,7 +49,7 @@ LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
 	user/calibration.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c \
 	user/counts.c user/session.c user/metrics_textfile.c \
-	user/advise.c user/rule_text.c user/rulesfile.c user/kernelrule.c user/blockers.c \
+	user/advise.c user/advise_profile.c user/rule_text.c user/rulesfile.c user/kernelrule.c user/blockers.c \
 	user/report_blockers.c user/profile.c user/profile_parse.c user/prediction.c \
 	user/prediction_report.c user/rules_source.c user/privileges.c user/webconfig.c user/basic_auth.c
 LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))

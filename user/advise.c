@@ -193,16 +193,6 @@ static void advise_rule(const struct audit_rule *r, const struct kernel_classes 
 		perm, ra->nparts > 1 ? ", per arch" : "", after, before);
 }
 
-bool advise_classes_valid(const struct kernel_classes *kc)
-{
-	int native = audit_detect_machine();
-
-	return kc->read &&
-	       mask_test(kc->mask[AUDIT_CLASS_READ], audit_name_to_syscall("getxattr", native)) &&
-	       mask_test(kc->mask[AUDIT_CLASS_WRITE], audit_name_to_syscall("ftruncate", native)) &&
-	       mask_test(kc->mask[AUDIT_CLASS_CHATTR], audit_name_to_syscall("fchmod", native));
-}
-
 int advise_build(const struct ruleset *rs, const struct kernel_classes *kc, struct advice *a)
 {
 	__u32 elf[NR_ARCHES];

@@ -40,13 +40,6 @@ struct advice {
 };
 
 /*
- * Whether BPF copied the kernel's classes and they are audit's: the symbol
- * is only named classes, so each class must hold a syscall every arch puts
- * there (asm-generic/audit_read.h, audit_write.h, audit_change_attr.h;
- * read(2) and write(2) are in no class).
- */
-bool advise_classes_valid(const struct kernel_classes *kc);
-/*
  * kc: the permission classes read from the running kernel, or NULL, which
  * leaves every perm= rule as it is (a table may be older than the kernel).
  * 0 or -ENOMEM.

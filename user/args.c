@@ -18,7 +18,7 @@ static const char args_doc[] =
 	"[-- COMMAND [ARG...]]\n"
 	"rules [--file PATH] [--json]\n"
 	"calibrate [--rules N] [--cpu CPU]\n"
-	"advise [--file PATH] [-o FILE] [--json]\n"
+	"advise [--file PATH] [-o FILE] [--profile FILE] [--json]\n"
 	"profile -o FILE [-p PID | -d S | -- COMMAND...]\n"
 	"whatif --profile FILE [--rules PATH] [--json]";
 
@@ -119,7 +119,8 @@ static const struct argp_option options[] = {
 	  "profile: the file to write the profile to; advise: write the rewritten rules to FILE (for auditctl -R)",
 	  0 },
 	{ "profile", OPT_PROFILE, "FILE", 0,
-	  "whatif: the profile to predict on (from 'profile -o')", 0 },
+	  "whatif: the profile to predict on (from 'profile -o'); advise: also predict the rewrite's effect on it",
+	  0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "calibrate: CPU to time on", 0 },
 	{ "file", OPT_FILE, "PATH", 0,
 	  "rules, advise: read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
@@ -348,8 +349,9 @@ static int check_command_options(struct env *env)
 		fprintf(stderr, "auditskip: -o belongs to 'profile' and 'advise', not %s\n", cmd);
 		return 2;
 	}
-	if (env->profile && env->command != CMD_WHATIF) {
-		fprintf(stderr, "auditskip: --profile belongs to 'whatif', not %s\n", cmd);
+	if (env->profile && env->command != CMD_WHATIF && env->command != CMD_ADVISE) {
+		fprintf(stderr, "auditskip: --profile belongs to 'whatif' and 'advise', not %s\n",
+			cmd);
 		return 2;
 	}
 	if (env->command == CMD_PROFILE && !env->output) {

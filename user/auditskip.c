@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <libaudit.h>
 #include "advise.h"
+#include "advise_profile.h"
 #include "calibrate.h"
 #include "prediction_report.h"
 #include "profile.h"
@@ -119,12 +120,46 @@ static bool read_kernel_classes(struct env *env, struct kernel_classes *out)
 
 	if (!err)
 		err = session_attach(&ss);
-	if (!err && advise_classes_valid(&ss.kernel_classes)) {
+	if (!err && kernel_classes_valid(&ss.kernel_classes)) {
 		*out = ss.kernel_classes;
 		got = true;
 	}
 	session_close(&ss, err);
 	return got;
+}
+
+static int check_profile_arches(const struct profile *p, const char *path);
+
+/* advise --profile: the rewrite's predicted effect on a recorded workload. */
+static int advise_on_profile(const struct env *env, const struct ruleset *rs,
+			     const struct advice *a, const struct kernel_classes *kc)
+{
+	struct profile *prof = calloc(1, sizeof(*prof));
+	struct advise_prediction ap;
+	struct calibration calib;
+	const char *calib_from;
+	char why[512];
+	int ret = 1;
+
+	if (!prof) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return 1;
+	}
+	if (profile_load(env->profile, prof, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: %s is not a usable profile: %s\n", env->profile, why);
+		goto out;
+	}
+	if (check_profile_arches(prof, env->profile) || load_calibration(env, &calib, &calib_from))
+		goto out;
+	if (!advise_predict(rs, a, prof, kc, &ap)) {
+		advise_prediction_report(stdout, &ap, prof, env->profile, &calib, env->top,
+					 env->json);
+		ret = 0;
+	}
+	advise_prediction_free(&ap);
+out:
+	free(prof);
+	return ret;
 }
 
 static int cmd_advise(struct env *env)
@@ -180,7 +215,7 @@ static int cmd_advise(struct env *env)
 		}
 	}
 	advise_report(stdout, &rs, &a, env->json);
-	ret = 0;
+	ret = env->profile ? advise_on_profile(env, &rs, &a, have_classes ? &kc : NULL) : 0;
 cleanup:
 	advise_free(&a);
 	ruleset_free(&rs);

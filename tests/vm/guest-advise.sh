@@ -176,6 +176,7 @@ advise_set() {
 		"$(get "$T/advise-$_s.flat" after.mask_hex)" "the kernel's mask is the predicted one"
 
 	records "$_s.advised" || { rules_reset; return; }
+	[ "$_s" = 30-stig ] && profile_check "$_s"
 	rules_reset
 	advise_file "$_s" "$_f"
 	_n=$(awk '{ s += $1 } END { print s + 0 }' "$W/$_s.orig.recs")
@@ -192,6 +193,33 @@ advise_set() {
 		fail "advise/$_s/records" "records differ (- as loaded, + rewritten): $(grep '^[-+][0-9]' "$W/$_s.diff" | head -n 8 | tr '\n' ';' | cut -c1-900)"
 	else
 		pass "advise/$_s/records" "$_n records, the same under both (from narrowed rules:${_seen:- none})"
+	fi
+}
+
+# profile_check SET (the rewrite loaded): what `advise --profile` predicts
+# for the rewrite on the workload's profile (taken with no rule loaded)
+# must be what filter-op counts with the rewrite loaded: walks and
+# skippable walks, in total and per syscall.
+profile_check() {
+	tool "advise-prof-$1" advise --file "$W/$1.advised" --profile "$W/workload.prof" --json
+	grep '"type":"advise-profile"' "$T/advise-prof-$1.out" | jflat >"$T/advise-prof-$1.flat"
+	prepare
+	tool "count-$1" --json -m filter-op -- sh -c "exec sh $W/workload.sh" </dev/null
+	jlast "$T/count-$1.out" summary >"$T/count-$1.flat"
+	_pw=$(get "$T/advise-prof-$1.flat" as_loaded.walks)
+	_ps=$(get "$T/advise-prof-$1.flat" as_loaded.skippable_walks)
+	_mw=$(get "$T/count-$1.flat" walks)
+	_ms=$(get "$T/count-$1.flat" skippable_walks)
+	log "advise/$1/profile: predicted for the rewrite walks=$_pw skippable=$_ps; counted walks=$_mw skippable=$_ms;" \
+		"rule field checks $(get "$T/advise-prof-$1.flat" as_loaded.field_checks) (the rewrite of the rewrite: $(get "$T/advise-prof-$1.flat" rewritten.field_checks))"
+	if [ -z "$_pw" ] || [ -z "$_mw" ]; then
+		fail "advise/$1/profile" "no prediction or no count"
+		dump "advise-prof-$1"
+		dump "count-$1"
+	elif [ "$_pw $_ps" != "$_mw $_ms" ]; then
+		fail "advise/$1/profile" "predicted walks/skippable $_pw/$_ps, counted $_mw/$_ms"
+	else
+		pass "advise/$1/profile" "advise --profile predicts what filter-op counts: $_mw walks, $_ms skippable"
 	fi
 }
 
@@ -261,6 +289,11 @@ auditctl -e 1 >/dev/null
 # The backlog must hold a run's records while audit_records reads them.
 auditctl -b 65536 >/dev/null
 own_rules >"$W/own.rules"
+# The workload's profile, with no rule loaded (profile_check).
+rules_reset
+prepare
+tool workload-profile profile -m tracepoint -o "$W/workload.prof" -- sh -c "exec sh $W/workload.sh" </dev/null
+[ $rc -eq 0 ] || { fail advise/profile "auditskip profile exit status $rc"; dump workload-profile; }
 for _s in $SETS; do
 	if [ "$_s" = own ]; then
 		advise_set own "$W/own.rules"
