@@ -125,6 +125,17 @@ load_rules() {
 		[ "$(auditctl -l | grep -vc '^No rules')" -gt 0 ] ||
 			{ fail predict-$set "no rule of 30-stig loaded"; return 1; }
 		;;
+	stig-advised)
+		# 30-stig as `auditskip advise -o` rewrites it on this kernel.
+		load_ruleset $RULES_DIR/30-stig.rules
+		auditskip advise -o $T/stig.advised >$T/stig.advise.out 2>&1 ||
+			{ fail predict-$set "auditskip advise: $(tail -n 1 $T/stig.advise.out)"; return 1; }
+		rules_reset
+		auditctl -R $T/stig.advised >/dev/null 2>&1
+		log "predict-$set: $(grep -c '^# narrowed' $T/stig.advised) rules narrowed, $(grep -c '^-a' $T/stig.advised) rules loaded"
+		[ "$(auditctl -l | grep -vc '^No rules')" -gt 0 ] ||
+			{ fail predict-$set "no rule of the rewrite loaded"; return 1; }
+		;;
 	churn)
 		# Rules naming getpid come and go; what stays is 8 openat rules
 		# and a file watch, whose (full) mask must not count: it lives on
@@ -498,6 +509,8 @@ main)
 	t_predict mixed-tar mixed sh -c "$WL_TAR"
 	t_predict mixed-signal mixed sh -c "$WL_SIG"
 	t_predict stig-tar stig sh -c "$WL_TAR"
+	t_predict stig-advised stig-advised getpid_loop $N
+	t_predict stig-advised-tar stig-advised sh -c "$WL_TAR"
 	t_safety
 	# Netlink deletes (auditctl -D) of watch and tree rules are balanced.
 	t_stale stale-after-deletes

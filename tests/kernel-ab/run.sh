@@ -10,7 +10,8 @@
 #               longer performs (unpatched walks - patched walks), per
 #               syscall (arch and number), and the patched kernel performs
 #               no skippable walk; for getpid and for workloads beyond it
-#               (a shell script, tar and gzip, a self-signalling shell).
+#               (a shell script, tar and gzip, a self-signalling shell),
+#               and for 30-stig as `auditskip advise` rewrites it.
 #   corpus-*    the same, for every workload of the corpus
 #               (tests/vm/corpus-workloads.sh: signals, exec, i386 tasks,
 #               threads, fork, vfork, clone3, seccomp, ptrace, io_uring,
@@ -244,7 +245,7 @@ check_prediction() {
 }
 
 PREDICT_SETS="openat64 getpid fullmask stig getpid-mixed churn openat64-sh openat64-tar openat64-signal
-	mixed-sh mixed-tar mixed-signal stig-tar"
+	mixed-sh mixed-tar mixed-signal stig-tar stig-advised stig-advised-tar"
 case " $TESTS " in *" main "*) ;; *) PREDICT_SETS= ;; esac
 for set in $PREDICT_SETS; do
 	check_prediction predict-$set
