@@ -76,7 +76,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb
+	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb
 
 all: $(TOOLS)
 
@@ -298,6 +298,10 @@ reproduce: all static
 # The trampoline modes' cost in QEMU guests, against their own empty programs.
 overhead-guest: static
 	$(Q)bench/overhead-guest.sh -o bench/results/overhead-guest-$$(date +%F).md
+
+# What the skip would do for Debian's shipped rule sets on five real workloads (offline).
+evidence: all
+	$(Q)bench/evidence.sh -o bench/results/evidence-$$(date +%F).md
 
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all

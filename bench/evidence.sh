@@ -1,0 +1,303 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make evidence`: what the aggregate-mask skip would do for the rule sets
+# Debian's auditd ships, on real workloads, without loading them.
+#
+#   bench/evidence.sh [-o FILE]       markdown on stdout (and in FILE, with
+#                                     the chart beside it as FILE's .svg)
+#
+# Each workload is profiled once with no rule loaded (`auditskip profile`,
+# tracepoint mode: every call audit would filter): a C build (auditskip's
+# own), tar and gzip of a tree and back, git operations on a clone of this
+# repository, a Python program hashing a tree, and nginx serving a file to
+# wrk over loopback (the server alone, by pid). Then `auditskip whatif`
+# predicts, for every example rules file with exit rules, the share of walks
+# the patch would skip, the share the perm-narrowed and per-arch masks would
+# skip, the rule entries those walks visit and the ns saved per syscall.
+# A subset is cross-checked: rule files this machine loads are loaded for
+# real, the tar workload counted with `auditskip --json`, and the count held
+# to the prediction (within 1%: the workload's own calls vary a little).
+#
+# The machine's rules and enabled flag are saved first and restored on exit
+# (bench/lib-audit.sh). Environment: RULES_DIR (default Debian's examples),
+# EVIDENCE_CROSS (rule files to load for the cross-check, default
+# "21-no32bit 42-injection 43-module-load 71-networking").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+COMMAND="$0${*:+ $*}"
+. bench/lib-audit.sh
+
+bench_parse_args "$@"
+RULES_DIR=${RULES_DIR:-/usr/share/doc/auditd/examples/rules}
+EVIDENCE_CROSS=${EVIDENCE_CROSS:-"21-no32bit 42-injection 43-module-load 71-networking"}
+W=$BENCH_TMP
+SVG=${OUTFILE:+${OUTFILE%.md}.svg}
+SVG=${SVG:-$W/evidence.svg}
+
+bench_require "$AUDITSKIP"
+need=()
+for p in gnuplot-nox nginx-light wrk git; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	log "installing ${need[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q "${need[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${need[@]}" >/dev/null 2>&1; } ||
+		die "cannot install ${need[*]}"
+	# Debian starts the packaged nginx on port 80: this run needs only the binary.
+	case " ${need[*]} " in *" nginx-light "*) invoke-rc.d nginx stop >/dev/null 2>&1 || true ;; esac
+fi
+[ -d "$RULES_DIR" ] || die "no rules directory $RULES_DIR (apt-get install auditd)"
+
+bench_policy_save
+STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+# Tasks forked after this have audit contexts; no rule is needed to profile.
+auditctl -e 1 >/dev/null
+
+# ------------------------------------------------------------ workloads ---
+PY='import hashlib, json, os, sys
+out = {}
+for d, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        p = os.path.join(d, f)
+        try:
+            with open(p, "rb") as h:
+                out[p] = hashlib.sha256(h.read()).hexdigest()
+        except OSError:
+            pass
+json.dump(out, open(sys.argv[2], "w"))'
+WORKLOADS="build tar git python nginx"
+declare -A WHAT=(
+	[build]="make -B -j2 of auditskip"
+	[tar]="tar | gzip of /usr/share/doc, and back"
+	[git]="git clone, log --stat, gc, status"
+	[python]="Python hashing /usr/lib/python3"
+	[nginx]="nginx under wrk (5 s, loopback)"
+)
+run_workload() {
+	case $1 in
+	build) make -s -B -j2 OUTPUT="$W/build" "$W/build/auditskip" >/dev/null 2>&1 ;;
+	tar)
+		rm -rf "$W/x" && mkdir -p "$W/x" &&
+			tar -cf - -C /usr/share doc 2>/dev/null | gzip -c >"$W/doc.tgz" &&
+			tar -xzf "$W/doc.tgz" -C "$W/x"
+		;;
+	git)
+		rm -rf "$W/repo" && git clone -q --no-local . "$W/repo" &&
+			git -C "$W/repo" log --stat -50 >/dev/null && git -C "$W/repo" gc -q &&
+			git -C "$W/repo" status -s >/dev/null
+		;;
+	python) python3 -c "$PY" /usr/lib/python3 "$W/hashes.json" ;;
+	esac
+}
+export -f run_workload
+export W PY
+
+# nginx: one foreground process (no master), profiled by pid while wrk loads it.
+NGINX_PORT=$(free_port)
+mkdir -p "$W/www" "$W/nginx"
+head -c 65536 /dev/urandom >"$W/www/file"
+cat >"$W/nginx.conf" <<EOF
+daemon off;
+master_process off;
+worker_processes 1;
+error_log $W/nginx/error.log;
+pid $W/nginx/nginx.pid;
+events { worker_connections 256; }
+http {
+	access_log off;
+	client_body_temp_path $W/nginx; proxy_temp_path $W/nginx; fastcgi_temp_path $W/nginx;
+	uwsgi_temp_path $W/nginx; scgi_temp_path $W/nginx;
+	server { listen 127.0.0.1:$NGINX_PORT; root $W/www; }
+}
+EOF
+
+# profile NAME [FILE]: NAME's profile in FILE (default $W/NAME.prof)
+profile() {
+	if [ "$1" = nginx ]; then
+		nginx -c "$W/nginx.conf" &
+		local npid=$!
+		BENCH_CHILD_PIDS=$npid
+		wait_for 10 curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/file" ||
+			die "nginx did not answer on 127.0.0.1:$NGINX_PORT"
+		"$AUDITSKIP" profile -m tracepoint -o "$W/nginx.prof" -p "$npid" -d 7 2>"$W/nginx.prof.err" &
+		local ppid=$!
+		sleep 1
+		wrk -t2 -c16 -d5s "http://127.0.0.1:$NGINX_PORT/file" >"$W/wrk.out"
+		wait $ppid || die "auditskip profile of nginx: $(tail -n 1 "$W/nginx.prof.err")"
+		kill "$npid" && wait "$npid" 2>/dev/null || true
+		BENCH_CHILD_PIDS=
+		return
+	fi
+	"$AUDITSKIP" profile -m tracepoint -o "${2:-$W/$1.prof}" -- bash -c "run_workload $1" \
+		2>"$W/$1.prof.err" || die "auditskip profile of $1: $(tail -n 1 "$W/$1.prof.err")"
+}
+
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$deadline" ] && return 1
+		sleep 0.2
+	done
+}
+
+auditctl -D >/dev/null
+for w in $WORKLOADS; do
+	log "profiling $w: ${WHAT[$w]}"
+	profile "$w"
+done
+
+# ------------------------------------------------------------- what-ifs ---
+# One TSV line per rule set and workload:
+# set workload exit_rules mask_bits calls walks skippable arch perm visits saved_ns
+: >"$W/table.tsv"
+for f in "$RULES_DIR"/*.rules; do
+	set_name=$(basename "$f" .rules)
+	if ! "$AUDITSKIP" rules --file "$f" --json >"$W/$set_name.rules.json" 2>"$W/$set_name.err"; then
+		echo "$set_name: not read: $(tail -n 1 "$W/$set_name.err")" >>"$W/refused.txt"
+		continue
+	fi
+	[ "$(jq -r '.exit_rules' "$W/$set_name.rules.json")" -gt 0 ] || continue
+	for w in $WORKLOADS; do
+		"$AUDITSKIP" whatif --rules "$f" --profile "$W/$w.prof" --json >"$W/$set_name.$w.json" 2>/dev/null ||
+			die "whatif $set_name on $w failed"
+		jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
+			([.syscalls[].calls] | add), .walks, .skippable_walks, .skippable_arch_mask,
+			.skippable_perm_mask, .needless_rule_visits, .saved_ns] | @tsv' \
+			"$W/$set_name.$w.json" >>"$W/table.tsv"
+	done
+done
+
+# ------------------------------------------------------------ cross-check ---
+# Loaded for real: the tar workload counted, against the prediction from a
+# profile taken just before (same files, same tree).
+: >"$W/cross.txt"
+for set_name in $EVIDENCE_CROSS; do
+	f=$RULES_DIR/$set_name.rules
+	[ -f "$f" ] || continue
+	auditctl -D >/dev/null
+	profile tar "$W/tar-cross.prof"
+	if ! auditctl -R "$f" >"$W/load.out" 2>&1 || grep -qi error "$W/load.out"; then
+		echo "| $set_name | not loadable here: $(grep -i -m 1 error "$W/load.out" | cut -c1-80) | | | |" >>"$W/cross.txt"
+		continue
+	fi
+	"$AUDITSKIP" whatif --profile "$W/tar-cross.prof" --json >"$W/cross-pred.json"
+	"$AUDITSKIP" --json -m tracepoint -- bash -c "run_workload tar" >"$W/cross-count.json" 2>/dev/null
+	pw=$(jq -r .walks "$W/cross-pred.json")
+	ps=$(jq -r .skippable_walks "$W/cross-pred.json")
+	mw=$(jq -r 'select(.type == "summary") | .walks' "$W/cross-count.json")
+	ms=$(jq -r 'select(.type == "summary") | .skippable_walks' "$W/cross-count.json")
+	ok=$(awk -v a="$pw" -v b="$mw" -v c="$ps" -v d="$ms" 'function off(x, y) { return (y ? (x > y ? x - y : y - x) / y : x != y) }
+		BEGIN { print (off(a, b) <= 0.01 && off(c, d) <= 0.01) ? "yes" : "NO" }')
+	echo "| $set_name | $pw / $ps | $mw / $ms | $ok |" >>"$W/cross.txt"
+done
+auditctl -D >/dev/null
+
+# ---------------------------------------------------------------- report ---
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }'; }
+report() {
+	echo "# What the aggregate-mask skip would do for Debian's shipped rule sets"
+	echo
+	echo "Run $STARTED with \`$COMMAND\` (\`make evidence\`)."
+	echo
+	echo "- uname -r: \`$(uname -r)\`; $(nproc) CPUs; auditskip $(cat VERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+	echo "- rule sets: every file of \`$RULES_DIR\` with exit rules, read with \`auditskip rules --file\` (nothing loaded)"
+	echo "- workloads, each profiled once with no rule loaded (\`auditskip profile -m tracepoint\`):"
+	for w in $WORKLOADS; do
+		echo "  - $w: ${WHAT[$w]}, $(jq '[.syscalls[].calls] | add' "$W/$w.prof") calls"
+	done
+	echo "- perm-narrowed masks: $(jq -r .perm_classes "$W/30-stig.build.json")"
+	echo "- predictions: \`auditskip whatif --rules FILE --profile PROFILE --json\`; ns saved priced by"
+	echo "  $(jq -r 'if .calibration.calibrated then "this machine'"'"'s calibration" else "the series'"'"' 2.8 ns per visited entry (no calibration file)" end' "$W/30-stig.build.json" 2>/dev/null || echo 'the time model')"
+	echo
+	echo "![share of walks skipped](${SVG##*/})"
+	echo
+	echo "## Per rule set and workload"
+	echo
+	echo "PATCH: walks the patch's aggregate mask would skip; ARCH, PERM: the same under the safe"
+	echo "per-arch and perm-narrowed masks; VISITS: rule entries the patch's skippable walks visit,"
+	echo "per syscall; NS: ns saved per syscall."
+	echo
+	echo "| rule set | exit rules | mask bits | workload | walks | PATCH | ARCH | PERM | VISITS | NS |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	while IFS=$'\t' read -r s w er mb calls walks sk ar pe vi ns; do
+		printf '| %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s |\n' "$s" "$er" "$mb" "$w" "$walks" \
+			"$(pct "$sk" "$walks")" "$(pct "$ar" "$walks")" "$(pct "$pe" "$walks")" \
+			"$(awk -v a="$vi" -v b="$calls" 'BEGIN { printf "%.1f", b ? a / b : 0 }')" \
+			"$(awk -v a="$ns" -v b="$calls" 'BEGIN { printf "%.1f", b ? a / b : 0 }')"
+	done <"$W/table.tsv"
+	echo
+	echo "## Where the patch does nothing"
+	echo
+	awk -F'\t' '$7 == 0 { z[$1]++ } END { for (s in z) print s }' "$W/table.tsv" | sort | while read -r s; do
+		echo "- $s: $(jq -r '.skip_blockers.patch | "the fewest rules whose removal or narrowing lets the skip fire (\(.rule_count)): " + ([.rules[].text] | join("; ")) + "; without them the mask has \(.mask_bits_without) bits"' "$W/$s.rules.json")"
+	done
+	echo
+	echo "## Cross-check: loaded for real"
+	echo
+	echo "The tar workload counted by \`auditskip --json -m tracepoint\` with the file loaded, against"
+	echo "\`whatif\` on a profile of the same workload taken just before (within 1%: a real"
+	echo "workload's calls vary a little from run to run)."
+	echo
+	echo "| rule set | predicted walks / skippable | counted walks / skippable | within 1% |"
+	echo "|---|---|---|---|"
+	cat "$W/cross.txt"
+	if [ -s "$W/refused.txt" ]; then
+		echo
+		echo "Files the reader refused (as auditctl would): $(tr '\n' ';' <"$W/refused.txt")"
+	fi
+}
+
+# The chart: per rule set, the patch's share and the perm-narrowed share,
+# one bar per workload.
+chart() {
+	local dat=$W/chart.dat
+	{
+		printf 'set'
+		for w in $WORKLOADS; do printf '\t%s-patch\t%s-perm' "$w" "$w"; done
+		echo
+		awk -F'\t' -v wl="$WORKLOADS" 'BEGIN { n = split(wl, ws, " ") }
+			{ key = $1; if (!(key in seen)) { seen[key] = 1; order[++m] = key }
+			  p[key, $2] = $6 ? 100 * $7 / $6 : 0; q[key, $2] = $6 ? 100 * $9 / $6 : 0 }
+			END { for (i = 1; i <= m; i++) { printf "%s", order[i]
+				for (j = 1; j <= n; j++) printf "\t%.1f\t%.1f", p[order[i], ws[j]], q[order[i], ws[j]]
+				print "" } }' "$W/table.tsv"
+	} >"$dat"
+	local nsets n plot1 plot2 i=0 w
+	nsets=$(($(wc -l <"$dat") - 1))
+	n=$(echo $WORKLOADS | wc -w)
+	for w in $WORKLOADS; do
+		plot1="${plot1:+$plot1, }'$dat' using $((2 + 2 * i)):xtic(1) title '$w'"
+		plot2="${plot2:+$plot2, }'$dat' using $((3 + 2 * i)):xtic(1) title '$w'"
+		i=$((i + 1))
+	done
+	gnuplot <<EOF
+set terminal svg size $((300 + 40 * nsets)),820 dynamic font 'sans,11'
+set output '$SVG'
+set multiplot layout 2,1 title "Share of exit-filter walks skipped, per rule set and workload (offline, $(uname -r))"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set yrange [0:100]
+set ylabel '% of walks'
+set grid ytics
+set key outside right top
+set xtics rotate by -35 font 'sans,9'
+set datafile separator '\t'
+set title "the patch's aggregate mask"
+plot $plot1
+set title 'the safe perm-narrowed mask (what auditskip advise makes loadable)'
+plot $plot2
+unset multiplot
+EOF
+}
+
+chart
+if [ -n "$OUTFILE" ]; then
+	report | tee "$OUTFILE"
+	log "wrote $OUTFILE and $SVG"
+else
+	report
+fi
