@@ -274,7 +274,7 @@ chart() {
 		i=$((i + 1))
 	done
 	gnuplot <<EOF
-set terminal svg size $((300 + 40 * nsets)),820 dynamic font 'sans,11'
+set terminal svg size $((300 + 40 * nsets)),1000 dynamic font 'sans,11'
 set output '$SVG'
 set multiplot layout 2,1 title "Share of exit-filter walks skipped, per rule set and workload (offline, $(uname -r))"
 set style data histograms
@@ -284,7 +284,8 @@ set yrange [0:100]
 set ylabel '% of walks'
 set grid ytics
 set key outside right top
-set xtics rotate by -35 font 'sans,9'
+set xtics rotate by 90 right nomirror font 'sans,10'
+set bmargin 16
 set datafile separator '\t'
 set title "the patch's aggregate mask"
 plot $plot1

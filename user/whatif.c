@@ -136,13 +136,14 @@ const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *k
 
 	/*
 	 * The symbol is only named classes: check it holds audit's, by a
-	 * member of each (read(2) and write(2) are in no class: open's perm
-	 * check and the syscall's own rule cover them).
+	 * member of each that every arch has (asm-generic/audit_read.h,
+	 * audit_write.h, audit_change_attr.h; read(2) and write(2) are in no
+	 * class, and arm64 has no rename(2) or chmod(2)).
 	 */
 	if (!kc || !kc->read ||
 	    !mask_test(kc->mask[AUDIT_CLASS_READ], audit_name_to_syscall("getxattr", native)) ||
-	    !mask_test(kc->mask[AUDIT_CLASS_WRITE], audit_name_to_syscall("rename", native)) ||
-	    !mask_test(kc->mask[AUDIT_CLASS_CHATTR], audit_name_to_syscall("chmod", native)))
+	    !mask_test(kc->mask[AUDIT_CLASS_WRITE], audit_name_to_syscall("ftruncate", native)) ||
+	    !mask_test(kc->mask[AUDIT_CLASS_CHATTR], audit_name_to_syscall("fchmod", native)))
 		return NULL;
 	return kc;
 }
