@@ -318,7 +318,7 @@ static int list_and_apply(struct session *ss)
 		if (err)
 			return err;
 	}
-	whatif_build(&ss->rules, ss->classes, &w);
+	whatif_build(&ss->rules, NULL, &w);
 	w.mirror_seq = ss->report.live.mirror.seq;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.whatif), &zero, &w, BPF_ANY))
 		return -errno;
@@ -483,12 +483,16 @@ int session_attach(struct session *ss)
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
 		return err;
 	}
-	/* The first listing had BPF copy the kernel's classes; list again to use them. */
-	if (!bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero,
-				 &ss->kernel_classes))
-		ss->classes = kernel_classes_valid(&ss->kernel_classes);
-	ss->report.live.perm_classes = whatif_perm_classes(ss->classes);
-	return ss->classes ? sync_rules(ss) : 0;
+	/*
+	 * The first listing had BPF copy the kernel's classes, for advise,
+	 * which must not trust a table older than the kernel. The counts'
+	 * perm-narrowed mask takes its classes from the tables in every mode,
+	 * so that all modes count the same: tracepoint mode cannot read the
+	 * kernel's.
+	 */
+	bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero, &ss->kernel_classes);
+	ss->report.live.perm_classes = whatif_perm_classes(NULL);
+	return 0;
 }
 
 /* The totals so far to the metrics endpoint and the node_exporter textfile. */

@@ -31,8 +31,7 @@ struct session {
 	struct calibration calib;
 	char kernel[128], scope[256], mirror_how[192];
 	struct ruleset rules;
-	struct kernel_classes kernel_classes; /* as BPF read them */
-	const struct kernel_classes *classes; /* those, if valid; NULL: the tables */
+	struct kernel_classes kernel_classes; /* as BPF read them, for advise */
 	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
 	struct comm_row *comms; /* --per-comm */
