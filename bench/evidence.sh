@@ -4,7 +4,7 @@
 # Debian's auditd ships, on real workloads, without loading them.
 #
 #   bench/evidence.sh [-o FILE]       markdown on stdout (and in FILE, with
-#                                     the chart beside it as FILE's .svg)
+#                                     the chart beside it as FILE's .png)
 #
 # Each workload is profiled once with no rule loaded (`auditskip profile`,
 # tracepoint mode: every call audit would filter): a C build (auditskip's
@@ -31,8 +31,8 @@ bench_parse_args "$@"
 RULES_DIR=${RULES_DIR:-/usr/share/doc/auditd/examples/rules}
 EVIDENCE_CROSS=${EVIDENCE_CROSS:-"21-no32bit 42-injection 43-module-load 71-networking"}
 W=$BENCH_TMP
-SVG=${OUTFILE:+${OUTFILE%.md}.svg}
-SVG=${SVG:-$W/evidence.svg}
+PNG=${OUTFILE:+${OUTFILE%.md}.png}
+PNG=${PNG:-$W/evidence.png}
 
 bench_require "$AUDITSKIP"
 need=()
@@ -212,7 +212,7 @@ report() {
 	echo "- predictions: \`auditskip whatif --rules FILE --profile PROFILE --json\`; ns saved priced by"
 	echo "  $(jq -r 'if .calibration.calibrated then "this machine'"'"'s calibration" else "the series'"'"' 2.8 ns per visited entry (no calibration file)" end' "$W/30-stig.build.json" 2>/dev/null || echo 'the time model')"
 	echo
-	echo "![share of walks skipped](${SVG##*/})"
+	echo "![share of walks skipped](${PNG##*/})"
 	echo
 	echo "## Per rule set and workload"
 	echo
@@ -274,8 +274,8 @@ chart() {
 		i=$((i + 1))
 	done
 	gnuplot <<EOF
-set terminal svg size $((300 + 40 * nsets)),1000 dynamic font 'sans,11'
-set output '$SVG'
+set terminal png size $((300 + 40 * nsets)),1000
+set output '$PNG'
 set multiplot layout 2,1 title "Share of exit-filter walks skipped, per rule set and workload (offline, $(uname -r))"
 set style data histograms
 set style histogram clustered gap 1
@@ -284,7 +284,7 @@ set yrange [0:100]
 set ylabel '% of walks'
 set grid ytics
 set key outside right top
-set xtics rotate by 90 right nomirror font 'sans,10'
+set xtics rotate by 90 right nomirror
 set bmargin 16
 set datafile separator '\t'
 set title "the patch's aggregate mask"
@@ -298,7 +298,7 @@ EOF
 chart
 if [ -n "$OUTFILE" ]; then
 	report | tee "$OUTFILE"
-	log "wrote $OUTFILE and $SVG"
+	log "wrote $OUTFILE and $PNG"
 else
 	report
 fi
