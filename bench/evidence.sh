@@ -134,15 +134,6 @@ profile() {
 		2>"$W/$1.prof.err" || die "auditskip profile of $1: $(tail -n 1 "$W/$1.prof.err")"
 }
 
-wait_for() {
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$deadline" ] && return 1
-		sleep 0.2
-	done
-}
-
 auditctl -D >/dev/null
 for w in $WORKLOADS; do
 	log "profiling $w: ${WHAT[$w]}"

@@ -130,34 +130,45 @@ static bool read_kernel_classes(struct env *env, struct kernel_classes *out)
 
 static int check_profile_arches(const struct profile *p, const char *path);
 
+/* env->profile read and checked, and the calibration to price it; NULL after a message. */
+static struct profile *open_profile(const struct env *env, struct calibration *calib,
+				    const char **calib_from)
+{
+	struct profile *prof = calloc(1, sizeof(*prof));
+	char why[512];
+
+	if (!prof) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return NULL;
+	}
+	if (profile_load(env->profile, prof, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: %s is not a usable profile: %s\n", env->profile, why);
+	} else if (!check_profile_arches(prof, env->profile) &&
+		   !load_calibration(env, calib, calib_from)) {
+		return prof;
+	}
+	free(prof);
+	return NULL;
+}
+
 /* advise --profile: the rewrite's predicted effect on a recorded workload. */
 static int advise_on_profile(const struct env *env, const struct ruleset *rs,
 			     const struct advice *a, const struct kernel_classes *kc)
 {
-	struct profile *prof = calloc(1, sizeof(*prof));
 	struct advise_prediction ap;
 	struct calibration calib;
 	const char *calib_from;
-	char why[512];
+	struct profile *prof = open_profile(env, &calib, &calib_from);
 	int ret = 1;
 
-	if (!prof) {
-		fprintf(stderr, "auditskip: out of memory\n");
+	if (!prof)
 		return 1;
-	}
-	if (profile_load(env->profile, prof, why, sizeof(why))) {
-		fprintf(stderr, "auditskip: %s is not a usable profile: %s\n", env->profile, why);
-		goto out;
-	}
-	if (check_profile_arches(prof, env->profile) || load_calibration(env, &calib, &calib_from))
-		goto out;
 	if (!advise_predict(rs, a, prof, kc, &ap)) {
 		advise_prediction_report(stdout, &ap, prof, env->profile, &calib, env->top,
 					 env->json);
 		ret = 0;
 	}
 	advise_prediction_free(&ap);
-out:
 	free(prof);
 	return ret;
 }
@@ -325,22 +336,14 @@ static int cmd_whatif(const struct env *env)
 	struct audit_status_info st;
 	struct prediction pred;
 	struct calibration calib;
-	struct profile *prof = calloc(1, sizeof(*prof));
 	struct ruleset rs = { 0 };
 	const char *calib_from;
+	struct profile *prof = open_profile(env, &calib, &calib_from);
 	char why[512], kernel[128];
 	int ret = 1;
 
-	if (!prof) {
-		fprintf(stderr, "auditskip: out of memory\n");
+	if (!prof)
 		return 1;
-	}
-	if (profile_load(env->profile, prof, why, sizeof(why))) {
-		fprintf(stderr, "auditskip: %s is not a usable profile: %s\n", env->profile, why);
-		goto out;
-	}
-	if (check_profile_arches(prof, env->profile) || load_calibration(env, &calib, &calib_from))
-		goto out;
 	/* The rules loaded now need root; a rules file does not. */
 	if (!strcmp(env->rules_path, "-") && preflight(env, &st))
 		goto out;

@@ -175,16 +175,6 @@ check_detached() {
 	check_eq "$1" "$left" 0 "${2:+$2: }nothing left attached"
 }
 
-# wait_for SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
-wait_for() {
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -ge "$deadline" ] && return 1
-		sleep 0.1
-	done
-}
-
 # expect_refusal NAME PATTERN ARGS...: non-zero exit, PATTERN on stderr, nothing attached.
 expect_refusal() {
 	local name=$1 pattern=$2 status

@@ -173,3 +173,13 @@ free_port() {
 		[ -z "$(ss -Htan "sport = :$p")" ] && echo "$p" && return
 	done
 }
+
+# wait_for SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
