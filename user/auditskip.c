@@ -272,7 +272,11 @@ static int cmd_calibrate(const struct env *env)
 	return 0;
 }
 
-static int cmd_count(struct env *env)
+/*
+ * Counting, or with `profiling` every call audit would filter recorded into
+ * a profile file; only counting drops privileges once started.
+ */
+static int cmd_count(struct env *env, bool profiling)
 {
 	struct audit_status_info st;
 	struct session ss;
@@ -285,33 +289,14 @@ static int cmd_count(struct env *env)
 		err = session_attach(&ss);
 	if (!err)
 		err = session_start_target(&ss);
-	if (!err)
+	if (!err && !profiling)
 		err = session_lower_privileges(&ss);
 	if (!err)
 		err = session_run(&ss);
-	if (!err)
-		session_finish(&ss);
-	return session_close(&ss, err);
-}
-
-/* Like counting, but every call audit would filter goes into a profile file. */
-static int cmd_profile(struct env *env)
-{
-	struct audit_status_info st;
-	struct session ss;
-	int err;
-
-	if (preflight(env, &st))
-		return 1;
-	err = session_open(&ss, env);
-	if (!err)
-		err = session_attach(&ss);
-	if (!err)
-		err = session_start_target(&ss);
-	if (!err)
-		err = session_run(&ss);
-	if (!err)
+	if (!err && profiling)
 		err = session_save_profile(&ss, env->output);
+	else if (!err)
+		session_finish(&ss);
 	return session_close(&ss, err);
 }
 
@@ -396,10 +381,10 @@ int main(int argc, char **argv)
 	case CMD_ADVISE:
 		return cmd_advise(&env);
 	case CMD_PROFILE:
-		return cmd_profile(&env);
+		return cmd_count(&env, true);
 	case CMD_WHATIF:
 		return cmd_whatif(&env);
 	default:
-		return cmd_count(&env);
+		return cmd_count(&env, false);
 	}
 }

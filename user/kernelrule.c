@@ -250,22 +250,10 @@ int kernel_rule_check(const struct audit_rule_data *d, size_t len)
 			if (val > PATH_MAX)
 				return -ENAMETOOLONG;
 		}
+		/* make_kuid() and make_kgid() have no id for (u32)-1. */
+		if (rule_field_is_id(type) && val == (__u32)-1)
+			return -EINVAL;
 		switch (type) {
-		case AUDIT_UID:
-		case AUDIT_EUID:
-		case AUDIT_SUID:
-		case AUDIT_FSUID:
-		case AUDIT_LOGINUID:
-		case AUDIT_OBJ_UID:
-		case AUDIT_GID:
-		case AUDIT_EGID:
-		case AUDIT_SGID:
-		case AUDIT_FSGID:
-		case AUDIT_OBJ_GID:
-			/* make_kuid() and make_kgid() have no id for (u32)-1. */
-			if (val == (__u32)-1)
-				return -EINVAL;
-			break;
 		case AUDIT_WATCH: /* audit_to_watch() */
 			if (d->buf[off] != '/' || d->buf[off + val - 1] == '/' ||
 			    (list != AUDIT_FILTER_EXIT && list != AUDIT_FILTER_URING_EXIT) ||

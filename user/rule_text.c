@@ -29,26 +29,11 @@ static void put(struct line *l, const char *fmt, ...)
 		l->len += n;
 }
 
-/* Unsigned ids: written as auditctl -l shows them (4294967295 is unset). */
-static bool field_is_id(unsigned int field)
+/* Unsigned values: written as auditctl -l shows them (4294967295 is an unset id). */
+static bool field_is_unsigned(unsigned int field)
 {
-	switch (field) {
-	case AUDIT_UID:
-	case AUDIT_EUID:
-	case AUDIT_SUID:
-	case AUDIT_FSUID:
-	case AUDIT_LOGINUID:
-	case AUDIT_OBJ_UID:
-	case AUDIT_GID:
-	case AUDIT_EGID:
-	case AUDIT_SGID:
-	case AUDIT_FSGID:
-	case AUDIT_OBJ_GID:
-	case AUDIT_INODE:
-	case AUDIT_ARG0 ... AUDIT_ARG3:
-		return true;
-	}
-	return false;
+	return rule_field_is_id(field) || field == AUDIT_INODE ||
+	       (field >= AUDIT_ARG0 && field <= AUDIT_ARG3);
 }
 
 /* The two sides of -C for each AUDIT_COMPARE_* (audit_rule_interfield_comp_data()). */
@@ -231,7 +216,7 @@ int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *ma
 		default:
 			if (!name)
 				return -EINVAL;
-			if (field_is_id(f))
+			if (field_is_unsigned(f))
 				put(&l, " -F %s%s%u", name, op, v);
 			else
 				put(&l, " -F %s%s%d", name, op, (int)v);

@@ -8,6 +8,25 @@
 #include "rules.h"
 #include "syscalls.h"
 
+bool rule_field_is_id(unsigned int field)
+{
+	switch (field) {
+	case AUDIT_UID:
+	case AUDIT_EUID:
+	case AUDIT_SUID:
+	case AUDIT_FSUID:
+	case AUDIT_LOGINUID:
+	case AUDIT_OBJ_UID:
+	case AUDIT_GID:
+	case AUDIT_EGID:
+	case AUDIT_SGID:
+	case AUDIT_FSGID:
+	case AUDIT_OBJ_GID:
+		return true;
+	}
+	return false;
+}
+
 bool rule_field_is_string(unsigned int field)
 {
 	switch (field) {

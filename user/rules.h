@@ -60,6 +60,8 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 const char *rule_field_string(const struct audit_rule *r, unsigned int i, char *buf, size_t size);
 /* Whether the kernel stores field `type` as a string (audit_data_to_entry()). */
 bool rule_field_is_string(unsigned int type);
+/* A uid or gid field (the kernel keeps it as a kuid_t or kgid_t). */
+bool rule_field_is_id(unsigned int type);
 /* On audit_filter_list[list] (AUDIT_FILTER_EXIT: what audit_filter_syscall() walks). */
 bool rule_on_list(const struct audit_rule *r, unsigned int list);
 
