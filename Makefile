@@ -47,7 +47,7 @@ STATIC_LIBS := -static $(filter-out $(HTTP_LIBS),$(LIBS))
 
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/calibration.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c \
+	user/calibration.c user/calltime.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c \
 	user/counts.c user/session.c user/metrics_textfile.c \
 	user/advise.c user/advise_profile.c user/rule_text.c user/rulesfile.c user/kernelrule.c user/blockers.c \
 	user/report_blockers.c user/profile.c user/profile_parse.c user/prediction.c \
@@ -57,7 +57,7 @@ HTTP_OBJS := $(OUTPUT)/metrics.o $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
 STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
-	$(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
+	$(OUTPUT)/empty_probes $(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
 	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text $(OUTPUT)/test_profile $(OUTPUT)/test_webconfig \
@@ -99,6 +99,7 @@ $(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/attach.o $(OUTPUT)/auditskip.o $(OUTPUT)/session.o: $(OUTPUT)/auditskip.skel.h
+$(OUTPUT)/calltime.o: $(OUTPUT)/calltime.skel.h
 
 $(OUTPUT)/auditskip: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
@@ -138,6 +139,10 @@ $(OUTPUT)/static/corpus32: tests/tools/corpus.c | $(OUTPUT)
 $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
+
+$(OUTPUT)/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -lbpf -lelf -lz -o $@
 
 $(OUTPUT)/test_blockers: tests/unit/test_blockers.c $(OUTPUT)/blockers.o $(OUTPUT)/mask.o \
 	$(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o

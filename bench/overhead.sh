@@ -9,7 +9,9 @@
 # getpid (audit_bench) with nothing attached, with auditskip attached to the
 # whole machine in every mode that loads here, and with
 #   bpftrace -e 'tracepoint:raw_syscalls:sys_exit { @[tid] = count(); }'
-# CYCLES times over (default 5), each cycle timing nothing attached before
+# and, as floors, with one empty raw tracepoint program on sys_exit, one on
+# each of sys_enter and sys_exit (bench/empty_probes.c), and bpftrace's
+# program emptied; CYCLES times over (default 5), each cycle timing nothing attached before
 # and after the tools; a tool's added cost is the median over cycles of its
 # time minus the mean of that cycle's two unattached times. Also reports the
 # loader's resident memory, its CPU use, and the memory of its BPF maps.
@@ -30,8 +32,10 @@ MODES=${MODES:-"filter-op filter-syscall syscall-exit tracepoint"}
 CYCLES=${CYCLES:-5}
 ROUND_MS=${ROUND_MS:-50}
 BPFTRACE_PROG='tracepoint:raw_syscalls:sys_exit { @[tid] = count(); }'
+BPFTRACE_EMPTY='tracepoint:raw_syscalls:sys_exit { }'
+EMPTY_PROBES=$OUT/empty_probes
 
-bench_require "$AUDIT_BENCH" "$AUDITSKIP"
+bench_require "$AUDIT_BENCH" "$AUDITSKIP" "$EMPTY_PROBES"
 if ! command -v bpftrace >/dev/null; then
 	log "installing bpftrace"
 	export DEBIAN_FRONTEND=noninteractive
@@ -84,6 +88,12 @@ start_tool() {
 	bpftrace)
 		bpftrace -e "$BPFTRACE_PROG" >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
 		;;
+	bpftrace-empty)
+		bpftrace -e "$BPFTRACE_EMPTY" >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
+		;;
+	raw-exit | raw-both)
+		"$EMPTY_PROBES" "${name#raw-}" >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
+		;;
 	floor-*)
 		"$AUDITSKIP" -m "${name#floor-}" --test-hollow --json >"$BENCH_TMP/tool.out" \
 			2>"$BENCH_TMP/tool.err" &
@@ -104,7 +114,8 @@ start_tool() {
 			return 1
 		fi
 		case "$name" in
-		bpftrace) grep -q '^Attaching' "$BENCH_TMP/tool.out" && break ;;
+		bpftrace*) grep -q '^Attaching' "$BENCH_TMP/tool.out" && break ;;
+		raw-*) grep -q '^attached' "$BENCH_TMP/tool.out" && break ;;
 		*) grep -q '"type": *"start"' "$BENCH_TMP/tool.out" && break ;;
 		esac
 		sleep 0.1
@@ -142,7 +153,9 @@ for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("$mode"); done
 # The same programs attached but returning at once: what any tool hooking
 # the same events pays before doing anything.
 for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("floor-$mode"); done
-TOOLS+=(bpftrace)
+# The floors of the designs themselves: one empty raw tracepoint program
+# (sys_exit), one at each syscall edge, and bpftrace's own empty program.
+TOOLS+=(raw-exit raw-both bpftrace-empty bpftrace)
 
 for rules in $RULE_SETS; do
 	log "$rules exit rules"
@@ -190,6 +203,17 @@ done
 # ---------------------------------------------------------------- report ---
 signed() { awk -v v="$1" 'BEGIN { printf "%+.0f ns", v }'; }
 
+tool_label() {
+	case "$1" in
+	bpftrace) echo bpftrace ;;
+	bpftrace-empty) echo "bpftrace, empty program" ;;
+	raw-exit) echo "one empty raw_tp (sys_exit)" ;;
+	raw-both) echo "two empty raw_tp (sys_enter, sys_exit)" ;;
+	floor-*) echo "empty programs (${1#floor-})" ;;
+	*) echo "auditskip ($1)" ;;
+	esac
+}
+
 report() {
 	local rules tool first last
 	echo "# auditskip: overhead per syscall against bpftrace"
@@ -207,13 +231,7 @@ report() {
 	echo "## Added ns per getpid"
 	echo
 	printf '| exit rules | nothing attached |'
-	for tool in "${TOOLS[@]}"; do
-		case "$tool" in
-		bpftrace) printf ' bpftrace |' ;;
-		floor-*) printf ' empty programs (%s) |' "${tool#floor-}" ;;
-		*) printf ' auditskip (%s) |' "$tool" ;;
-		esac
-	done
+	for tool in "${TOOLS[@]}"; do printf ' %s |' "$(tool_label "$tool")"; done
 	printf ' auditskip / bpftrace |\n|---|---|'
 	for tool in "${TOOLS[@]}"; do printf -- '---|'; done
 	printf -- '---|\n'
@@ -239,7 +257,7 @@ report() {
 		for tool in "${TOOLS[@]}"; do
 			read -r mem names <<<"${MAPS[$rules,$tool]}"
 			printf '| %s | %s | %s KiB | %s KiB | %s | %s%% |\n' "$rules" \
-				"$(case "$tool" in bpftrace) echo bpftrace ;; floor-*) echo "empty programs ${tool#floor-}" ;; *) echo "auditskip $tool" ;; esac)" \
+				"$(tool_label "$tool")" \
 				"${RSS[$rules,$tool]}" "$((mem / 1024))" "${names:-}" "${CPU[$rules,$tool]}"
 		done
 	done
@@ -250,7 +268,19 @@ report() {
 	first=$1
 	last=${!#}
 	range() { sort -g "$BENCH_TMP/added-$1-$2" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
+	echo "- added cost as a fraction of bpftrace's (goal for tracepoint mode: at most 0.50): $(for rules in $RULE_SETS; do
+		printf '%s rules:' "$rules"
+		for tool in tracepoint floor-tracepoint raw-both raw-exit bpftrace-empty; do
+			[ -n "${ADDED[$rules,$tool]:-}" ] || continue
+			awk -v l="$(tool_label "$tool")" -v a="${ADDED[$rules,$tool]}" -v b="${ADDED[$rules,bpftrace]}" \
+				'BEGIN { printf " %s %.2f,", l, b > 0 ? a / b : 0 }'
+		done
+		printf '; '
+	done)"
+	echo "  Tracepoint mode needs a program at each syscall edge (the entry says which syscall entered"
+	echo "  audit and which number it had); \"two empty raw_tp\" is that design's floor."
 	for tool in "${TOOLS[@]}"; do
+		case "$tool" in raw-* | bpftrace*) continue ;; esac
 		case "$tool" in floor-*)
 			echo "- $(printf '%s' "${tool#floor-}") mode's own work (auditskip minus its empty programs): $(for rules in $RULE_SETS; do
 				awk -v r="$rules" -v a="${ADDED[$rules,${tool#floor-}]}" -v f="${ADDED[$rules,$tool]}" -v b="${ADDED[$rules,bpftrace]}" \
@@ -258,7 +288,6 @@ report() {
 			done)"
 			continue ;;
 		esac
-		[ "$tool" = bpftrace ] && continue
 		# A verdict only where the spread over cycles is smaller than the
 		# difference it would decide.
 		awk -v t="$tool" -v f="$first" -v l="$last" \

@@ -193,12 +193,17 @@ struct walk_start {
 	bool skip_arch; /* so would the per-arch mask */
 	bool skip_perm; /* and the perm-narrowed one */
 	bool uring;
+	bool active;	/* begun, its end not yet seen */
 };
 
+/*
+ * Task storage, not a hash by tid: a task walks one list at a time, and a
+ * storage lookup costs a fraction of a hash update and delete per walk.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_WALKS_IN_FLIGHT);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct walk_start);
 } walks_in_flight SEC(".maps");
 
@@ -385,18 +390,30 @@ static __always_inline __u64 mirror_seq(void)
 	return m ? m->seq : 0;
 }
 
-static __always_inline void start_walk(__u32 tid, __u64 nr, bool uring, __u32 arch, __u64 prio)
+static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool uring, __u32 arch,
+				       __u64 prio)
 {
 	struct walk_start w = { .prio = prio, .seq = mirror_seq() };
 	struct walk_start *stored;
 
-	if (!count_walk(nr, arch, uring, &w) ||
-	    bpf_map_update_elem(&walks_in_flight, &tid, &w, BPF_ANY))
+	stored = bpf_task_storage_get(&walks_in_flight, tsk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!stored)
 		return;
+	stored->active = false;
+	if (!count_walk(nr, arch, uring, &w))
+		return;
+	w.active = true;
+	*stored = w;
 	/* Last thing before the walk: the bookkeeping stays out of its time. */
-	stored = timing ? bpf_map_lookup_elem(&walks_in_flight, &tid) : NULL;
-	if (stored)
+	if (timing)
 		stored->t0 = bpf_ktime_get_ns();
+}
+
+static __always_inline struct walk_start *walk_begun(struct task_struct *tsk)
+{
+	struct walk_start *w = bpf_task_storage_get(&walks_in_flight, tsk, NULL, 0);
+
+	return w && w->active ? w : NULL;
 }
 
 /*
@@ -445,18 +462,18 @@ static __always_inline void time_walk(struct scan_counts *c, struct walk_start *
 	h->ns += ns;
 }
 
-/* The walk `w` of thread `tid` is over: count what it found. */
-static __always_inline void end_walk(__u32 tid, struct walk_start *w, bool matched, __u64 nr,
+/* The walk `w` is over: count what it found. */
+static __always_inline void end_walk(struct walk_start *w, bool matched, __u64 nr,
 				     struct audit_context *actx, __u64 t1)
 {
 	struct scan_counts *c;
 
+	w->active = false;
 	c = bpf_map_lookup_elem(w->uring ? (void *)&uring_counts : (void *)&counts, &w->key);
 	if (c && timing && w->t0)
 		time_walk(c, w, t1);
 	if (c)
 		count_outcome(c, w, matched, nr, actx, mirror_seq() != w->seq);
-	bpf_map_delete_elem(&walks_in_flight, &tid);
 }
 
 /*
@@ -474,7 +491,7 @@ int BPF_PROG(start_filter_op, struct task_struct *tsk, struct audit_context *act
 		return 0;
 	kind = walked_list(actx, list, name, op);
 	if (kind >= 0 && task_counted(tsk->tgid))
-		start_walk(tsk->pid, op, kind == AUDIT_CTX_URING, arch_of(actx->arch), 0);
+		start_walk(tsk, op, kind == AUDIT_CTX_URING, arch_of(actx->arch), 0);
 	return 0;
 }
 
@@ -483,14 +500,13 @@ int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
 {
 	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
-	__u32 tid = tsk->pid;
 	struct walk_start *w;
 
 	if (hollow)
 		return 0;
-	w = bpf_map_lookup_elem(&walks_in_flight, &tid);
+	w = walk_begun(tsk);
 	if (w && walked_list(actx, list, name, op) >= 0)
-		end_walk(tid, w, ret != 0, op, actx, t1);
+		end_walk(w, ret != 0, op, actx, t1);
 	return 0;
 }
 
@@ -505,8 +521,7 @@ int BPF_PROG(start_filter_syscall, struct task_struct *tsk, struct audit_context
 	if (hollow)
 		return 0;
 	if (task_counted(tsk->tgid))
-		start_walk(tsk->pid, (__u64)(long)actx->major, false, arch_of(actx->arch),
-			   actx->prio);
+		start_walk(tsk, (__u64)(long)actx->major, false, arch_of(actx->arch), actx->prio);
 	return 0;
 }
 
@@ -514,23 +529,47 @@ SEC("fexit/audit_filter_syscall")
 int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
 	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
-	__u32 tid = tsk->pid;
 	struct walk_start *w;
 
 	if (hollow)
 		return 0;
-	w = bpf_map_lookup_elem(&walks_in_flight, &tid);
+	w = walk_begun(tsk);
 	if (w)
-		end_walk(tid, w, actx->prio > w->prio, (__u64)(long)actx->major, actx, t1);
+		end_walk(w, actx->prio > w->prio, (__u64)(long)actx->major, actx, t1);
 	return 0;
 }
 
+/* Before 5.16 (io_uring contexts) a context said only whether it was in a syscall. */
+struct audit_context___5_10 {
+	int in_syscall;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool in_syscall_context(struct audit_context *actx)
+{
+	if (bpf_core_field_exists(actx->context))
+		return actx->context == AUDIT_CTX_SYSCALL;
+	return ((struct audit_context___5_10 *)actx)->in_syscall;
+}
+
 /*
- * syscall-exit: the conditions under which __audit_syscall_exit() filters.
- * bpf_get_current_task() and CO-RE reads, not the BTF task, so that it
- * loads on 5.10 (bpf_get_current_task_btf() came with 5.11).
+ * syscall-exit: the conditions under which __audit_syscall_exit() filters,
+ * read through a BTF pointer: plain loads, no helper calls.
  */
 static __always_inline void count_if_walked(struct audit_context *actx, __u32 tgid)
+{
+	struct walk_start w = {};
+
+	if (!actx || (actx->dummy && !profile) || !in_syscall_context(actx) || !task_counted(tgid))
+		return;
+	count_walk((__u64)(long)actx->major, arch_of(actx->arch), false, &w);
+}
+
+/*
+ * The same through CO-RE reads, for a context known only by its address.
+ * The second int is `context` (AUDIT_CTX_SYSCALL is 1) or, before 5.16,
+ * `in_syscall` (1 in a syscall).
+ */
+static __always_inline void count_if_walked_read(struct audit_context *actx, __u32 tgid)
 {
 	struct walk_start w = {};
 	int head[3]; /* dummy, context, state: adjacent, read at once */
@@ -542,15 +581,29 @@ static __always_inline void count_if_walked(struct audit_context *actx, __u32 tg
 		   false, &w);
 }
 
+/*
+ * The current task's context. bpf_get_current_task_btf() came with 5.11;
+ * on 5.10 libbpf resolves the test below to false and the verifier never
+ * sees that helper, so the program loads there with CO-RE reads.
+ */
+static __always_inline void count_current(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct task_struct *task;
+
+	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+		count_if_walked(bpf_get_current_task_btf()->audit_context, tgid);
+		return;
+	}
+	task = (struct task_struct *)bpf_get_current_task();
+	count_if_walked_read(BPF_CORE_READ(task, audit_context), tgid);
+}
+
 SEC("fentry/__audit_syscall_exit")
 int BPF_PROG(count_syscall_exit, int success, long return_code)
 {
-	struct task_struct *task;
-
-	if (hollow)
-		return 0;
-	task = (struct task_struct *)bpf_get_current_task();
-	count_if_walked(BPF_CORE_READ(task, audit_context), bpf_get_current_pid_tgid() >> 32);
+	if (!hollow)
+		count_current();
 	return 0;
 }
 
@@ -562,9 +615,7 @@ int BPF_PROG(count_syscall_exit, int success, long return_code)
 SEC("fentry/__audit_uring_exit")
 int BPF_PROG(count_uring_exit, int success, long code)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-
-	count_if_walked(BPF_CORE_READ(task, audit_context), bpf_get_current_pid_tgid() >> 32);
+	count_current();
 	return 0;
 }
 
@@ -575,11 +626,8 @@ int BPF_PROG(count_uring_exit, int success, long code)
 SEC("fentry/__audit_free")
 int BPF_PROG(count_audit_free, struct task_struct *tsk)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-
-	if (tsk == task)
-		count_if_walked(BPF_CORE_READ(tsk, audit_context),
-				bpf_get_current_pid_tgid() >> 32);
+	if (tsk == (struct task_struct *)bpf_get_current_task())
+		count_if_walked(tsk->audit_context, tsk->tgid);
 	return 0;
 }
 

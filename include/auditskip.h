@@ -108,6 +108,8 @@ struct kernel_classes {
  * (bucket 0 also 0 ns), with the nanoseconds they took.
  */
 #define HIST_BUCKETS 32
+/* Calls bpf/calltime.bpf.c keeps the time of. */
+#define CALLTIME_SAMPLES 4096
 #define MAX_HIST_KEYS 16384
 struct hist_key {
 	__u32 slot;
@@ -164,8 +166,7 @@ struct syscall_entry {
 
 /* Longest exit list the BPF rebuild walks; longer lists set `truncated`. */
 #define MAX_EXIT_RULES 65536
-/* Processes `-- COMMAND` can follow, and walks in flight at once (one per thread). */
+/* Processes `-- COMMAND` can follow. */
 #define MAX_TRACKED 65536
-#define MAX_WALKS_IN_FLIGHT 16384
 
 #endif /* __AUDITSKIP_H */

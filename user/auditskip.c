@@ -268,6 +268,12 @@ static int cmd_calibrate(const struct env *env)
 			printf("  empty exit list (one task rule): getpid %.0f ns\n",
 			       c.ns_empty_walk);
 	}
+	if (c.ns_walk_call > 0)
+		printf("  the call that walks an empty exit list: %.1f ns (fentry/fexit timing)\n",
+		       c.ns_walk_call);
+	else
+		printf("  the call that walks an empty exit list: not timed here (no fentry), "
+		       "left out of predictions\n");
 	printf("saved to %s\n", path);
 	return 0;
 }

@@ -18,7 +18,8 @@
  * getpid in freshly forked children (pinned to `cpu`, -1: the CPU the caller
  * runs on; SCHED_FIFO where allowed) at 0, 1 and max_rules/4 steps of
  * non-matching exit rules on openat, in 5 passes keeping each point's lowest
- * pass median, then puts the saved list back in its order and verifies it
+ * pass median, times the call that walks an empty exit list where fentry
+ * works (calltime.h), then puts the saved list back in its order and verifies it
  * record by record. Enables audit for the run if it was off and restores the
  * flag. Refuses to start when the list cannot be saved (audit locked:
  * enabled 2). SIGINT, SIGTERM, SIGHUP and SIGQUIT are held until the rules

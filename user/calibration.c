@@ -42,6 +42,8 @@ static struct json_object *to_json(const struct calibration *c)
 	if (c->ns_empty_walk > 0)
 		json_object_object_add(o, "ns_empty_walk",
 				       json_object_new_double(c->ns_empty_walk));
+	if (c->ns_walk_call > 0)
+		json_object_object_add(o, "ns_walk_call", json_object_new_double(c->ns_walk_call));
 	json_object_object_add(o, "rules_used", json_object_new_int(c->rules_used));
 	json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
 	json_object_object_add(o, "when", json_object_new_int64(c->when));
@@ -193,6 +195,9 @@ static bool from_json(struct json_object *o, struct calibration *r)
 	if (json_object_object_get_ex(o, "ns_empty_walk", &f) &&
 	    (!get_number(o, "ns_empty_walk", &r->ns_empty_walk) || !plausible_ns(r->ns_empty_walk)))
 		return false;
+	if (json_object_object_get_ex(o, "ns_walk_call", &f) &&
+	    (!get_number(o, "ns_walk_call", &r->ns_walk_call) || !plausible_ns(r->ns_walk_call)))
+		return false;
 	if (!json_object_object_get_ex(o, "rules_used", &f) ||
 	    !json_object_is_type(f, json_type_int) || json_object_get_int(f) < 1)
 		return false;
@@ -323,7 +328,7 @@ double calibration_walk_ns(const struct calibration *c, double entries)
 	double ns;
 
 	if (entries <= 0)
-		return 0;
+		return c->ns_walk_call;
 	ns = calibration_latency_at(c, entries) - calibration_latency_at(c, 0);
-	return ns > 0 ? ns : 0;
+	return (ns > 0 ? ns : 0) + c->ns_walk_call;
 }

@@ -25,6 +25,11 @@ struct calibration {
 	double ns_context;   /* fixed cost of a non-dummy context vs dummy, 0 if unknown */
 	/* getpid latency with a non-dummy context and an empty exit list, 0 if not measured */
 	double ns_empty_walk;
+	/*
+	 * What the call the patch skips costs with nothing to walk (its body
+	 * timed by fentry and fexit, calltime.h), 0 if not measured.
+	 */
+	double ns_walk_call;
 	int rules_used;	  /* most rules loaded while calibrating */
 	char kernel[128]; /* uname -r */
 	long long when;	  /* Unix time */
@@ -58,7 +63,8 @@ double calibration_latency_at(const struct calibration *c, double rules);
 /*
  * What one walk over `entries` rules that cannot match costs, and so what
  * skipping it saves: the latency curve at `entries` less its value at zero
- * entries (a non-dummy context with nothing to walk); never below 0.
+ * entries (a non-dummy context with nothing to walk), never below 0, plus
+ * the call that walks nothing (ns_walk_call).
  */
 double calibration_walk_ns(const struct calibration *c, double entries);
 

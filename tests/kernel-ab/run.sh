@@ -363,9 +363,9 @@ time_table() {
 	echo "meas = unpatched - patched; pred = auditskip's saved_ns per getpid (filter-op,"
 	echo "calibrated in the unpatched guest); err = (pred - meas) / meas. Emulated ns."
 	if [ -n "$cal" ]; then
-		printf 'calibration (unpatched guest): ns_per_entry %.2f, ns_context %.1f, empty exit list %.1f, points (rules:ns)' \
+		printf 'calibration (unpatched guest): ns_per_entry %.2f, ns_context %.1f, empty exit list %.1f, the call walking it %s ns, points (rules:ns)' \
 			"$(r unpatched time-calibration ns_per_entry)" "$(r unpatched time-calibration ns_context)" \
-			"$(r unpatched time-calibration ns_empty_walk)"
+			"$(r unpatched time-calibration ns_empty_walk)" "$(r unpatched time-calibration ns_walk_call)"
 		i=0
 		while [ -n "$(r unpatched time-calibration points.$i.rules)" ]; do
 			printf ' %s:%.1f' "$(r unpatched time-calibration points.$i.rules)" "$(r unpatched time-calibration points.$i.ns)"

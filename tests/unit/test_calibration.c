@@ -65,6 +65,7 @@ static struct calibration sample(void)
 		.ns_per_entry = 3.25,
 		.ns_context = 161.5,
 		.ns_empty_walk = 301.5,
+		.ns_walk_call = 21.25,
 		.rules_used = 64,
 		.kernel = "6.18.44-test",
 		.when = 1796000000LL,
@@ -240,6 +241,12 @@ static void test_walk_ns(void **state)
 	assert_ns(calibration_walk_ns(&falling, 8), 0);
 	/* Without points: entries times the slope. */
 	assert_ns(calibration_walk_ns(&slope, 12), 30);
+	/* The timed call the patch skips comes on top, also with nothing to walk. */
+	c.ns_walk_call = 47;
+	assert_ns(calibration_walk_ns(&c, 16), 260 - 196 + 47);
+	assert_ns(calibration_walk_ns(&c, 0), 47);
+	falling.ns_walk_call = 47;
+	assert_ns(calibration_walk_ns(&falling, 8), 47);
 }
 
 /* ns_per_entry: least squares over the points with rules >= 1. */
@@ -269,6 +276,7 @@ static void test_round_trip(void **state)
 	assert_true(out.ns_per_entry == in.ns_per_entry);
 	assert_true(out.ns_context == in.ns_context);
 	assert_true(out.ns_empty_walk == in.ns_empty_walk);
+	assert_true(out.ns_walk_call == in.ns_walk_call);
 	assert_int_equal(out.rules_used, in.rules_used);
 	assert_string_equal(out.kernel, in.kernel);
 	assert_true(out.when == in.when);

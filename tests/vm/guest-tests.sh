@@ -735,6 +735,29 @@ t_timing() {
 		"getpid histogram: walks and ns add up to the counters"
 }
 
+# calibrate times the call the patch skips (an empty exit list) with fentry
+# and fexit where they attach: measured, and below the whole cost of a
+# non-dummy context, which includes it. The patched kernel's own saving is
+# what it is held to (make kernel-ab, abtest=time).
+t_calibrate_walk_call() {
+	rules_reset
+	tool calibrate --calibration "$T/cal.json" calibrate --rules 8 --cpu 0
+	_call=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_walk_call=//p')
+	_ctx=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_context=//p')
+	log "calibrate: the call that walks an empty exit list ${_call:-not timed} ns, a non-dummy context ${_ctx:-?} ns"
+	if [ $rc -ne 0 ]; then
+		fail calibrate-walk-call "auditskip calibrate: exit status $rc"
+		dump calibrate
+	elif ! grep -q 'the call that walks an empty exit list: [0-9]' "$T/calibrate.out"; then
+		fail calibrate-walk-call "not timed: $(grep 'empty exit list' "$T/calibrate.out" | tail -n 1)"
+	elif ! awk -v c="$_call" -v x="$_ctx" 'BEGIN { exit !(c > 0 && c < x) }'; then
+		fail calibrate-walk-call "ns_walk_call ${_call:-none} not within (0, ns_context ${_ctx:-none})"
+	else
+		pass calibrate-walk-call
+	fi
+	check_eq calibrate-rules-restored "$(auditctl -l)" "No rules" "rules after calibrate"
+}
+
 # --metrics-textfile in the static build: the page node_exporter reads holds
 # the run's own counts (the trampoline modes' metrics checked against their JSON).
 t_textfile() {
@@ -835,6 +858,7 @@ for M in $OUTCOME_MODES; do t_safety $M; done
 case " $MODES " in *" filter-op "*) t_uring ;; esac
 for M in $OUTCOME_MODES; do t_churn $M; done
 for M in $OUTCOME_MODES; do t_timing $M; done
+[ -n "$OUTCOME_MODES" ] && t_calibrate_walk_call
 for M in $TRAMPOLINE_MODES; do t_textfile $M; done
 # The first syscall after a change sees the new mask only where BPF keeps
 # the mirror; where the loader keeps it, the report must say so.

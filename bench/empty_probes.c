@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * empty_probes exit|both: attaches bpf/empty_probes.bpf.c's programs (the
+ * sys_exit one, or sys_enter and sys_exit), prints "attached" and holds
+ * them until SIGINT or SIGTERM. bench/overhead.sh times getpid meanwhile.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "empty_probes.skel.h"
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+int main(int argc, char **argv)
+{
+	struct empty_probes_bpf *skel;
+	bool both;
+
+	if (argc != 2 || (strcmp(argv[1], "exit") && strcmp(argv[1], "both"))) {
+		fprintf(stderr, "usage: %s exit|both\n", argv[0]);
+		return 2;
+	}
+	both = !strcmp(argv[1], "both");
+	skel = empty_probes_bpf__open();
+	if (!skel) {
+		perror("empty_probes: open");
+		return 1;
+	}
+	bpf_program__set_autoload(skel->progs.empty_sys_enter, both);
+	if (empty_probes_bpf__load(skel) || empty_probes_bpf__attach(skel)) {
+		perror("empty_probes: load and attach");
+		empty_probes_bpf__destroy(skel);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	printf("attached\n");
+	fflush(stdout);
+	pause();
+	empty_probes_bpf__destroy(skel);
+	return 0;
+}
