@@ -57,7 +57,7 @@ HTTP_OBJS := $(OUTPUT)/metrics.o $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
 STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
-	$(OUTPUT)/empty_probes $(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
+	$(OUTPUT)/empty_probes $(OUTPUT)/time_runs $(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
 	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text $(OUTPUT)/test_profile $(OUTPUT)/test_webconfig \
@@ -140,6 +140,10 @@ $(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
 
+$(OUTPUT)/time_runs: bench/time_runs.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
 $(OUTPUT)/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -lbpf -lelf -lz -o $@
@@ -194,7 +198,7 @@ endif
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
-	$(OUTPUT)/static/audit_bench $(STATIC_EXTRA)
+	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/time_runs $(STATIC_EXTRA)
 
 $(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
@@ -213,6 +217,10 @@ $(OUTPUT)/static/getpid_loop_arm32: tests/tools/getpid_loop.c | $(OUTPUT)
 $(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
+
+$(OUTPUT)/static/time_runs: bench/time_runs.c | $(OUTPUT)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:

@@ -38,11 +38,11 @@ report() {
 	echo "| kernel | exit rules | nothing attached | mode | auditskip adds | floor adds | auditskip / floor |"
 	echo "|---|---|---|---|---|---|---|"
 	for k in $KERNELS; do
-		grep -h '^VMTEST OVERHEAD ' "$LOGDIR"/console-"$k"-overhead.log "$LOGDIR"/console-"$k".log 2>/dev/null |
+		grep -h '^VMTEST OVERHEAD ' "$LOGDIR"/console-"$k"-overhead.log |
 			awk -v k="$k" '
-			function med(list,   n, a, i, j, t) {
+			function med(list,   n, a, i, j, x) {
 				n = split(list, a, " ")
-				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
 				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 			}
 			{
@@ -64,7 +64,8 @@ report() {
 							fl = fl " " (t[r, c, "floor-" m] - base[r, c])
 						}
 						a = med(al); fo = med(fl)
-						printf "| %s | %s | %.0f ns | %s | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), m, a, fo, fo > 0 ? sprintf("%.2f", a / fo) : "-"
+						# (in parentheses: a bare ">" among the arguments of printf redirects)
+						printf "| %s | %s | %.0f ns | %s | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), m, a, fo, (fo > 0 ? sprintf("%.2f", a / fo) : "-")
 					}
 				}
 			}' | sort -t'|' -k3n -k5

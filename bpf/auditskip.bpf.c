@@ -290,12 +290,14 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool
 
 	if (!m)
 		return NULL;
+	w->seq = m->seq;
 	w->key = uring ? slot : (arch & 1) * NR_SLOTS + slot;
 	c = bpf_map_lookup_elem(uring ? (void *)&uring_counts : (void *)&counts, &w->key);
 	if (!c)
 		return NULL;
 	c->walks++;
 	w->uring = uring;
+	w->skip = w->skip_arch = w->skip_perm = false;
 	if (uring)
 		return c;
 	w->skip = !mask_bit(m->mask, slot);
@@ -314,16 +316,23 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool
 	return c;
 }
 
+static __always_inline __u64 mirror_seq(void)
+{
+	__u32 zero = 0;
+	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
+
+	return m ? m->seq : 0;
+}
+
 /*
  * What the walk found. A match in a walk the mirror called skippable means
  * the mask would have suppressed an audit record: it must never happen,
- * unless the rule was published while the walk ran (`raced`), which the
+ * unless the rule was published while the walk ran (raced: the mirror's seq moved), which the
  * patched kernel resolves the same way as a rule added a moment later. The
  * sharper masks are held to the same standard.
  */
 static __always_inline void count_outcome(struct scan_counts *c, const struct walk_start *w,
-					  bool matched, __u64 nr, struct audit_context *actx,
-					  bool raced)
+					  bool matched, __u64 nr, struct audit_context *actx)
 {
 	struct missed_match *rec;
 	const char *key;
@@ -334,7 +343,7 @@ static __always_inline void count_outcome(struct scan_counts *c, const struct wa
 			c->needless_despite_mask++;
 		return;
 	}
-	if (raced) {
+	if (mirror_seq() != w->seq) {
 		c->raced_matches += w->skip;
 		return;
 	}
@@ -382,31 +391,23 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 	return kind == AUDIT_CTX_URING ? kind : -1;
 }
 
-static __always_inline __u64 mirror_seq(void)
-{
-	__u32 zero = 0;
-	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
-
-	return m ? m->seq : 0;
-}
-
 static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool uring, __u32 arch,
 				       __u64 prio)
 {
-	struct walk_start w = { .prio = prio, .seq = mirror_seq() };
-	struct walk_start *stored;
+	struct walk_start *w;
 
-	stored = bpf_task_storage_get(&walks_in_flight, tsk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!stored)
+	w = bpf_task_storage_get(&walks_in_flight, tsk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!w)
 		return;
-	stored->active = false;
-	if (!count_walk(nr, arch, uring, &w))
+	w->active = false;
+	if (!count_walk(nr, arch, uring, w))
 		return;
-	w.active = true;
-	*stored = w;
+	w->prio = prio;
+	w->t0 = 0;
+	w->active = true;
 	/* Last thing before the walk: the bookkeeping stays out of its time. */
 	if (timing)
-		stored->t0 = bpf_ktime_get_ns();
+		w->t0 = bpf_ktime_get_ns();
 }
 
 static __always_inline struct walk_start *walk_begun(struct task_struct *tsk)
@@ -473,7 +474,7 @@ static __always_inline void end_walk(struct walk_start *w, bool matched, __u64 n
 	if (c && timing && w->t0)
 		time_walk(c, w, t1);
 	if (c)
-		count_outcome(c, w, matched, nr, actx, mirror_seq() != w->seq);
+		count_outcome(c, w, matched, nr, actx);
 }
 
 /*
