@@ -369,6 +369,8 @@ static json_object *calibration_json(const struct report_ctx *r)
 	json_object_object_add(o, "ns_per_entry",
 			       json_object_new_double(r->cfg.calib->ns_per_entry));
 	json_object_object_add(o, "ns_context", json_object_new_double(r->cfg.calib->ns_context));
+	json_object_object_add(o, "ns_walk_call",
+			       json_object_new_double(r->cfg.calib->ns_walk_call));
 	return o;
 }
 
