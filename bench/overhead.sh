@@ -273,7 +273,7 @@ report() {
 		for tool in tracepoint floor-tracepoint raw-both raw-exit bpftrace-empty; do
 			[ -n "${ADDED[$rules,$tool]:-}" ] || continue
 			awk -v l="$(tool_label "$tool")" -v a="${ADDED[$rules,$tool]}" -v b="${ADDED[$rules,bpftrace]}" \
-				'BEGIN { printf " %s %.2f,", l, b > 0 ? a / b : 0 }'
+				'BEGIN { printf " %s %.2f,", l, (b > 0 ? a / b : 0) }'
 		done
 		printf '; '
 	done)"
