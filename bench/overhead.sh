@@ -11,10 +11,11 @@
 #   bpftrace -e 'tracepoint:raw_syscalls:sys_exit { @[tid] = count(); }'
 # and, as floors, with one empty raw tracepoint program on sys_exit, one on
 # each of sys_enter and sys_exit (bench/empty_probes.c), and bpftrace's
-# program emptied; CYCLES times over (default 5), each cycle timing nothing attached before
-# and after the tools; a tool's added cost is the median over cycles of its
-# time minus the mean of that cycle's two unattached times. Also reports the
-# loader's resident memory, its CPU use, and the memory of its BPF maps.
+# program emptied; CYCLES times over (default 5), each cycle timing nothing
+# attached before and after the tools; a tool's added cost is the median
+# over cycles of its time minus the mean of that cycle's two unattached
+# times. Also reports the loader's resident memory, its CPU use, and the
+# memory of its BPF maps.
 #
 # The machine's rules and enabled flag are saved first and restored on exit,
 # also on failure or Ctrl-C (bench/lib-audit.sh). Environment: RULE_SETS
