@@ -193,7 +193,7 @@ struct walk_start {
 	bool skip_arch; /* so would the per-arch mask */
 	bool skip_perm; /* and the perm-narrowed one */
 	bool uring;
-	bool active;	/* begun, its end not yet seen */
+	bool active; /* begun, its end not yet seen */
 };
 
 /*

@@ -597,7 +597,7 @@ static double measure_walk_call(struct calib_run *r)
 	err = calltime_body_ns("audit_filter_syscall", getpid_in_child, NULL, &a);
 	if (err == -ENOENT)
 		err = calltime_body_ns("auditd_test_task", getpid_in_child, NULL, &a) ?:
-		      calltime_body_ns("__audit_filter_op", getpid_in_child, NULL, &b);
+			      calltime_body_ns("__audit_filter_op", getpid_in_child, NULL, &b);
 	if (err) {
 		if (r->verbose)
 			fprintf(stderr,
@@ -607,7 +607,8 @@ static double measure_walk_call(struct calib_run *r)
 		return 0;
 	}
 	if (r->verbose)
-		fprintf(stderr, "calibrate: the call that walks an empty exit list: %.1f ns\n", a + b);
+		fprintf(stderr, "calibrate: the call that walks an empty exit list: %.1f ns\n",
+			a + b);
 	return a + b;
 }
 
