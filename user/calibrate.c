@@ -595,9 +595,11 @@ static double measure_walk_call(struct calib_run *r)
 	if (err)
 		return 0;
 	err = calltime_body_ns("audit_filter_syscall", getpid_in_child, NULL, &a);
-	if (err == -ENOENT)
-		err = calltime_body_ns("auditd_test_task", getpid_in_child, NULL, &a) ?:
-			      calltime_body_ns("__audit_filter_op", getpid_in_child, NULL, &b);
+	if (err == -ENOENT) {
+		err = calltime_body_ns("auditd_test_task", getpid_in_child, NULL, &a);
+		if (!err)
+			err = calltime_body_ns("__audit_filter_op", getpid_in_child, NULL, &b);
+	}
 	if (err) {
 		if (r->verbose)
 			fprintf(stderr,

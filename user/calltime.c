@@ -50,10 +50,13 @@ static int median_gap(const char *func, void (*work)(void *), void *arg, double 
 
 	if (!skel)
 		return -errno;
-	err = bpf_program__set_attach_target(skel->progs.call_enter, 0, func)	     ?:
-		      bpf_program__set_attach_target(skel->progs.call_exit, 0, func) ?:
-		      calltime_bpf__load(skel)					     ?:
-		      calltime_bpf__attach(skel);
+	err = bpf_program__set_attach_target(skel->progs.call_enter, 0, func);
+	if (!err)
+		err = bpf_program__set_attach_target(skel->progs.call_exit, 0, func);
+	if (!err)
+		err = calltime_bpf__load(skel);
+	if (!err)
+		err = calltime_bpf__attach(skel);
 	if (err)
 		goto out;
 	fd = bpf_program__fd(skel->progs.call_enter);
@@ -97,8 +100,9 @@ int calltime_body_ns(const char *func, void (*work)(void *), void *arg, double *
 
 	if (!in_btf(func) || !in_btf(REFERENCE_FUNC))
 		return -ENOENT;
-	err = median_gap(func, work, arg, &gap) ?:
-						  median_gap(REFERENCE_FUNC, NULL, NULL, &reference);
+	err = median_gap(func, work, arg, &gap);
+	if (!err)
+		err = median_gap(REFERENCE_FUNC, NULL, NULL, &reference);
 	if (err)
 		return err;
 	*ns = gap > reference ? gap - reference : 0;
