@@ -268,7 +268,7 @@ static int cmd_calibrate(const struct env *env)
 			printf("  empty exit list (one task rule): getpid %.0f ns\n",
 			       c.ns_empty_walk);
 	}
-	if (c.ns_walk_call > 0)
+	if (c.walk_call_timed)
 		printf("  the call that walks an empty exit list: %.1f ns (fentry/fexit timing)\n",
 		       c.ns_walk_call);
 	else

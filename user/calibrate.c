@@ -584,16 +584,17 @@ static void getpid_in_child(void *unused)
  * What the latency curve cannot show: the call the patch skips, with an
  * empty exit list. audit_filter_syscall() where the kernel has it (6.1),
  * otherwise the two calls it was inlined into: auditd_test_task() and
- * __audit_filter_op(). 0 when fentry cannot time them here (said with -v).
+ * __audit_filter_op(). False when fentry cannot time them here (the reason
+ * said with -v).
  */
-static double measure_walk_call(struct calib_run *r)
+static bool measure_walk_call(struct calib_run *r, double *ns)
 {
 	double a = 0, b = 0;
 	int err;
 
 	err = set_empty_walk_rule(r, true) ?: set_calib_rules(r->fd, &r->loaded, 0);
 	if (err)
-		return 0;
+		return false;
 	err = calltime_body_ns("audit_filter_syscall", getpid_in_child, NULL, &a);
 	if (err == -ENOENT) {
 		err = calltime_body_ns("auditd_test_task", getpid_in_child, NULL, &a);
@@ -606,12 +607,13 @@ static double measure_walk_call(struct calib_run *r)
 				"calibrate: the walk's call is not timed here (%s): predictions "
 				"leave its cost out\n",
 				strerror(-err));
-		return 0;
+		return false;
 	}
 	if (r->verbose)
 		fprintf(stderr, "calibrate: the call that walks an empty exit list: %.1f ns\n",
 			a + b);
-	return a + b;
+	*ns = a + b;
+	return true;
 }
 
 /* The calibration from the points; -EAGAIN (with `out` filled) if no cost showed. */
@@ -752,7 +754,7 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 		if (!err)
 			err = summarise(pts, nmeasured, empty_walk_ns, max_rules, out);
 		if (!err || err == -EAGAIN)
-			out->ns_walk_call = measure_walk_call(&r);
+			out->walk_call_timed = measure_walk_call(&r, &out->ns_walk_call);
 		if (!err)
 			err = check_undisturbed(r.fd, r.loaded + r.empty_walk_loaded);
 	}

@@ -42,7 +42,7 @@ static struct json_object *to_json(const struct calibration *c)
 	if (c->ns_empty_walk > 0)
 		json_object_object_add(o, "ns_empty_walk",
 				       json_object_new_double(c->ns_empty_walk));
-	if (c->ns_walk_call > 0)
+	if (c->walk_call_timed)
 		json_object_object_add(o, "ns_walk_call", json_object_new_double(c->ns_walk_call));
 	json_object_object_add(o, "rules_used", json_object_new_int(c->rules_used));
 	json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
@@ -195,7 +195,8 @@ static bool from_json(struct json_object *o, struct calibration *r)
 	if (json_object_object_get_ex(o, "ns_empty_walk", &f) &&
 	    (!get_number(o, "ns_empty_walk", &r->ns_empty_walk) || !plausible_ns(r->ns_empty_walk)))
 		return false;
-	if (json_object_object_get_ex(o, "ns_walk_call", &f) &&
+	r->walk_call_timed = json_object_object_get_ex(o, "ns_walk_call", &f);
+	if (r->walk_call_timed &&
 	    (!get_number(o, "ns_walk_call", &r->ns_walk_call) || !plausible_ns(r->ns_walk_call)))
 		return false;
 	if (!json_object_object_get_ex(o, "rules_used", &f) ||

@@ -8,6 +8,7 @@
 #ifndef __CALIBRATION_H
 #define __CALIBRATION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define CALIBRATION_SCHEMA 1
@@ -27,9 +28,11 @@ struct calibration {
 	double ns_empty_walk;
 	/*
 	 * What the call the patch skips costs with nothing to walk (its body
-	 * timed by fentry and fexit, calltime.h), 0 if not measured.
+	 * timed by fentry and fexit, calltime.h); 0 unless walk_call_timed.
+	 * A coarse clock (QEMU TCG's) can time a body this small as 0.
 	 */
 	double ns_walk_call;
+	bool walk_call_timed;
 	int rules_used;	  /* most rules loaded while calibrating */
 	char kernel[128]; /* uname -r */
 	long long when;	  /* Unix time */

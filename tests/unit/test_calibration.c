@@ -66,6 +66,7 @@ static struct calibration sample(void)
 		.ns_context = 161.5,
 		.ns_empty_walk = 301.5,
 		.ns_walk_call = 21.25,
+		.walk_call_timed = true,
 		.rules_used = 64,
 		.kernel = "6.18.44-test",
 		.when = 1796000000LL,
@@ -277,6 +278,7 @@ static void test_round_trip(void **state)
 	assert_true(out.ns_context == in.ns_context);
 	assert_true(out.ns_empty_walk == in.ns_empty_walk);
 	assert_true(out.ns_walk_call == in.ns_walk_call);
+	assert_true(out.walk_call_timed);
 	assert_int_equal(out.rules_used, in.rules_used);
 	assert_string_equal(out.kernel, in.kernel);
 	assert_true(out.when == in.when);
