@@ -297,9 +297,11 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool
 		return NULL;
 	c->walks++;
 	w->uring = uring;
-	w->skip = w->skip_arch = w->skip_perm = false;
-	if (uring)
+	if (uring) {
+		/* (a stored walk_start is reused: clear what a syscall walk sets) */
+		w->skip = w->skip_arch = w->skip_perm = false;
 		return c;
+	}
 	w->skip = !mask_bit(m->mask, slot);
 	if (w->skip) {
 		c->skippable_walks++;
@@ -327,9 +329,9 @@ static __always_inline __u64 mirror_seq(void)
 /*
  * What the walk found. A match in a walk the mirror called skippable means
  * the mask would have suppressed an audit record: it must never happen,
- * unless the rule was published while the walk ran (raced: the mirror's seq moved), which the
- * patched kernel resolves the same way as a rule added a moment later. The
- * sharper masks are held to the same standard.
+ * unless the rule was published while the walk ran (raced: the mirror's
+ * seq moved), which the patched kernel resolves the same way as a rule
+ * added a moment later. The sharper masks are held to the same standard.
  */
 static __always_inline void count_outcome(struct scan_counts *c, const struct walk_start *w,
 					  bool matched, __u64 nr, struct audit_context *actx)

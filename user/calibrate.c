@@ -564,7 +564,8 @@ static int measure(struct calib_run *r, const int *counts, int npts, struct cali
 	return 0;
 }
 
-/* Work for calltime_body_ns(): getpid calls in a child forked with audit on (non-dummy context). */
+/* Work for calltime_bodies_ns(): getpid calls in a child forked with audit on (non-dummy context).
+ */
 static void getpid_in_child(void *unused)
 {
 	pid_t pid = fork();
@@ -589,18 +590,16 @@ static void getpid_in_child(void *unused)
  */
 static bool measure_walk_call(struct calib_run *r, double *ns)
 {
-	double a = 0, b = 0;
+	static const char *const whole[] = { "audit_filter_syscall" };
+	static const char *const parts[] = { "auditd_test_task", "__audit_filter_op" };
 	int err;
 
 	err = set_empty_walk_rule(r, true) ?: set_calib_rules(r->fd, &r->loaded, 0);
 	if (err)
 		return false;
-	err = calltime_body_ns("audit_filter_syscall", getpid_in_child, NULL, &a);
-	if (err == -ENOENT) {
-		err = calltime_body_ns("auditd_test_task", getpid_in_child, NULL, &a);
-		if (!err)
-			err = calltime_body_ns("__audit_filter_op", getpid_in_child, NULL, &b);
-	}
+	err = calltime_bodies_ns(whole, 1, getpid_in_child, NULL, ns);
+	if (err == -ENOENT)
+		err = calltime_bodies_ns(parts, 2, getpid_in_child, NULL, ns);
 	if (err) {
 		if (r->verbose)
 			fprintf(stderr,
@@ -611,8 +610,7 @@ static bool measure_walk_call(struct calib_run *r, double *ns)
 	}
 	if (r->verbose)
 		fprintf(stderr, "calibrate: the call that walks an empty exit list: %.1f ns\n",
-			a + b);
-	*ns = a + b;
+			*ns);
 	return true;
 }
 

@@ -19,14 +19,17 @@
 #define REFERENCE_FUNC "bpf_fentry_test1"
 #define MIN_CALLS 100
 
-static bool in_btf(const char *func)
+/* Whether the kernel's BTF has every function of `funcs` and the reference. */
+static bool all_in_btf(const char *const *funcs, int nfuncs)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	bool found;
 
 	if (!btf)
 		return false;
-	found = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) >= 0;
+	found = btf__find_by_name_kind(btf, REFERENCE_FUNC, BTF_KIND_FUNC) >= 0;
+	for (int i = 0; found && i < nfuncs; i++)
+		found = btf__find_by_name_kind(btf, funcs[i], BTF_KIND_FUNC) >= 0;
 	btf__free(btf);
 	return found;
 }
@@ -93,18 +96,21 @@ out:
 	return err;
 }
 
-int calltime_body_ns(const char *func, void (*work)(void *), void *arg, double *ns)
+int calltime_bodies_ns(const char *const *funcs, int nfuncs, void (*work)(void *), void *arg,
+		       double *ns)
 {
-	double gap, reference;
+	double gap, reference, sum = 0;
 	int err;
 
-	if (!in_btf(func) || !in_btf(REFERENCE_FUNC))
+	if (!all_in_btf(funcs, nfuncs))
 		return -ENOENT;
-	err = median_gap(func, work, arg, &gap);
-	if (!err)
-		err = median_gap(REFERENCE_FUNC, NULL, NULL, &reference);
+	err = median_gap(REFERENCE_FUNC, NULL, NULL, &reference);
+	for (int i = 0; !err && i < nfuncs; i++) {
+		err = median_gap(funcs[i], work, arg, &gap);
+		sum += gap > reference ? gap - reference : 0;
+	}
 	if (err)
 		return err;
-	*ns = gap > reference ? gap - reference : 0;
+	*ns = sum;
 	return 0;
 }
