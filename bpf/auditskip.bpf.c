@@ -340,11 +340,11 @@ static __always_inline void count_outcome(struct scan_counts *c, const struct wa
 	const char *key;
 	__u32 idx;
 
-	if (!matched) {
-		if (!w->skip)
-			c->needless_despite_mask++;
+	if (!matched)
 		return;
-	}
+	/* start_walk() counted it needless; the match says otherwise. */
+	if (!w->skip)
+		c->needless_despite_mask--;
 	if (mirror_seq() != w->seq) {
 		c->raced_matches += w->skip;
 		return;
@@ -396,14 +396,22 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool uring, __u32 arch,
 				       __u64 prio)
 {
+	struct scan_counts *c;
 	struct walk_start *w;
 
 	w = bpf_task_storage_get(&walks_in_flight, tsk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!w)
 		return;
 	w->active = false;
-	if (!count_walk(nr, arch, uring, w))
+	c = count_walk(nr, arch, uring, w);
+	if (!c)
 		return;
+	/*
+	 * Counted before the outcome is known, so that an unmatched walk's
+	 * fexit has nothing to do (end_filter_op, end_filter_syscall).
+	 */
+	if (!w->skip)
+		c->needless_despite_mask++;
 	w->prio = prio;
 	w->t0 = 0;
 	w->active = true;
@@ -412,10 +420,19 @@ static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool u
 		w->t0 = bpf_ktime_get_ns();
 }
 
+/*
+ * The walk that is ending, if its start was counted. An unmatched walk's
+ * fexit returns before this (without --timing), leaving `active` set, so
+ * whether the task is counted is asked again: only a counted task's
+ * fentry starts a walk.
+ */
 static __always_inline struct walk_start *walk_begun(struct task_struct *tsk)
 {
-	struct walk_start *w = bpf_task_storage_get(&walks_in_flight, tsk, NULL, 0);
+	struct walk_start *w;
 
+	if (!task_counted(tsk->tgid))
+		return NULL;
+	w = bpf_task_storage_get(&walks_in_flight, tsk, NULL, 0);
 	return w && w->active ? w : NULL;
 }
 
@@ -505,7 +522,7 @@ int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
 	struct walk_start *w;
 
-	if (hollow)
+	if (hollow || (!ret && !timing))
 		return 0;
 	w = walk_begun(tsk);
 	if (w && walked_list(actx, list, name, op) >= 0)
@@ -535,6 +552,12 @@ int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *
 	struct walk_start *w;
 
 	if (hollow)
+		return 0;
+	/*
+	 * A match raises prio to the rule's, which is never 0 and never
+	 * above ~0: prio still 0, or ~0 (AUDIT_STATE_RECORD), matched nothing.
+	 */
+	if (!timing && (actx->prio == 0 || actx->prio == ~0ULL))
 		return 0;
 	w = walk_begun(tsk);
 	if (w)

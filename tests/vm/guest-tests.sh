@@ -659,9 +659,13 @@ t_safety() {
 	_key=$(get "$T/corrupt-$_m.flat" missed.0.key)
 	_name=$(get "$T/corrupt-$_m.flat" missed.0.name)
 	_needless=$(scget "$T/needless-$_m.flat" $NR_GETPID needless_despite_mask)
-	log "safety-$_m: missed=$_missed; corrupted: getpid missed=$_fired first=$_name/$_key; needless getpid=$_needless"
+	_matched=$(scget "$T/safe-$_m.flat" $NR_GETPID needless_despite_mask)
+	log "safety-$_m: missed=$_missed; corrupted: getpid missed=$_fired first=$_name/$_key; needless getpid=$_needless, matching getpid=$_matched"
 	if [ "$_missed" != 0 ]; then
 		fail safety-$_m "missed_matches=$_missed with a true mirror"
+		dump safe-$_m
+	elif [ "$_matched" != 0 ]; then
+		fail safety-$_m "needless_despite_mask for a getpid every walk of which matched=$_matched, want 0"
 		dump safe-$_m
 	elif [ "$_fired" != 1000 ] || [ "$_name" != getpid ] || [ "$_key" != vmmatch ]; then
 		fail safety-$_m "corrupted mirror: getpid missed=$_fired (want 1000), first $_name/$_key"
