@@ -94,6 +94,12 @@ volatile __u64 exit_walks_inferred = 0;
 volatile __u64 uring_enter_walks = 0;
 /* `-- COMMAND`: its pid, counted from its exec on (the loader's child before it is not). */
 volatile __u32 exec_tgid = 0;
+/*
+ * Blind spot of the outcome modes, counted: walks whose task was switched
+ * out between fentry and fexit, and that matched or were timed; their
+ * outcome and time are not counted (walks_in_flight).
+ */
+volatile __u64 walks_switched_out = 0;
 /* audit_n_rules as the loader's last listing left it, -1: unread (read_n_rules). */
 volatile __s32 listed_n_rules = -1;
 
@@ -180,14 +186,16 @@ struct {
 } entries SEC(".maps");
 
 /*
- * A walk as it began, by thread: the patched kernel tests the mask before
- * walking, so that is when a walk is classified; its outcome is known only
- * at fexit. (Classifying at fexit would blame a rule deleted meanwhile.)
+ * A walk as it began: the patched kernel tests the mask before walking, so
+ * that is when a walk is classified; its outcome is known only at fexit.
+ * (Classifying at fexit would blame a rule deleted meanwhile.)
  */
 struct walk_start {
 	__u64 prio;	/* ctx->prio, for filter-syscall */
 	__u64 seq;	/* the mirror's write count when the walk began */
 	__u64 t0;	/* --timing: when it began */
+	__u64 switches; /* the walking task's context switches so far */
+	__u32 tid;	/* the walking task */
 	__u32 key;	/* in counts or uring_counts */
 	bool skip;	/* the patch's mask would skip it */
 	bool skip_arch; /* so would the per-arch mask */
@@ -197,13 +205,16 @@ struct walk_start {
 };
 
 /*
- * Task storage, not a hash by tid: a task walks one list at a time, and a
- * storage lookup costs a fraction of a hash update and delete per walk.
+ * The walk each CPU is in. A walk holds rcu_read_lock() and never sleeps,
+ * so its task stays on the CPU from fentry to fexit unless a preemptible
+ * kernel switches it out, which the task's switch counts tell (those walks
+ * are counted, in walks_switched_out). A per-CPU slot costs a fraction of
+ * a task storage lookup, which halved what the outcome modes add.
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
 	__type(value, struct walk_start);
 } walks_in_flight SEC(".maps");
 
@@ -393,13 +404,19 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 	return kind == AUDIT_CTX_URING ? kind : -1;
 }
 
+static __always_inline __u64 switches(const struct task_struct *tsk)
+{
+	return tsk->nvcsw + tsk->nivcsw;
+}
+
 static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool uring, __u32 arch,
 				       __u64 prio)
 {
 	struct scan_counts *c;
 	struct walk_start *w;
+	__u32 zero = 0;
 
-	w = bpf_task_storage_get(&walks_in_flight, tsk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	w = bpf_map_lookup_elem(&walks_in_flight, &zero);
 	if (!w)
 		return;
 	w->active = false;
@@ -414,6 +431,8 @@ static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool u
 		c->needless_despite_mask++;
 	w->prio = prio;
 	w->t0 = 0;
+	w->tid = tsk->pid;
+	w->switches = switches(tsk);
 	w->active = true;
 	/* Last thing before the walk: the bookkeeping stays out of its time. */
 	if (timing)
@@ -424,16 +443,24 @@ static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool u
  * The walk that is ending, if its start was counted. An unmatched walk's
  * fexit returns before this (without --timing), leaving `active` set, so
  * whether the task is counted is asked again: only a counted task's
- * fentry starts a walk.
+ * fentry starts a walk. A task switched out meanwhile may be on another
+ * CPU, or another task may have walked on this one: counted, not paired.
  */
 static __always_inline struct walk_start *walk_begun(struct task_struct *tsk)
 {
 	struct walk_start *w;
+	__u32 zero = 0;
 
 	if (!task_counted(tsk->tgid))
 		return NULL;
-	w = bpf_task_storage_get(&walks_in_flight, tsk, NULL, 0);
-	return w && w->active ? w : NULL;
+	w = bpf_map_lookup_elem(&walks_in_flight, &zero);
+	if (!w)
+		return NULL;
+	if (!w->active || w->tid != (__u32)tsk->pid || w->switches != switches(tsk)) {
+		__sync_fetch_and_add(&walks_switched_out, 1);
+		return NULL;
+	}
+	return w;
 }
 
 /*
@@ -522,10 +549,10 @@ int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
 	struct walk_start *w;
 
-	if (hollow || (!ret && !timing))
+	if (hollow || (!ret && !timing) || walked_list(actx, list, name, op) < 0)
 		return 0;
 	w = walk_begun(tsk);
-	if (w && walked_list(actx, list, name, op) >= 0)
+	if (w)
 		end_walk(w, ret != 0, op, actx, t1);
 	return 0;
 }
@@ -614,15 +641,15 @@ static __always_inline void count_if_walked_read(struct audit_context *actx, __u
  */
 static __always_inline void count_current(void)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct task_struct *task;
 
 	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
-		count_if_walked(bpf_get_current_task_btf()->audit_context, tgid);
+		task = bpf_get_current_task_btf();
+		count_if_walked(task->audit_context, task->tgid);
 		return;
 	}
 	task = (struct task_struct *)bpf_get_current_task();
-	count_if_walked_read(BPF_CORE_READ(task, audit_context), tgid);
+	count_if_walked_read(BPF_CORE_READ(task, audit_context), bpf_get_current_pid_tgid() >> 32);
 }
 
 SEC("fentry/__audit_syscall_exit")

@@ -12,12 +12,13 @@ const struct mode_info modes[MODE_COUNT] = {
 	[MODE_FILTER_OP] = {
 		"filter-op", "__audit_filter_op",
 		"fentry on __audit_filter_op, syscall exit-list walks only",
-		"nothing of the exit walk",
+		"the outcome and time of a walk its task was switched out in (walks_switched_out)",
 	},
 	[MODE_FILTER_SYSCALL] = {
 		"filter-syscall", "audit_filter_syscall",
 		"fentry on audit_filter_syscall",
-		"the auditd exemption inside the function (approximated by auditd's pid)",
+		"the auditd exemption inside the function (approximated by auditd's pid), the "
+		"outcome and time of a walk its task was switched out in (walks_switched_out)",
 	},
 	[MODE_SYSCALL_EXIT] = {
 		"syscall-exit", "__audit_syscall_exit",

@@ -288,6 +288,9 @@ static json_object *blind_spots_json(const struct report_ctx *r)
 			       r->cfg.infers_exit_walks ?
 				       json_object_new_uint64(r->live.uring_enter_walks) :
 				       NULL);
+	json_object_object_add(
+		o, "walks_switched_out",
+		r->cfg.outcomes ? json_object_new_uint64(r->live.walks_switched_out) : NULL);
 	return o;
 }
 
@@ -663,6 +666,10 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 				"io_uring_enter walks",
 				(unsigned long long)r->live.uring_enter_walks);
 	}
+	if (r->live.walks_switched_out)
+		fprintf(out,
+			"  %-24s %12llu  (switched out mid-walk: outcome and time not counted)\n",
+			"walks not paired", (unsigned long long)r->live.walks_switched_out);
 	print_saved(out, r, t, seconds);
 	print_stale(out, r);
 	if (!t->total.walks)

@@ -256,6 +256,7 @@ static void read_bpf_state(struct session *ss)
 	live->lost_descendants = skel->bss->lost_children;
 	live->exit_walks_inferred = skel->bss->exit_walks_inferred;
 	live->uring_enter_walks = skel->bss->uring_enter_walks;
+	live->walks_switched_out = skel->bss->walks_switched_out;
 	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
 }
