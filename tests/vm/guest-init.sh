@@ -30,7 +30,8 @@ dmesg -n 1
 # vmsuite=corpus the real-workload comparison, vmsuite=whatif profiles and
 # what-ifs against counts, vmsuite=overhead the timing of
 # bench/overhead-guest.sh, vmsuite=advise the rule advisor's equivalence
-# check; without it, the main suite runs.
+# check, vmsuite=preempt walks switched out (booted with preempt=full);
+# without it, the main suite runs.
 suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "VMTEST BOOT $(uname -r) ${suite:-main}"
 # The tests get their own process; a crash in them must still power off.
@@ -40,6 +41,7 @@ corpus) sh /vmtest/guest-corpus.sh </dev/null 2>&1 ;;
 whatif) sh /vmtest/guest-whatif.sh </dev/null 2>&1 ;;
 overhead) sh /vmtest/guest-overhead.sh </dev/null 2>&1 ;;
 advise) sh /vmtest/guest-advise.sh </dev/null 2>&1 ;;
+preempt) sh /vmtest/guest-preempt.sh </dev/null 2>&1 ;;
 *) sh /vmtest/guest-tests.sh </dev/null 2>&1 ;;
 esac
 rc=$?

@@ -64,10 +64,10 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # see README.md, Tests): the oldest, Debian 12's two and the newest, with
 # the main and stale suites; the real-workload corpus (the longest suite by
 # far), the rule advisor's record check (advise, which needs the kernel's
-# permission classes) and the what-if suite on 6.12. `all` (make
+# permission classes), the what-if suite and the preemption suite on 6.12. `all` (make
 # vmtest-all) runs the corpus and the what-ifs on every kernel and adds
 # 6.12-trixie, the same series as Debian 12's 6.12.
-CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus,advise,whatif 7.2"
+CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus,advise,whatif,preempt 7.2"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.
@@ -97,8 +97,8 @@ for k in "$@"; do
 	KSUITES[$c]=${KSUITES[$c]//,/ }
 	for suite in ${KSUITES[$c]}; do
 		case "$suite" in
-		main | stale-watch | stale-tree | corpus | whatif | overhead | advise) ;;
-		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise)" ;;
+		main | stale-watch | stale-tree | corpus | whatif | overhead | advise | preempt) ;;
+		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise, preempt)" ;;
 		esac
 	done
 done
@@ -127,7 +127,9 @@ run_guest() {
 	local logf=$LOGDIR/console-$1${3:+-$3}.log res=$LOGDIR/results-$1${3:+-$3}.txt
 	local secs status npass nfail done_line crash
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
-	vm_boot "$kernel" "$LOGDIR/initramfs.cpio.gz" "$logf" "vmsuite=$suite$BENCH_ARG"
+	# The preempt suite needs a kernel that preempts inside a walk.
+	vm_boot "$kernel" "$LOGDIR/initramfs.cpio.gz" "$logf" \
+		"vmsuite=$suite$BENCH_ARG$([ "$suite" = preempt ] && echo " preempt=full")"
 	status=$VM_STATUS
 	secs=$VM_SECS
 

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The preemption suite (vmsuite=preempt, booted with preempt=full by
+# run.sh): filter-op and filter-syscall keep the walk each CPU is in, which
+# pairs a walk's fexit with its fentry only while the task stays on its CPU.
+# Here a CPU hog shares CPU 0 with getpid calls walking 1024 rules, with
+# --timing (so every walk's end is paired), and the tick switches the task
+# out inside walks: those must be counted (blind_spots.walks_switched_out),
+# the walks timed plus them must be all the walks, and no match be missed.
+
+# shellcheck source=guest-lib.sh
+. /vmtest/guest-lib.sh
+
+t_switched_out() {
+	_m=$1
+	rules_reset
+	load_openat_rules 1024 || { fail preempt-$_m "could not load rules"; return; }
+	taskset -c 0 sh -c 'while :; do :; done' &
+	_hog=$!
+	tool preempt-$_m --mode $_m --timing --json -- taskset -c 0 getpid_loop 5000
+	kill $_hog
+	wait $_hog 2>/dev/null
+	rules_reset
+	jlast "$T/preempt-$_m.out" summary >"$T/preempt-$_m.flat"
+	_out=$(get "$T/preempt-$_m.flat" blind_spots.walks_switched_out)
+	_walks=$(scsum "$T/preempt-$_m.flat" walks)
+	_timed=$(awk -F= '$1 ~ /^syscalls\.[0-9]+\.walk_ns_log2\.[0-9]+\.walks$/ { w += $2 } END { print w + 0 }' \
+		"$T/preempt-$_m.flat")
+	_missed=$(get "$T/preempt-$_m.flat" missed_matches)
+	log "preempt-$_m: $_walks walks, $_timed timed, ${_out:-none} switched out, missed matches ${_missed:-none}"
+	if [ $rc -ne 0 ]; then
+		fail preempt-$_m "auditskip exit status $rc"
+		dump preempt-$_m
+	elif [ -z "$_out" ] || [ "$_out" -le 0 ]; then
+		fail preempt-$_m "no walk counted as switched out (${_out:-none}) with a hog on the walking CPU"
+	elif [ $((_timed + _out)) -ne "$_walks" ]; then
+		fail preempt-$_m "timed $_timed + switched out $_out != walks $_walks"
+	elif [ "$_missed" != 0 ]; then
+		fail preempt-$_m "missed_matches ${_missed:-none}"
+	else
+		pass preempt-$_m "$_out of $_walks walks switched out"
+	fi
+}
+
+if ! grep -qw preempt=full /proc/cmdline; then
+	fail preempt "booted without preempt=full: $(cat /proc/cmdline)"
+elif [ -z "$OUTCOME_MODES" ]; then
+	fail preempt "no outcome mode (filter-op, filter-syscall) on this kernel"
+else
+	for M in $OUTCOME_MODES; do t_switched_out $M; done
+fi
+summary_line
