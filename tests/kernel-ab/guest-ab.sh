@@ -32,7 +32,7 @@ TM_COUNTS="0 1 32 128 256" # exit rules for the time model
 TM_PASSES=5      # each point keeps its lowest median (as auditskip calibrate) and round
 TM_ITERS=20000   # getpid calls per audit_bench round
 TM_ROUNDS=15
-TM_WL_RUNS=5     # timed runs of the workload per pass
+TM_WL_RUNS=10    # timed runs of the workload per pass (a disturbance is spread over more)
 
 ABTEST=main
 for w in $(cat /proc/cmdline); do
