@@ -564,7 +564,9 @@ static int measure(struct calib_run *r, const int *counts, int npts, struct cali
 	return 0;
 }
 
-/* Work for calltime_bodies_ns(): getpid calls in a child forked with audit on (non-dummy context).
+/*
+ * Work for calltime_bodies_ns(): getpid calls in a child forked with audit
+ * on (a non-dummy context).
  */
 static void getpid_in_child(void *unused)
 {

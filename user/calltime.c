@@ -107,7 +107,8 @@ int calltime_bodies_ns(const char *const *funcs, int nfuncs, void (*work)(void *
 	err = median_gap(REFERENCE_FUNC, NULL, NULL, &reference);
 	for (int i = 0; !err && i < nfuncs; i++) {
 		err = median_gap(funcs[i], work, arg, &gap);
-		sum += gap > reference ? gap - reference : 0;
+		if (!err)
+			sum += gap > reference ? gap - reference : 0;
 	}
 	if (err)
 		return err;

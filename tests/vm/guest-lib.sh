@@ -126,6 +126,13 @@ scsum() {
 	awk -F= -v f="$2" '$1 ~ "^syscalls\\.[0-9]+\\." f "$" { s += $2 } END { print s + 0 }' "$1"
 }
 
+# histsum FLATFILE FIELD: sum of FIELD (walks or ns) over every bucket of
+# every syscalls[] entry's walk-time histogram (--timing).
+histsum() {
+	awk -F= -v f="$2" '$1 ~ "^syscalls\\.[0-9]+\\.walk_ns_log2\\.[0-9]+\\." f "$" { s += $2 }
+		END { printf "%d\n", s }' "$1"
+}
+
 # popcount of a hex string, to check mask_bits against mask_hex.
 hexbits() {
 	echo "$1" | awk '{

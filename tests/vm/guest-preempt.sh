@@ -24,8 +24,7 @@ t_switched_out() {
 	jlast "$T/preempt-$_m.out" summary >"$T/preempt-$_m.flat"
 	_out=$(get "$T/preempt-$_m.flat" blind_spots.walks_switched_out)
 	_walks=$(scsum "$T/preempt-$_m.flat" walks)
-	_timed=$(awk -F= '$1 ~ /^syscalls\.[0-9]+\.walk_ns_log2\.[0-9]+\.walks$/ { w += $2 } END { print w + 0 }' \
-		"$T/preempt-$_m.flat")
+	_timed=$(histsum "$T/preempt-$_m.flat" walks)
 	_missed=$(get "$T/preempt-$_m.flat" missed_matches)
 	log "preempt-$_m: $_walks walks, $_timed timed, ${_out:-none} switched out, missed matches ${_missed:-none}"
 	if [ $rc -ne 0 ]; then

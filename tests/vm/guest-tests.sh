@@ -731,11 +731,12 @@ t_timing() {
 	# The histograms hold every timed walk and all of its time; a walk
 	# whose task was switched out is not timed, and counted as such.
 	_out=$(get "$T/timing-$_m.flat" blind_spots.walks_switched_out)
-	_hist=$(awk -F= -v out="${_out:-none}" '
-		$1 ~ /^syscalls\.[0-9]+\.walk_ns_log2\.[0-9]+\.walks$/ { w += $2 }
-		$1 ~ /^syscalls\.[0-9]+\.walk_ns_log2\.[0-9]+\.ns$/ { t += $2 }
-		END { printf "%s %d", (out == "none" ? "no walks_switched_out" : w + out), t }' "$T/timing-$_m.flat")
-	check_eq timing-hist-$_m "$_hist" \
+	if [ -n "$_out" ]; then
+		_walks=$(($(histsum "$T/timing-$_m.flat" walks) + _out))
+	else
+		_walks="no walks_switched_out"
+	fi
+	check_eq timing-hist-$_m "$_walks $(histsum "$T/timing-$_m.flat" ns)" \
 		"$(scsum "$T/timing-$_m.flat" walks) $(scsum "$T/timing-$_m.flat" measured_walk_ns)" \
 		"histograms: walks (${_out:-?} of them switched out) and ns add up to the counters"
 }
