@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * empty_probes exit|both|enter-count: attaches bpf/empty_probes.bpf.c's
- * programs (the empty sys_exit one, the empty sys_enter and sys_exit ones,
- * or the sys_enter one that counts), prints "attached" and holds them until
- * SIGINT or SIGTERM. bench/overhead.sh times getpid meanwhile.
+ * empty_probes enter|both: attaches bpf/empty_probes.bpf.c's empty sys_enter
+ * program, or it and the empty sys_exit one, prints "attached" and holds
+ * them until SIGINT or SIGTERM. bench/overhead.sh times getpid meanwhile.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -19,23 +18,17 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	struct empty_probes_bpf *skel;
-	bool both, count;
 
-	if (argc != 2 || (strcmp(argv[1], "exit") && strcmp(argv[1], "both") &&
-			  strcmp(argv[1], "enter-count"))) {
-		fprintf(stderr, "usage: %s exit|both|enter-count\n", argv[0]);
+	if (argc != 2 || (strcmp(argv[1], "enter") && strcmp(argv[1], "both"))) {
+		fprintf(stderr, "usage: %s enter|both\n", argv[0]);
 		return 2;
 	}
-	both = !strcmp(argv[1], "both");
-	count = !strcmp(argv[1], "enter-count");
 	skel = empty_probes_bpf__open();
 	if (!skel) {
 		perror("empty_probes: open");
 		return 1;
 	}
-	bpf_program__set_autoload(skel->progs.empty_sys_enter, both);
-	bpf_program__set_autoload(skel->progs.empty_sys_exit, !count);
-	bpf_program__set_autoload(skel->progs.count_sys_enter, count);
+	bpf_program__set_autoload(skel->progs.empty_sys_exit, !strcmp(argv[1], "both"));
 	if (empty_probes_bpf__load(skel) || empty_probes_bpf__attach(skel)) {
 		perror("empty_probes: load and attach");
 		empty_probes_bpf__destroy(skel);

@@ -9,10 +9,10 @@
 # getpid (audit_bench) with nothing attached, with auditskip attached to the
 # whole machine in every mode that loads here, and with
 #   bpftrace -e 'tracepoint:raw_syscalls:sys_exit { @[tid] = count(); }'
-# and, as floors, with one empty raw tracepoint program on sys_exit, one on
-# each of sys_enter and sys_exit, one on sys_enter that counts as a
-# one-program design would (bench/empty_probes.c), and bpftrace's program
-# emptied; CYCLES times over (default 5), each cycle timing nothing
+# and, as floors, with one empty raw tracepoint program on sys_enter (that
+# of tracepoint mode's design), one on each of sys_enter and sys_exit (that
+# of a design with a program at each edge; bench/empty_probes.c), and
+# bpftrace's program emptied; CYCLES times over (default 5), each cycle timing nothing
 # attached before and after the tools; a tool's added cost is the median
 # over cycles of its time minus the mean of that cycle's two unattached
 # times. Also reports the loader's resident memory, its CPU use, and the
@@ -93,7 +93,7 @@ start_tool() {
 	bpftrace-empty)
 		bpftrace -e "$BPFTRACE_EMPTY" >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
 		;;
-	raw-exit | raw-both | raw-enter-count)
+	raw-enter | raw-both)
 		"$EMPTY_PROBES" "${name#raw-}" >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
 		;;
 	floor-*)
@@ -156,9 +156,8 @@ for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("$mode"); done
 # the same events pays before doing anything.
 for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("floor-$mode"); done
 # The floors of the designs themselves: one empty raw tracepoint program
-# (sys_exit), one at each syscall edge, one on sys_enter doing the
-# counting a one-program design would do, and bpftrace's own empty program.
-TOOLS+=(raw-exit raw-both raw-enter-count bpftrace-empty bpftrace)
+# (sys_enter), one at each syscall edge, and bpftrace's own empty program.
+TOOLS+=(raw-enter raw-both bpftrace-empty bpftrace)
 
 for rules in $RULE_SETS; do
 	log "$rules exit rules"
@@ -210,9 +209,8 @@ tool_label() {
 	case "$1" in
 	bpftrace) echo bpftrace ;;
 	bpftrace-empty) echo "bpftrace, empty program" ;;
-	raw-exit) echo "one empty raw_tp (sys_exit)" ;;
+	raw-enter) echo "one empty raw_tp (sys_enter)" ;;
 	raw-both) echo "two empty raw_tp (sys_enter, sys_exit)" ;;
-	raw-enter-count) echo "counting at sys_enter alone (not exact)" ;;
 	floor-*) echo "empty programs (${1#floor-})" ;;
 	*) echo "auditskip ($1)" ;;
 	esac
@@ -274,16 +272,16 @@ report() {
 	range() { sort -g "$BENCH_TMP/added-$1-$2" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
 	echo "- added cost as a fraction of bpftrace's (goal for tracepoint mode: at most 0.50): $(for rules in $RULE_SETS; do
 		printf '%s rules:' "$rules"
-		for tool in tracepoint floor-tracepoint raw-both raw-enter-count raw-exit bpftrace-empty; do
+		for tool in tracepoint floor-tracepoint raw-enter raw-both bpftrace-empty; do
 			[ -n "${ADDED[$rules,$tool]:-}" ] || continue
 			awk -v l="$(tool_label "$tool")" -v a="${ADDED[$rules,$tool]}" -v b="${ADDED[$rules,bpftrace]}" \
 				'BEGIN { printf " %s %.2f,", l, (b > 0 ? a / b : 0) }'
 		done
 		printf '; '
 	done)"
-	echo "  Tracepoint mode needs a program at each syscall edge (the entry says which syscall entered"
-	echo "  audit and which number it had); \"two empty raw_tp\" is that design's floor. \"Counting at"
-	echo "  sys_enter alone\" is what a one-program design would cost; it cannot be exact (README, Attach modes)."
+	echo "  Tracepoint mode has one program, on sys_enter (it counts each walk at the task's next entry:"
+	echo "  README, Attach modes); \"one empty raw_tp\" is that design's floor, \"two empty raw_tp\" the"
+	echo "  floor of a design with a program at each syscall edge."
 	for tool in "${TOOLS[@]}"; do
 		case "$tool" in raw-* | bpftrace*) continue ;; esac
 		case "$tool" in floor-*)

@@ -29,22 +29,14 @@
 #define AUDIT_ARCH_NATIVE 0xc000003e /* AUDIT_ARCH_X86_64 */
 #define AUDIT_ARCH_COMPAT 0x40000003 /* AUDIT_ARCH_I386 */
 #define TS_COMPAT 0x0002	     /* arch/x86/include/asm/thread_info.h */
-#define NR_EXIT 60
-#define NR_EXIT_GROUP 231
-#define NR_EXIT_COMPAT 1
-#define NR_EXIT_GROUP_COMPAT 252
 #define NR_IO_URING_ENTER 426
 #elif defined(__TARGET_ARCH_arm64)
 #define AUDIT_ARCH_NATIVE 0xc00000b7 /* AUDIT_ARCH_AARCH64 */
 #define AUDIT_ARCH_COMPAT 0x40000028 /* AUDIT_ARCH_ARM */
 #define TIF_32BIT 22		     /* arch/arm64/include/asm/thread_info.h */
-#define NR_EXIT 93
-#define NR_EXIT_GROUP 94
-#define NR_EXIT_COMPAT 1
-#define NR_EXIT_GROUP_COMPAT 248
 #define NR_IO_URING_ENTER 426
 #else
-#error "auditskip needs this architecture's audit arches and exit syscall numbers"
+#error "auditskip needs this architecture's audit arches and io_uring_enter's number"
 #endif
 
 char LICENSE[] SEC("license") = "GPL";
@@ -288,45 +280,56 @@ static __always_inline void count_comm(bool skip, __u32 rules)
 
 /*
  * O(1) whatever the number of rules: one bit test against the mirror.
- * Returns the walk's counters, *w saying what the patched kernel (and the
- * sharper masks) would have done. io_uring walks are counted, never called
- * skippable: the series leaves audit_filter_uring() alone.
+ * Returns the walk's counters; the outcome modes pass the walk they keep,
+ * *w, to learn what the patched kernel (and the sharper masks) would have
+ * done; the others pass NULL, and no store for it is made. io_uring walks
+ * are counted, never called skippable: the series leaves
+ * audit_filter_uring() alone.
  */
 static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool uring,
 						      struct walk_start *w)
 {
-	__u32 zero = 0, slot = mask_slot(nr);
+	__u32 zero = 0, slot = mask_slot(nr), key = uring ? slot : (arch & 1) * NR_SLOTS + slot;
 	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
 	struct whatif_verdict v;
 	struct scan_counts *c;
+	bool skip;
 
 	if (!m)
 		return NULL;
-	w->seq = m->seq;
-	w->key = uring ? slot : (arch & 1) * NR_SLOTS + slot;
-	c = bpf_map_lookup_elem(uring ? (void *)&uring_counts : (void *)&counts, &w->key);
+	c = bpf_map_lookup_elem(uring ? (void *)&uring_counts : (void *)&counts, &key);
 	if (!c)
 		return NULL;
 	c->walks++;
-	w->uring = uring;
+	if (w) {
+		w->seq = m->seq;
+		w->key = key;
+		w->uring = uring;
+	}
 	if (uring) {
 		/* (a stored walk_start is reused: clear what a syscall walk sets) */
-		w->skip = w->skip_arch = w->skip_perm = false;
+		if (w)
+			w->skip = w->skip_arch = w->skip_perm = false;
 		return c;
 	}
-	w->skip = !mask_bit(m->mask, slot);
-	if (w->skip) {
+	skip = !mask_bit(m->mask, slot);
+	if (skip) {
 		c->skippable_walks++;
 		/* A skippable walk matches nothing, so it visits every entry. */
 		c->needless_rule_visits += m->exit_rules;
 	}
-	v = judge_whatif(m, slot, arch, w->skip);
-	w->skip_arch = v.arch;
-	w->skip_perm = v.perm;
-	c->skippable_arch_mask += v.arch;
-	c->skippable_perm_mask += v.perm;
+	v = judge_whatif(m, slot, arch, skip);
+	if (v.arch)
+		c->skippable_arch_mask++;
+	if (v.perm)
+		c->skippable_perm_mask++;
+	if (w) {
+		w->skip = skip;
+		w->skip_arch = v.arch;
+		w->skip_perm = v.perm;
+	}
 	if (per_comm)
-		count_comm(w->skip, m->exit_rules);
+		count_comm(skip, m->exit_rules);
 	return c;
 }
 
@@ -611,11 +614,9 @@ static __always_inline bool in_syscall_context(struct audit_context *actx)
  */
 static __always_inline void count_if_walked(struct audit_context *actx, __u32 tgid)
 {
-	struct walk_start w = {};
-
 	if (!actx || (actx->dummy && !profile) || !in_syscall_context(actx) || !task_counted(tgid))
 		return;
-	count_walk((__u64)(long)actx->major, arch_of(actx->arch), false, &w);
+	count_walk((__u64)(long)actx->major, arch_of(actx->arch), false, NULL);
 }
 
 /*
@@ -625,14 +626,13 @@ static __always_inline void count_if_walked(struct audit_context *actx, __u32 tg
  */
 static __always_inline void count_if_walked_read(struct audit_context *actx, __u32 tgid)
 {
-	struct walk_start w = {};
 	int head[3]; /* dummy, context, state: adjacent, read at once */
 
 	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) || (head[0] && !profile) ||
 	    head[1] != AUDIT_CTX_SYSCALL || !task_counted(tgid))
 		return;
 	count_walk((__u64)(long)BPF_CORE_READ(actx, major), arch_of(BPF_CORE_READ(actx, arch)),
-		   false, &w);
+		   false, NULL);
 }
 
 /*
@@ -695,78 +695,93 @@ static __always_inline __u32 entering_arch(struct task_struct *task)
 #endif
 }
 
-static __always_inline bool is_exit_nr(long nr, __u32 arch)
+/*
+ * tracepoint: whether a syscall's exit walk runs was settled by audit's
+ * entry hook, in `dummy` (from audit_n_rules) and `context` (audit on, the
+ * state not DISABLED; audit on is what `pending` says); audit_reset_context()
+ * at its exit leaves `dummy` and `state` as they were, and nothing else
+ * writes them before the task's next syscall entry (__audit_uring_entry()
+ * only on a context that is not in a syscall, with the same audit_n_rules
+ * unless a rule changed meanwhile).
+ */
+static __always_inline bool walk_armed(struct task_struct *task)
 {
-	return arch == ARCH_COMPAT ? nr == NR_EXIT_COMPAT || nr == NR_EXIT_GROUP_COMPAT :
-				     nr == NR_EXIT || nr == NR_EXIT_GROUP;
+	struct audit_context *actx = task->audit_context;
+
+	return actx && (!actx->dummy || profile) && actx->state != AUDIT_STATE_DISABLED &&
+	       task_counted(task->tgid);
 }
 
-/*
- * tracepoint: sys_enter fires just before audit's entry hook, with the
- * number that hook is given (after ptrace and seccomp had their say); a
- * syscall that seccomp or ptrace stopped never gets here nor into audit.
- */
-SEC("raw_tracepoint/sys_enter")
-int note_sys_enter(struct bpf_raw_tracepoint_args *args)
+/* The walk the task's last syscall made on its way out, if armed. */
+static __always_inline void count_returned(const struct syscall_entry *e, bool armed)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct syscall_entry *e;
-	struct audit_context *actx;
-
-	if (hollow || !audit_on)
-		return 0;
-	e = bpf_task_storage_get(&entries, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!e)
-		return 0;
-	e->nr = args->args[1];
-	e->arch = entering_arch(task);
-	e->ruleless_epoch = ruleless_epoch;
-	e->pending = 1;
-	/*
-	 * exit and exit_group never reach sys_exit, and by sched_process_exit
-	 * the context is gone: keep what it says now, before audit's entry
-	 * hook sets dummy from audit_n_rules again (a change of rules between
-	 * the two is the blind spot exit_walks_inferred counts). Whether the
-	 * task is counted is decided now too: the last thread to leave
-	 * forgets the tgid, and it may reach sched_process_exit before a
-	 * sibling that called exit first.
-	 */
-	if (is_exit_nr(e->nr, e->arch)) {
-		actx = task->audit_context;
-		e->armed = actx && (!actx->dummy || profile) &&
-			   actx->state != AUDIT_STATE_DISABLED && task_counted(task->tgid);
-	}
-	return 0;
-}
-
-/*
- * sys_exit fires after audit's exit work: `dummy` and `state` still say
- * whether __audit_syscall_entry() armed the walk (audit_reset_context()
- * has cleared `context` and `major`), and sys_enter said which syscall.
- */
-SEC("raw_tracepoint/sys_exit")
-int count_sys_exit(struct bpf_raw_tracepoint_args *args)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct audit_context *actx;
-	struct syscall_entry *e;
-	struct walk_start w;
-
-	if (hollow)
-		return 0;
-	e = bpf_task_storage_get(&entries, task, NULL, 0);
-	if (!e || !e->pending)
-		return 0;
-	e->pending = 0;
-	actx = task->audit_context;
-	if (!audit_on || !actx || (actx->dummy && !profile) ||
-	    actx->state == AUDIT_STATE_DISABLED || !task_counted(task->tgid))
-		return 0;
+	if (!armed)
+		return;
 	if (e->ruleless_epoch && e->ruleless_epoch == ruleless_epoch)
 		__sync_fetch_and_add(&stale_candidates, 1);
 	if (e->nr == NR_IO_URING_ENTER)
 		__sync_fetch_and_add(&uring_enter_walks, 1);
-	count_walk(e->nr, e->arch, false, &w);
+	count_walk(e->nr, e->arch, false, NULL);
+}
+
+/*
+ * tracepoint: one program, on sys_enter, which fires just before audit's
+ * entry hook with the number that hook is given (after ptrace and seccomp
+ * had their say; a syscall they stopped never gets here nor into audit).
+ * It counts the walk of the task's previous syscall, whose exit work is
+ * done and whose `dummy` is still in the context, and notes this one: one
+ * program per syscall instead of one at each edge (make overhead).
+ */
+SEC("raw_tracepoint/sys_enter")
+int count_sys_enter(struct bpf_raw_tracepoint_args *args)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct syscall_entry *e;
+	bool armed;
+
+	if (hollow)
+		return 0;
+	e = bpf_task_storage_get(&entries, task, NULL,
+				 audit_on ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!e)
+		return 0;
+	armed = walk_armed(task);
+	if (e->pending)
+		count_returned(e, armed);
+	/* With audit off, audit's entry hook arms no walk. */
+	e->pending = audit_on;
+	e->nr = args->args[1];
+	e->arch = entering_arch(task);
+	e->ruleless_epoch = ruleless_epoch;
+	/*
+	 * If this syscall's walk is counted at the task's end (exit and
+	 * exit_group never return; a task can be killed without a signal),
+	 * the context is gone by then: judge it by what it says now, before
+	 * audit's entry hook sets dummy again (a change of rules between the
+	 * two is the blind spot exit_walks_inferred counts). Whether the task
+	 * is counted is decided now too: the last thread to leave forgets the
+	 * tgid, and it may reach sched_process_exit before a sibling that
+	 * called exit first.
+	 */
+	e->armed = armed;
+	return 0;
+}
+
+/*
+ * A signal is delivered on the way back to user mode, after the exit work
+ * of the syscall the task was in; a fatal one ends the task with that
+ * syscall's walk still to count and its `dummy` still readable.
+ */
+SEC("raw_tracepoint/signal_deliver")
+int count_before_signal(struct bpf_raw_tracepoint_args *args)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct syscall_entry *e = bpf_task_storage_get(&entries, task, NULL, 0);
+
+	if (!e || !e->pending)
+		return 0;
+	e->pending = 0;
+	count_returned(e, walk_armed(task));
 	return 0;
 }
 
@@ -780,21 +795,22 @@ static __always_inline void forget_if_last(struct task_struct *task)
 }
 
 /*
- * The walk __audit_free() made for a task ending in exit or exit_group.
- * It also forgets the tgid (forget_exit's job): the count must come first.
+ * The walk of a task's last syscall, when no later entry or signal counted
+ * it: exit and exit_group, which __audit_free() walks, or a task killed
+ * without a signal (seccomp's kill). It also forgets the tgid
+ * (forget_exit's job): the count must come first.
  */
 SEC("raw_tracepoint/sched_process_exit")
 int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct syscall_entry *e;
-	struct walk_start w;
+	struct syscall_entry *e = bpf_task_storage_get(&entries, task, NULL, 0);
 
-	e = bpf_task_storage_get(&entries, task, NULL, 0);
-	if (e && e->pending && e->armed && is_exit_nr(e->nr, e->arch)) {
+	if (e && e->pending) {
 		e->pending = 0;
-		__sync_fetch_and_add(&exit_walks_inferred, 1);
-		count_walk(e->nr, e->arch, false, &w);
+		if (e->armed)
+			__sync_fetch_and_add(&exit_walks_inferred, 1);
+		count_returned(e, e->armed);
 	}
 	if (follow_children)
 		forget_if_last(task);

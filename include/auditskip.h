@@ -149,18 +149,18 @@ enum attach_mode {
 };
 
 /*
- * tracepoint mode: what sys_enter saw of the syscall a task is in. sys_exit
- * alone cannot know it: restore_sigcontext() sets orig_ax to -1 for
- * rt_sigreturn, start_thread() rewrites it to execve after execveat, and a
- * new task's first return from clone, or a syscall seccomp denied, never
- * entered audit at all.
+ * tracepoint mode: what sys_enter saw of the last syscall a task entered,
+ * whose walk is counted at its next entry, a signal or its end. The number
+ * is the one audit's entry hook got: restore_sigcontext() sets orig_ax to
+ * -1 for rt_sigreturn and start_thread() rewrites it to execve after
+ * execveat, so it could not be read later.
  */
 struct syscall_entry {
 	__s64 nr;	      /* as audit's entry hook got it */
 	__u64 ruleless_epoch; /* the loader's epoch when it entered, 0: rules were loaded */
 	__u8 arch;	      /* enum slot_arch */
-	__u8 pending;	      /* entered, not yet returned */
-	__u8 armed;	      /* exit, exit_group: armed and counted on entry */
+	__u8 pending;	      /* entered, its walk not yet counted */
+	__u8 armed;	      /* the walk as the context said at entry */
 	__u8 pad[5];
 };
 

@@ -47,7 +47,7 @@ static const char doc[] =
 	"    filter-op       fentry on __audit_filter_op\n"
 	"    filter-syscall  fentry on audit_filter_syscall\n"
 	"    syscall-exit    fentry on __audit_syscall_exit\n"
-	"    tracepoint      raw_syscalls:sys_exit and the context's dummy flag\n"
+	"    tracepoint      raw_syscalls:sys_enter and the context's dummy flag\n"
 	"\n"
 	"profile records, per arch and syscall number, every syscall audit would\n"
 	"filter once a rule is loaded (tasks with an audit context, auditd left out),\n"

@@ -27,11 +27,12 @@ const struct mode_info modes[MODE_COUNT] = {
 	},
 	[MODE_TRACEPOINT] = {
 		"tracepoint", NULL,
-		"raw_syscalls:sys_enter and sys_exit, and the audit context's dummy flag",
+		"raw_syscalls:sys_enter (a syscall's walk counted at the task's next entry, signal or end), and the audit context's dummy flag",
 		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks, "
 		"rule changes until the loader hears of them, the exit walk each io_uring op run "
-		"inline in io_uring_enter makes (uring_enter_walks counts those calls); exit and "
-		"exit_group walks are inferred from the context at entry (exit_walks_inferred)",
+		"inline in io_uring_enter makes (uring_enter_walks counts those calls); the walk of "
+		"a task's last syscall when it ends in exit or exit_group or is killed without a "
+		"signal is inferred from the context at that syscall's entry (exit_walks_inferred)",
 	},
 };
 
@@ -107,9 +108,8 @@ static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, struct bpf
 		progs[2] = s->progs.count_uring_exit;
 		return 3;
 	default:
-		/* sys_enter first, so every counted exit has its entry noted. */
-		progs[0] = s->progs.note_sys_enter;
-		progs[1] = s->progs.count_sys_exit;
+		progs[0] = s->progs.count_sys_enter;
+		progs[1] = s->progs.count_before_signal;
 		progs[2] = s->progs.count_exit_walk;
 		return 3;
 	}

@@ -658,7 +658,8 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
 			r->live.mirror.uring_rules);
 	if (r->cfg.infers_exit_walks) {
-		fprintf(out, "  %-24s %12llu  (exit, exit_group: judged by the context at entry)\n",
+		fprintf(out,
+			"  %-24s %12llu  (a task's last syscall, judged by the context at its entry)\n",
 			"exit walks inferred", (unsigned long long)r->live.exit_walks_inferred);
 		if (r->live.uring_enter_walks)
 			fprintf(out,

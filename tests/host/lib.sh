@@ -160,7 +160,7 @@ summary_field() {
 # Program names the kernel keeps (15 characters) for everything auditskip loads.
 leftover_programs() {
 	bpftool prog list 2>/dev/null |
-		grep -cE 'name (start_filter_|end_filter_|count_|note_sys_enter|follow_fork|forget_exit|mirror_)' || true
+		grep -cE 'name (start_filter_|end_filter_|count_|follow_fork|forget_exit|mirror_)' || true
 }
 
 # check_detached NAME [WHAT]: nothing auditskip loads is still loaded. The

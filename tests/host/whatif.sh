@@ -33,7 +33,8 @@ cp "$CORPUS" "$PERMDIR/x"
 
 # name|command: deterministic workloads (tests/tools/corpus.c), every kind
 # of syscall path audit has: forks, threads, exec chains, signals, i386,
-# exit and exit_group, seccomp, io_uring, every perm class.
+# exit and exit_group, seccomp, deaths by SIGKILL and by seccomp, io_uring,
+# every perm class.
 workloads() {
 	cat <<EOF
 getpid|$GETPID_LOOP $N
@@ -50,6 +51,8 @@ getpid32|$CORPUS32 getpid 50
 fork32|$CORPUS32 fork 10
 xexec|$CORPUS xexec $CORPUS32 $CORPUS
 seccomp|$CORPUS seccomp 50
+seccomp-kill|$CORPUS seccomp-kill 4
+sigkill|$CORPUS sigkill 5
 perm|$CORPUS perm $PERMDIR $PERMDIR/x
 uring|$URING 50
 EOF

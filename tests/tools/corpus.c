@@ -28,6 +28,11 @@
  *   exitgroup-live N           N threads write a byte each, then spin in user
  *                              space; exit_group kills them there
  *   seccomp N                  N getppid denied by a seccomp filter (errno)
+ *   seccomp-kill N             N threads each install a filter that kills the
+ *                              thread at getppid, make one getpid, then a
+ *                              getppid: killed without a signal (do_exit)
+ *   sigkill N                  N children each make one getpid and write a
+ *                              byte, then spin in user space until SIGKILL
  *   ptrace N                   a PTRACE_SYSCALL-stepped child: N getpid
  *   ptrace-skip N              the tracer skips the child's N getppid
  *                              (orig_rax = -1 at the entry stop)
@@ -369,6 +374,22 @@ static int start_threads(struct thread *t, long n, int (*fn)(void *))
 	return 0;
 }
 
+/* Until each thread has ended: one FUTEX_WAIT per thread (EAGAIN at once if it has gone). */
+static int wait_threads(struct thread *t, long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t tid = t[i].tid;
+
+		syscall(SYS_FUTEX_WAIT, &t[i].tid, FUTEX_WAIT, tid ? tid : 1, NULL, NULL, 0);
+		if (t[i].tid) {
+			fprintf(stderr, "%s: thread %ld still running after its futex wait\n", prog,
+				i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int threads(long n, long m)
 {
 	static struct thread t[MAX_THREADS];
@@ -379,20 +400,8 @@ static int threads(long n, long m)
 	err = start_threads(t, n, thread_getpids);
 	if (err)
 		return err;
-	for (long i = 0; i < n; i++) {
-		pid_t tid = t[i].tid;
-
-		/* One call per thread: EAGAIN at once if it has gone already. */
-		if (tid)
-			syscall(SYS_FUTEX_WAIT, &t[i].tid, FUTEX_WAIT, tid, NULL, NULL, 0);
-		else
-			syscall(SYS_FUTEX_WAIT, &t[i].tid, FUTEX_WAIT, 1, NULL, NULL, 0);
-		if (t[i].tid) {
-			fprintf(stderr, "%s: thread %ld still running after its futex wait\n", prog,
-				i);
-			return 1;
-		}
-	}
+	if (wait_threads(t, n))
+		return 1;
 	exit_group(0);
 }
 
@@ -432,8 +441,8 @@ static int seccomp_denied(long n)
 		die("seccomp");
 	/*
 	 * __secure_computing() refuses each one in syscall_trace_enter(), before
-	 * audit's entry hook: audit never sees them, but they still reach the
-	 * sys_exit tracepoint.
+	 * audit's entry hook and the sys_enter tracepoint: audit never sees
+	 * them, but they still reach the sys_exit tracepoint.
 	 */
 	for (long i = 0; i < n; i++) {
 		if (syscall(SYS_getppid) != -1 || errno != EPERM) {
@@ -442,6 +451,76 @@ static int seccomp_denied(long n)
 		}
 	}
 	return 0;
+}
+
+/*
+ * SECCOMP_RET_KILL_THREAD ends a thread that is not the last one with
+ * do_exit() from the syscall entry, before audit's entry hook and with no
+ * signal: the last syscall it made (getpid) is still to be counted then.
+ */
+static int thread_seccomp_killed(void *arg)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_THREAD),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fprog = { .len = sizeof(filter) / sizeof(filter[0]), .filter = filter };
+
+	(void)arg;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog))
+		return 1;
+	syscall(SYS_getpid);
+	syscall(SYS_getppid);
+	return 1;
+}
+
+static int seccomp_killed(long n)
+{
+	static struct thread t[MAX_THREADS];
+	int err;
+
+	/* Inherited by the threads: seccomp() asks for it from an unprivileged caller. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		die("PR_SET_NO_NEW_PRIVS");
+	err = start_threads(t, n, thread_seccomp_killed);
+	if (err)
+		return err;
+	return wait_threads(t, n);
+}
+
+static int sigkilled(long n)
+{
+	int p[2], bad = 0, status;
+	char byte = 1;
+
+	if (pipe(p))
+		die("pipe");
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			syscall(SYS_getpid);
+			syscall(SYS_write, p[1], &byte, 1);
+			for (;;)
+				__asm__ volatile("" ::: "memory");
+		}
+		/* The child has made its last syscall: SIGKILL finds it in user space. */
+		if (read(p[0], &byte, 1) != 1)
+			die("read");
+		if (kill(pid, SIGKILL))
+			die("kill");
+		if (waitpid(pid, &status, 0) != pid)
+			die("waitpid");
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
+			fprintf(stderr, "%s: child %d ended with status 0x%x\n", prog, pid, status);
+			bad = 1;
+		}
+	}
+	return bad;
 }
 
 static int traced(long n, int skip)
@@ -629,8 +708,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: %s nop | getpid N | int80 N | signals N | siginfo N | exec N |\n"
 		"  execveat N | xexec OTHER [BACK] | fork N | rawclone N | vfork N |\n"
-		"  clone3 N | threads N M | exitgroup-live N | seccomp N | ptrace N |\n"
-		"  ptrace-skip N | sleep READY1 READY2 | perm DIR EXE\n",
+		"  clone3 N | threads N M | exitgroup-live N | seccomp N | seccomp-kill N |\n"
+		"  sigkill N | ptrace N | ptrace-skip N | sleep READY1 READY2 | perm DIR EXE\n",
 		prog);
 	return 2;
 }
@@ -682,6 +761,10 @@ int main(int argc, char **argv)
 		return exitgroup_live(n);
 	if (!strcmp(cmd, "seccomp"))
 		return seccomp_denied(n);
+	if (!strcmp(cmd, "seccomp-kill"))
+		return seccomp_killed(n);
+	if (!strcmp(cmd, "sigkill"))
+		return sigkilled(n);
 	if (!strcmp(cmd, "ptrace"))
 		return traced(n, 0);
 	if (!strcmp(cmd, "ptrace-skip"))

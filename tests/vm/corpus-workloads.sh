@@ -41,6 +41,8 @@ threads|/bin/corpus threads 4 25|x86_64:39=100 x86_64:60=4 x86_64:231=1
 threads32|/bin/corpus32 threads 4 25|i386:20=100 i386:1=4 i386:252=1
 exitgroup-live|/bin/corpus exitgroup-live 4|x86_64:1=4 x86_64:231=1
 seccomp|/bin/corpus seccomp 50|x86_64:110=0 x86_64:317=1
+seccomp-kill|/bin/corpus seccomp-kill 4|x86_64:39=4 x86_64:317=4 x86_64:110=0
+sigkill|/bin/corpus sigkill 5|x86_64:39=5 x86_64:1=5 x86_64:62=5
 ptrace|/bin/corpus ptrace 20|x86_64:39=20
 ptrace-skip|/bin/corpus ptrace-skip 20|x86_64:110=0
 uring|/bin/uring_openat 50|

@@ -181,7 +181,7 @@ compare_modes() {
 }
 
 # Tracepoint mode's named blind spot: each io_uring op run inline in
-# io_uring_enter walks the exit list once more, unseen at sys_exit. Its
+# io_uring_enter walks the exit list once more, unseen by that mode. Its
 # differences on io_uring_enter are that blind spot only if the report
 # counted it: blind_spots.uring_enter_walks must be the walks of
 # io_uring_enter the mode saw.

@@ -55,8 +55,8 @@ case "$KVER" in
 	ABSENT=filter-op
 	;;
 5.10.*)
-	# No task storage before 5.11: tracepoint mode cannot know a syscall's
-	# number at sys_exit, and says so. No bpf_loop() before 5.17: the
+	# No task storage before 5.11: tracepoint mode cannot keep each task's
+	# syscall, and says so. No bpf_loop() before 5.17: the
 	# loader keeps the mirror, from the rule changes it hears of.
 	AUTO=syscall-exit
 	MODES="syscall-exit"
@@ -75,7 +75,7 @@ case "$KVER" in
 	;;
 esac
 # Modes that see the audit exit filter itself through a BPF trampoline; only
-# they can be exact about every walk (tracepoint mode infers it at sys_exit).
+# they can be exact about every walk (tracepoint mode infers it from the context's dummy flag).
 TRAMPOLINE_MODES=$(echo $MODES | sed 's/ *tracepoint//')
 # Modes that see whether a rule matched (missed matches).
 OUTCOME_MODES=$(echo $TRAMPOLINE_MODES | sed 's/ *syscall-exit//')
