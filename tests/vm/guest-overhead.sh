@@ -37,7 +37,29 @@ measure_with() {
 	sleep 1
 	echo "VMTEST OVERHEAD rules=$_r cycle=$_c tool=$_t ns=$(median_ns)"
 	kill -INT $_pid
+	stopped_or_dumped $_pid "$_t"
 	wait $_pid
+}
+
+# stopped_or_dumped PID TOOL: waits up to 60 s for the loader to end after
+# SIGINT; if it does not, fails saying where it sleeps (and the kernel's
+# blocked tasks on the console) and kills it, instead of the guest's
+# time limit ending the run with nothing to show.
+stopped_or_dumped() {
+	_w=0
+	while [ -d /proc/$1 ] && ! grep -q '^State:.*Z' /proc/$1/status 2>/dev/null; do
+		sleep 0.2
+		_w=$((_w + 1))
+		[ $_w -le 300 ] && continue
+		fail "overhead-$2" "auditskip did not end 60 s after SIGINT: $(grep '^State:' /proc/$1/status), wchan $(cat /proc/$1/wchan 2>/dev/null)"
+		for _s in /proc/$1/task/*/stack; do
+			echo "  $_s:"
+			sed 's/^/    /' "$_s" 2>/dev/null
+		done
+		echo w >/proc/sysrq-trigger
+		kill -KILL $1
+		return
+	done
 }
 
 auditctl -e 1 >/dev/null
