@@ -95,21 +95,6 @@ format_check() {
 	echo "$(echo "$out" | grep -c '^PASS ') passed, $(echo "$out" | grep -c '^FAIL ') failed"
 }
 
-# The guests change no host state and take one host thread each (TCG): they
-# run beside the host suites, their output shown when they are done.
-# In a session of their own, so that stopping the suite stops their QEMUs.
-GUEST_LOG=$(mktemp)
-setsid tests/vm/run.sh >"$GUEST_LOG" 2>&1 &
-GUEST_PID=$!
-trap 'kill -- -"$GUEST_PID" 2>/dev/null; rm -f "$GUEST_LOG"' EXIT
-
-guest_tests() {
-	local status=0
-	wait "$GUEST_PID" || status=$?
-	cat "$GUEST_LOG"
-	return $status
-}
-
 run_suite "format (clang-format, .clang-format)" format_check
 run_suite "unit tests" unit_tests
 run_suite "fuzz regression inputs (libFuzzer harnesses, ASan and UBSan)" fuzz/run.sh regress
@@ -123,7 +108,7 @@ run_suite "profiles and what-ifs (host)" tests/host/whatif.sh
 run_suite "package, service, textfile (host)" tests/host/package.sh
 run_suite "rules files read as the kernel lists them (host)" tests/host/rulesfile.sh
 run_suite "rule advisor (host)" tests/host/advise.sh
-run_suite "guest tests (QEMU, Debian kernels)" guest_tests
+run_suite "guest tests (QEMU, Debian kernels)" tests/vm/run.sh
 echo "=== all suites"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
