@@ -12,8 +12,8 @@
 # and, as floors, with one empty raw tracepoint program on sys_enter (that
 # of tracepoint mode's design), one on each of sys_enter and sys_exit (that
 # of a design with a program at each edge; bench/empty_probes.c), and
-# bpftrace's program emptied; CYCLES times over (default 5), each cycle timing nothing
-# attached before and after the tools; a tool's added cost is the median
+# bpftrace's program emptied; CYCLES times over (default 5), each cycle
+# timing nothing attached before and after the tools; a tool's added cost is the median
 # over cycles of its time minus the mean of that cycle's two unattached
 # times. Also reports the loader's resident memory, its CPU use, and the
 # memory of its BPF maps.
