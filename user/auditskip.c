@@ -253,7 +253,7 @@ static int cmd_calibrate(const struct env *env)
 		ruleset_free(&rs);
 	}
 	err = calibrate_run_on_cpu(rules, env->calib_cpu, env->verbose, &c);
-	if (err) /* 75 (EX_TEMPFAIL): another process changed audit policy; try again */
+	if (err) /* 75 (EX_TEMPFAIL): audit policy changed meanwhile, or too noisy; try again */
 		return err == -EBUSY || err == -EAGAIN ? 75 : 1;
 	err = calibration_save(path, &c);
 	if (err) {
