@@ -12,7 +12,10 @@
 #
 # Settings (from the caller or the environment): TIMEOUT (default 300),
 # MEM (default 1G), SMP (default 2), TCG_THREAD (default single), VM_ARCH
-# (x86, the default, or arm64: see vm_qemu_arch).
+# (x86, the default, or arm64: see vm_qemu_arch), ICOUNT (1: the guest's
+# clock counts the instructions it executed, one per ns, instead of
+# following the host's: timings a busy host cannot disturb; TCG emulates no
+# caches, so they count instructions, not what a CPU would take).
 #
 # Why single-threaded TCG: with one host thread per vCPU (thread=multi),
 # about one boot in twelve oopsed with "Oops: int3" in
@@ -39,14 +42,15 @@ vm_qemu_arch() {
 }
 
 vm_boot() {
-	local kernel=$1 initrd=$2 logf=$3 extra=${4:-} t0
+	local kernel=$1 initrd=$2 logf=$3 extra=${4:-} t0 clock=()
 	VM_STATUS=0
+	[ "${ICOUNT:-}" != 1 ] || clock=(-icount shift=0,sleep=off)
 	vm_qemu_arch
 	t0=$(date +%s)
 	# -no-reboot + panic=-1: a guest whose init dies ends QEMU at once.
 	# stdin from /dev/null so QEMU never puts a developer's tty in raw mode.
 	timeout -k 10 "${TIMEOUT:-300}" "${VM_QEMU[@]}" \
-		-accel tcg,thread="${TCG_THREAD:-single}" -m "${MEM:-1G}" -smp "${SMP:-2}" \
+		-accel tcg,thread="${TCG_THREAD:-single}" "${clock[@]}" -m "${MEM:-1G}" -smp "${SMP:-2}" \
 		-nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=$VM_CONSOLE audit=1 panic=-1 quiet${extra:+ $extra}" \
