@@ -7,8 +7,12 @@
 #
 #   bench/overhead-guest.sh [-o FILE] [KERNEL...]   (default: 6.1 6.12)
 #
-# Emulated (TCG) nanoseconds: they are compared only with each other, in
-# the same guest run; they say nothing about real hardware's absolute cost.
+# The guests run with -icount (one vCPU): their clock counts the
+# instructions they execute, one per ns, so a busy host or the other guest
+# beside them changes no timing, and a cycle repeats the last to a few
+# tenths of a ns. These nanoseconds count instructions (TCG emulates no
+# cache): they are compared only with each other, in the same guest run,
+# and say nothing about real hardware's absolute cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUTFILE=
@@ -21,14 +25,15 @@ COMMAND="bench/overhead-guest.sh${OUTFILE:+ -o $OUTFILE} $KERNELS"
 LOGDIR=${VMTEST_LOGDIR:-.output/vmtest}
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
-# One guest per kernel, side by side (each TCG guest runs on one host
-# thread), each in its own log directory. Some 40 timings of up to a minute
-# each when the host is busy: more than run.sh's default time limit.
+# One guest per kernel, side by side, each in its own log directory. Some
+# 40 timings of up to a minute each when the host is busy: more than
+# run.sh's default time limit.
 mkdir -p "$LOGDIR"
 pids=()
 for k in $KERNELS; do
 	VMTEST_LOGDIR=$LOGDIR/overhead-$k VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-2400} \
-		VMTEST_SUITES=overhead tests/vm/run.sh "$k" >"$LOGDIR/overhead-$k.out" 2>&1 &
+		VMTEST_ICOUNT=1 VMTEST_SMP=1 VMTEST_SUITES=overhead \
+		tests/vm/run.sh "$k" >"$LOGDIR/overhead-$k.out" 2>&1 &
 	pids+=($!)
 done
 failed=
@@ -42,14 +47,16 @@ for pid in "${pids[@]}"; do
 done
 [ -z "$failed" ] || { echo "overhead-guest: the guest of$failed failed (see above)" >&2; exit 1; }
 
-# Medians over cycles of (tool - mean of the cycle's two unattached medians).
+# Medians over cycles of (tool - mean of the cycle's two unattached timings).
 report() {
 	echo "# auditskip: trampoline modes' overhead in QEMU guests"
 	echo
-	echo "Run $STARTED with \`$COMMAND\` (\`make overhead-guest\`), QEMU TCG (emulated: compare"
-	echo "these nanoseconds only with each other). getpid medians of audit_bench; \"floor\" is the"
-	echo "same mode's programs attached and returning at once (\`--test-hollow\`): what any tool"
-	echo "with an fentry and fexit pair on the same function pays."
+	echo "Run $STARTED with \`$COMMAND\` (\`make overhead-guest\`), QEMU TCG with"
+	echo "-icount shift=0, 1 vCPU: guest ns = instructions executed (no cache is emulated; compare"
+	echo "these nanoseconds only with each other). getpid's least round of audit_bench (what else"
+	echo "runs on the vCPU only adds instructions); \"floor\" is the same mode's programs attached"
+	echo "and returning at once (\`--test-hollow\`): what any tool with an fentry and fexit pair"
+	echo "on the same function pays."
 	echo
 	echo "| kernel | exit rules | nothing attached (range over cycles) | mode | auditskip adds | floor adds | auditskip / floor |"
 	echo "|---|---|---|---|---|---|---|"
