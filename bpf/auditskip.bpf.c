@@ -231,19 +231,19 @@ struct whatif_verdict {
 };
 
 /*
- * The sharper masks are subsets of the patch's, so what it skips they skip
- * too. Masks built against an older mirror than the one in force (a rule
- * changed since the loader last listed them) are not used: the patch's
- * decision stands until they are rebuilt.
+ * For a walk the patch's mask keeps (the sharper masks are subsets of it,
+ * so what it skips they skip too). Masks built against an older mirror
+ * than the one in force (a rule changed since the loader last listed them)
+ * are not used: the patch's decision stands until they are rebuilt.
  */
 static __always_inline struct whatif_verdict judge_whatif(const struct mask_mirror *m, __u32 slot,
-							  __u32 arch, bool skip)
+							  __u32 arch)
 {
-	struct whatif_verdict v = { skip, skip };
+	struct whatif_verdict v = { false, false };
 	struct whatif_masks *w;
 	__u32 zero = 0;
 
-	if (skip || !whatif_differs)
+	if (!whatif_differs)
 		return v;
 	w = bpf_map_lookup_elem(&whatif, &zero);
 	if (!w || w->mirror_seq != m->seq)
@@ -289,7 +289,7 @@ static __always_inline void count_comm(bool skip, __u32 rules)
 static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool uring,
 						      struct walk_start *w)
 {
-	__u32 zero = 0, slot = mask_slot(nr), key = uring ? slot : (arch & 1) * NR_SLOTS + slot;
+	__u32 zero = 0, slot = mask_slot(nr), key;
 	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
 	struct whatif_verdict v;
 	struct scan_counts *c;
@@ -297,32 +297,46 @@ static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool
 
 	if (!m)
 		return NULL;
-	c = bpf_map_lookup_elem(uring ? (void *)&uring_counts : (void *)&counts, &key);
+	if (uring) {
+		key = slot;
+		c = bpf_map_lookup_elem(&uring_counts, &key);
+		if (!c)
+			return NULL;
+		c->walks++;
+		/* (a stored walk_start is reused: clear what a syscall walk sets) */
+		if (w)
+			*w = (struct walk_start){ .seq = m->seq, .key = key, .uring = true };
+		return c;
+	}
+	/*
+	 * Each map its own lookup, never one call choosing between two maps:
+	 * the verifier inlines a lookup only in a map it knows, and the helper
+	 * call cost filter-op some 20 instructions a walk (make overhead-guest).
+	 */
+	key = (arch & 1) * NR_SLOTS + slot;
+	c = bpf_map_lookup_elem(&counts, &key);
 	if (!c)
 		return NULL;
 	c->walks++;
 	if (w) {
 		w->seq = m->seq;
 		w->key = key;
-		w->uring = uring;
-	}
-	if (uring) {
-		/* (a stored walk_start is reused: clear what a syscall walk sets) */
-		if (w)
-			w->skip = w->skip_arch = w->skip_perm = false;
-		return c;
+		w->uring = false;
 	}
 	skip = !mask_bit(m->mask, slot);
 	if (skip) {
 		c->skippable_walks++;
 		/* A skippable walk matches nothing, so it visits every entry. */
 		c->needless_rule_visits += m->exit_rules;
+		v = (struct whatif_verdict){ true, true };
+	} else {
+		/* Beyond the patch only: the loader adds skippable_walks (counts.c). */
+		v = judge_whatif(m, slot, arch);
+		if (v.arch)
+			c->skippable_arch_mask++;
+		if (v.perm)
+			c->skippable_perm_mask++;
 	}
-	v = judge_whatif(m, slot, arch, skip);
-	if (v.arch)
-		c->skippable_arch_mask++;
-	if (v.perm)
-		c->skippable_perm_mask++;
 	if (w) {
 		w->skip = skip;
 		w->skip_arch = v.arch;
@@ -520,7 +534,13 @@ static __always_inline void end_walk(struct walk_start *w, bool matched, __u64 n
 	struct scan_counts *c;
 
 	w->active = false;
-	c = bpf_map_lookup_elem(w->uring ? (void *)&uring_counts : (void *)&counts, &w->key);
+	/* (two lookups, each inlined, see count_walk; the barrier keeps clang from merging them) */
+	if (w->uring) {
+		c = bpf_map_lookup_elem(&uring_counts, &w->key);
+		barrier_var(c);
+	} else {
+		c = bpf_map_lookup_elem(&counts, &w->key);
+	}
 	if (c && timing && w->t0)
 		time_walk(c, w, t1);
 	if (c)

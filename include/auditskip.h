@@ -42,7 +42,7 @@ static inline __u32 mask_slot(__u64 nr)
 /* audit_in_mask(): one bit of 64 x 32-bit words; numbers past the mask never match. */
 static inline int mask_bit(const __u32 *mask, __u64 nr)
 {
-	__u32 word = nr / 32;
+	__u64 word = nr / 32; /* (64 bits: a 32-bit index costs BPF two shifts to widen) */
 
 	if (nr >= MASK_BITS)
 		return 0;
