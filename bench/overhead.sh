@@ -84,6 +84,7 @@ cpu_ticks() { tool_alive "$1" && awk '{ print $14 + $15 }' /proc/"$1"/stat; }
 # sets TOOL_PID, or returns 1 with the reason in $BENCH_TMP/tool.err.
 start_tool() {
 	local name=$1 i
+	TOOL_NAME=$name
 	: >"$BENCH_TMP/tool.out"
 	: >"$BENCH_TMP/tool.err"
 	case "$name" in
@@ -126,9 +127,21 @@ start_tool() {
 	sleep 1
 }
 
+# stop_tool: SIGINT, as a person stops a tool. One that has not ended 10 s
+# later gets SIGTERM, then SIGKILL, and the log says so: bpftrace once took
+# a SIGINT it never acted on and the bench waited for it for ten minutes.
 stop_tool() {
+	local sig
 	[ -n "$TOOL_PID" ] || return 0
 	kill -INT "$TOOL_PID" 2>/dev/null || true
+	for sig in TERM KILL; do
+		for _ in $(seq 1 100); do
+			kill -0 "$TOOL_PID" 2>/dev/null || break 2
+			sleep 0.1
+		done
+		log "$TOOL_NAME did not end 10 s after SIGINT: sending SIG$sig"
+		kill -s "$sig" "$TOOL_PID" 2>/dev/null || true
+	done
 	wait "$TOOL_PID" 2>/dev/null || true
 	TOOL_PID=
 	BENCH_CHILD_PIDS=
