@@ -32,7 +32,7 @@ mkdir -p "$LOGDIR"
 pids=()
 for k in $KERNELS; do
 	VMTEST_LOGDIR=$LOGDIR/overhead-$k VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-2400} \
-		VMTEST_ICOUNT=1 VMTEST_SMP=1 VMTEST_SUITES=overhead \
+		VMTEST_ICOUNT=1 VMTEST_SMP=1 VMTEST_MEM=2G VMTEST_BPFTRACE=1 VMTEST_SUITES=overhead \
 		tests/vm/run.sh "$k" >"$LOGDIR/overhead-$k.out" 2>&1 &
 	pids+=($!)
 done
@@ -47,7 +47,57 @@ for pid in "${pids[@]}"; do
 done
 [ -z "$failed" ] || { echo "overhead-guest: the guest of$failed failed (see above)" >&2; exit 1; }
 
-# Medians over cycles of (tool - mean of the cycle's two unattached timings).
+# added TABLE KERNEL: the table's rows for one kernel, each a median over
+# cycles of (tool - mean of the cycle's two unattached timings). TABLE is
+# "floor" (each mode against its empty programs) or "bpftrace" (tracepoint
+# mode against bpftrace, when the guest had it).
+added() {
+	grep -h '^VMTEST OVERHEAD ' "$LOGDIR/overhead-$2/console-$2-overhead.log" |
+		awk -v table="$1" -v k="$2" '
+		function span(list,   n, a, i, lo, hi) {
+			n = split(list, a, " ")
+			lo = hi = a[1]
+			for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+			return sprintf("%.0f..%.0f", lo, hi)
+		}
+		function med(list,   n, a, i, j, x) {
+			n = split(list, a, " ")
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		function adds(r, m,   c, l) {
+			l = ""
+			for (c in cycles) l = l " " (t[r, c, m] - base[r, c])
+			return med(l)
+		}
+		function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "-" }
+		{
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+			key = f["rules"] SUBSEP f["cycle"]
+			if (f["tool"] == "none") base[key] += f["ns"] / 2
+			else { t[key, f["tool"]] = f["ns"]; tools[f["tool"]] = 1 }
+			rules[f["rules"]] = 1; cycles[f["cycle"]] = 1
+		}
+		END {
+			for (r in rules) {
+				bl = ""
+				for (c in cycles) bl = bl " " base[r, c]
+				if (table == "bpftrace") {
+					if (!("tracepoint" in tools) || !("bpftrace" in tools)) continue
+					a = adds(r, "tracepoint"); b = adds(r, "bpftrace")
+					# (in parentheses: a bare ">" among the arguments of printf redirects)
+					printf "| %s | %s | %.0f ns (%s) | %+.0f ns | %+.0f ns | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), a, adds(r, "floor-tracepoint"), b, adds(r, "bpftrace-empty"), ratio(a, b)
+					continue
+				}
+				for (m in tools) {
+					if (m ~ /^(floor-|bpftrace)/) continue
+					a = adds(r, m); fa = adds(r, "floor-" m)
+					printf "| %s | %s | %.0f ns (%s) | %s | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), m, a, fa, ratio(a, fa)
+				}
+			}
+		}' | sort -t'|' -k3n -k5
+}
+
 report() {
 	echo "# auditskip: trampoline modes' overhead in QEMU guests"
 	echo
@@ -60,48 +110,22 @@ report() {
 	echo
 	echo "| kernel | exit rules | nothing attached (range over cycles) | mode | auditskip adds | floor adds | auditskip / floor |"
 	echo "|---|---|---|---|---|---|---|"
-	for k in $KERNELS; do
-		grep -h '^VMTEST OVERHEAD ' "$LOGDIR/overhead-$k/console-$k-overhead.log" |
-			awk -v k="$k" '
-			function span(list,   n, a, i, lo, hi) {
-				n = split(list, a, " ")
-				lo = hi = a[1]
-				for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
-				return sprintf("%.0f..%.0f", lo, hi)
-			}
-			function med(list,   n, a, i, j, x) {
-				n = split(list, a, " ")
-				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
-				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-			}
-			{
-				for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-				key = f["rules"] SUBSEP f["cycle"]
-				if (f["tool"] == "none") { base[key] += f["ns"] / 2; nbase[key]++ }
-				else { t[key, f["tool"]] = f["ns"]; tools[f["tool"]] = 1 }
-				rules[f["rules"]] = 1; cycles[f["cycle"]] = 1
-			}
-			END {
-				for (r in rules) {
-					bl = ""
-					for (c in cycles) bl = bl " " base[r, c]
-					for (m in tools) {
-						if (m ~ /^floor-/) continue
-						al = ""; fl = ""
-						for (c in cycles) {
-							al = al " " (t[r, c, m] - base[r, c])
-							fl = fl " " (t[r, c, "floor-" m] - base[r, c])
-						}
-						added = med(al); floor_added = med(fl)
-						# (in parentheses: a bare ">" among the arguments of printf redirects)
-						printf "| %s | %s | %.0f ns (%s) | %s | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), m, added, floor_added, (floor_added > 0 ? sprintf("%.2f", added / floor_added) : "-")
-					}
-				}
-			}' | sort -t'|' -k3n -k5
-	done
+	for k in $KERNELS; do added floor "$k"; done
 	echo
-	echo "Goal: auditskip within 1.3 times the floor's added cost. Where the unattached times of"
-	echo "the cycles spread wider than the costs compared, a row says nothing."
+	echo "Goal (trampoline modes): auditskip within 1.3 times the floor's added cost. Where the"
+	echo "unattached times of the cycles spread wider than the costs compared, a row says nothing."
+	echo
+	echo "## Tracepoint mode against bpftrace"
+	echo
+	echo "bench/overhead.sh's comparison in the same guests: \`bpftrace -e '$(sed -n 's/^VMTEST BPFTRACE //p' \
+		"$LOGDIR/overhead-${KERNELS%% *}/console-${KERNELS%% *}-overhead.log.txt" | head -n 1)'\`"
+	echo "(the host's $(bpftrace --version 2>/dev/null | head -n 1)), and its program emptied."
+	echo
+	echo "| kernel | exit rules | nothing attached (range over cycles) | tracepoint mode adds | its empty programs add | bpftrace adds | bpftrace's empty program adds | tracepoint / bpftrace |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for k in $KERNELS; do added bpftrace "$k"; done
+	echo
+	echo "Goal: at most 0.50."
 }
 
 if [ -n "$OUTFILE" ]; then

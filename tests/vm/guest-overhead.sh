@@ -6,7 +6,8 @@
 # and 1024 exit rules that cannot match getpid. Each cycle times nothing
 # attached before and after the tools. One line per measurement:
 #   VMTEST OVERHEAD rules=R cycle=C tool=T ns=NS
-# (tool "none" is nothing attached; NS, the least round's ns per call).
+# (tool "none" is nothing attached; NS, the least round's ns per call), and
+# with bpftrace in the initramfs tracepoint mode against it (below).
 # Emulated (TCG) nanoseconds: compare them only with each other.
 . /vmtest/guest-lib.sh
 
@@ -49,6 +50,40 @@ measure_with() {
 	wait $_pid
 }
 
+# With bpftrace in the initramfs (VMTEST_BPFTRACE=1): tracepoint mode
+# against bpftrace counting the same event and against bpftrace's program
+# emptied, as bench/overhead.sh compares them on the host.
+BPFTRACE_PROG='tracepoint:raw_syscalls:sys_exit { @[tid] = count(); }'
+BPFTRACE_EMPTY='tracepoint:raw_syscalls:sys_exit { }'
+COMPARE_BPFTRACE=
+case " $MODES " in *" tracepoint "*) command -v bpftrace >/dev/null && COMPARE_BPFTRACE=1 ;; esac
+[ -z "$COMPARE_BPFTRACE" ] || echo "VMTEST BPFTRACE $BPFTRACE_PROG"
+
+# measure_bpftrace RULES CYCLE TOOL PROGRAM: as measure_with, for bpftrace
+# (whose LLVM takes a while under TCG before it attaches).
+measure_bpftrace() {
+	_r=$1 _c=$2 _t=$3
+	: >"$T/bt.out"
+	bpftrace -e "$4" >"$T/bt.out" 2>"$T/bt.err" &
+	_pid=$!
+	_w=0
+	while ! grep -q '^Attaching' "$T/bt.out" 2>/dev/null; do
+		sleep 0.2
+		_w=$((_w + 1))
+		if [ $_w -gt 1500 ] || ! kill -0 $_pid 2>/dev/null; then
+			fail "overhead-$_t" "bpftrace did not attach: $(tail -n 1 "$T/bt.err")"
+			kill $_pid 2>/dev/null
+			wait $_pid 2>/dev/null
+			return
+		fi
+	done
+	sleep 2
+	echo "VMTEST OVERHEAD rules=$_r cycle=$_c tool=$_t ns=$(least_ns)"
+	kill -INT $_pid
+	stopped_or_dumped $_pid "$_t"
+	wait $_pid
+}
+
 # stopped_or_dumped PID TOOL: waits up to 60 s for the loader to end after
 # SIGINT; if it does not, fails saying where it sleeps and its signal masks
 # (the kernel's blocked tasks on the console) and kills it, instead of the
@@ -59,7 +94,7 @@ stopped_or_dumped() {
 		sleep 0.2
 		_w=$((_w + 1))
 		[ $_w -le 300 ] && continue
-		fail "overhead-$2" "auditskip did not end 60 s after SIGINT: $(grep '^State:' /proc/$1/status), wchan $(cat /proc/$1/wchan 2>/dev/null)"
+		fail "overhead-$2" "$2 did not end 60 s after SIGINT: $(grep '^State:' /proc/$1/status), wchan $(cat /proc/$1/wchan 2>/dev/null)"
 		echo "  syscall $(cat /proc/$1/syscall 2>/dev/null);" \
 			$(grep -E '^Sig(Pnd|Blk|Ign|Cgt):' /proc/$1/status | tr '\t' ' ')
 		echo w >/proc/sysrq-trigger
@@ -83,6 +118,12 @@ for rules in 1 1024; do
 			measure_with $rules $c $m -m $m
 			measure_with $rules $c floor-$m -m $m --test-hollow
 		done
+		if [ -n "$COMPARE_BPFTRACE" ]; then
+			measure_with $rules $c tracepoint -m tracepoint
+			measure_with $rules $c floor-tracepoint -m tracepoint --test-hollow
+			measure_bpftrace $rules $c bpftrace "$BPFTRACE_PROG"
+			measure_bpftrace $rules $c bpftrace-empty "$BPFTRACE_EMPTY"
+		fi
 		echo "VMTEST OVERHEAD rules=$rules cycle=$c tool=none ns=$(least_ns)"
 		c=$((c + 1))
 	done

@@ -40,6 +40,7 @@ vm_host_tools() {
 	command -v auditctl >/dev/null || need_pkgs+=(auditd)
 	[ -d $RULES_SRC ] || need_pkgs+=(auditd)
 	[ -x /usr/sbin/bpftool ] || need_pkgs+=(bpftool)
+	[ "${BPFTRACE:-}" != 1 ] || command -v bpftrace >/dev/null || need_pkgs+=(bpftrace)
 	if [ ${#need_pkgs[@]} -gt 0 ]; then
 		[ "$(id -u)" -eq 0 ] || die "missing packages: ${need_pkgs[*]} (install them as root)"
 		log "installing ${need_pkgs[*]}"
@@ -77,6 +78,8 @@ vm_install_host_bins() {
 	done
 	vm_copy_bin "$(command -v auditctl)" /sbin/auditctl
 	vm_copy_bin /usr/sbin/bpftool /sbin/bpftool
+	# bpftrace and its LLVM (some 200 MB): only for the overhead suite's comparison.
+	[ "${BPFTRACE:-}" != 1 ] || vm_copy_bin "$(command -v bpftrace)" /usr/bin/bpftrace
 }
 
 vm_build_initramfs() {

@@ -27,7 +27,8 @@
 # Environment: VMTEST_TIMEOUT (seconds per guest, default 600),
 # VMTEST_MEM (default 1G), VMTEST_SMP (default 2), VMTEST_TCG_THREAD
 # (single, the default, or multi: see lib-qemu.sh), VMTEST_ICOUNT (1: the
-# guest's clock counts instructions, see lib-qemu.sh), VMTEST_SUITES,
+# guest's clock counts instructions, see lib-qemu.sh), VMTEST_BPFTRACE (1:
+# the host's bpftrace in the initramfs, for the overhead suite), VMTEST_SUITES,
 # VMTEST_BENCH (see below), VMTEST_STATIC (directory
 # with the static auditskip and getpid_loop, default .output/static),
 # VMTEST_APPEND (more kernel command line, e.g. to try the crash
@@ -41,8 +42,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
-# STATIC, TIMEOUT, MEM, SMP, ICOUNT and RULES_SRC are read by lib-initramfs.sh and
-# lib-qemu.sh.
+# STATIC, TIMEOUT, MEM, SMP, ICOUNT, BPFTRACE and RULES_SRC are read by
+# lib-initramfs.sh and lib-qemu.sh.
 # shellcheck disable=SC2034
 STATIC=${VMTEST_STATIC:-$ROOT/.output/static}   # built by `make static`
 TIMEOUT=${VMTEST_TIMEOUT:-600}
@@ -50,6 +51,7 @@ MEM=${VMTEST_MEM:-1G}
 SMP=${VMTEST_SMP:-2}
 TCG_THREAD=${VMTEST_TCG_THREAD:-single}
 ICOUNT=${VMTEST_ICOUNT:-}
+BPFTRACE=${VMTEST_BPFTRACE:-}
 LOGDIR=${VMTEST_LOGDIR:-$ROOT/.output/vmtest}
 RULES_SRC=/usr/share/doc/auditd/examples/rules
 
