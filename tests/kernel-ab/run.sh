@@ -96,36 +96,20 @@ vm_build_initramfs "$WORK/initramfs-root" "$WORK/initramfs.cpio.gz" "$AB/guest-a
 
 # ------------------------------------------------------------------ boots ---
 
-# boot VARIANT ABTEST: one guest; console in $WORK/console-VARIANT-ABTEST.log
+# boot VARIANT ABTEST: one guest; console in $WORK/console-VARIANT-ABTEST.log.
+# abtest=time boots with -icount on one vCPU (ICOUNT, lib-qemu.sh): the
+# guest's clock counts the instructions it executed, so a host shared with
+# other guests and builds adds no time to a timed round. Slower than plain
+# TCG, hence twice the time limit, as for the corpus (some 70 auditskip runs).
 boot() {
-	local v=$1 t=$2
-	if [ $t = time ]; then
-		boot_counted $v $t
-		return
-	fi
-	# (the corpus is some 70 auditskip runs: twice the time)
-	TIMEOUT=$((TIMEOUT * $([ $t = corpus ] && echo 2 || echo 1))) \
+	local v=$1 t=$2 icount= smp=$SMP limit=$TIMEOUT
+	case $t in
+	time) icount=1 smp=1 limit=$((TIMEOUT * 2)) ;;
+	corpus) limit=$((TIMEOUT * 2)) ;;
+	esac
+	ICOUNT=$icount SMP=$smp TIMEOUT=$limit \
 		vm_boot "$KOUT/$v/bzImage" "$WORK/initramfs.cpio.gz" "$WORK/console-$v-$t.log" "abtest=$t"
 	echo "$VM_STATUS $VM_SECS" >"$WORK/status-$v-$t"
-}
-
-# boot_counted VARIANT ABTEST: as vm_boot, but with -icount: the guest's
-# clock counts the instructions it has executed (shift=0: one per ns) rather
-# than following the host's, so a host shared with other guests and builds
-# adds no time to a timed round. TCG emulates no caches: these nanoseconds
-# count instructions, not what a real CPU would take. Slower than plain
-# TCG, hence the longer time limit.
-boot_counted() {
-	local v=$1 t=$2 logf=$WORK/console-$1-$2.log t0 status=0
-	t0=$(date +%s)
-	timeout -k 10 $((TIMEOUT * 2)) qemu-system-x86_64 \
-		-accel tcg -cpu max -icount shift=0,sleep=off -m "$MEM" -smp 1 \
-		-nographic -no-reboot \
-		-kernel "$KOUT/$v/bzImage" -initrd "$WORK/initramfs.cpio.gz" \
-		-append "console=ttyS0 audit=1 panic=-1 quiet abtest=$t" \
-		</dev/null >"$logf" 2>&1 || status=$?
-	tr -d '\r' <"$logf" >"$logf.txt"
-	echo "$status $(($(date +%s) - t0))" >"$WORK/status-$v-$t"
 }
 
 for t in $TESTS; do
