@@ -21,23 +21,25 @@ least_ns() {
 	audit_bench $BENCH_ARGS --json | sed -n 's/.*"min_ns": *\([0-9.]*\).*/\1/p'
 }
 
-# measure_with RULES CYCLE TOOL ARGS...: starts auditskip, waits until it counts, times getpid.
-measure_with() {
-	_r=$1 _c=$2 _t=$3
-	shift 3
+# measure RULES CYCLE TOOL READY COMMAND...: starts COMMAND, waits until its
+# output has a line matching READY (up to 5 minutes: bpftrace's LLVM takes a
+# while under TCG), times getpid, and stops it with SIGINT.
+measure() {
+	_r=$1 _c=$2 _t=$3 _ready=$4
+	shift 4
 	# Emptied here, not by the child's redirection: the child may not have
 	# run yet when the wait below first reads the file, and the last run's
-	# start line would send SIGINT before this loader handles it (a
+	# ready line would send SIGINT before this tool handles it (a
 	# background job starts with SIGINT ignored), leaving it running.
 	: >"$T/ovh.out"
-	auditskip "$@" --json >"$T/ovh.out" 2>"$T/ovh.err" &
+	"$@" >"$T/ovh.out" 2>"$T/ovh.err" &
 	_pid=$!
 	_w=0
-	while ! grep -q '"type":"start"' "$T/ovh.out" 2>/dev/null; do
+	while ! grep -q "$_ready" "$T/ovh.out" 2>/dev/null; do
 		sleep 0.2
 		_w=$((_w + 1))
-		if [ $_w -gt 150 ] || ! kill -0 $_pid 2>/dev/null; then
-			fail "overhead-$_t" "auditskip $* did not start: $(tail -n 1 "$T/ovh.err")"
+		if [ $_w -gt 1500 ] || ! kill -0 $_pid 2>/dev/null; then
+			fail "overhead-$_t" "$* did not start: $(tail -n 1 "$T/ovh.err")"
 			kill $_pid 2>/dev/null
 			wait $_pid 2>/dev/null
 			return
@@ -50,6 +52,13 @@ measure_with() {
 	wait $_pid
 }
 
+# measure_with RULES CYCLE TOOL ARGS...: auditskip ARGS, counting once it says so.
+measure_with() {
+	_m=$1 _n=$2 _o=$3
+	shift 3
+	measure $_m $_n $_o '"type":"start"' auditskip "$@" --json
+}
+
 # With bpftrace in the initramfs (VMTEST_BPFTRACE=1): tracepoint mode
 # against bpftrace counting the same event and against bpftrace's program
 # emptied, as bench/overhead.sh compares them on the host.
@@ -58,31 +67,6 @@ BPFTRACE_EMPTY='tracepoint:raw_syscalls:sys_exit { }'
 COMPARE_BPFTRACE=
 case " $MODES " in *" tracepoint "*) command -v bpftrace >/dev/null && COMPARE_BPFTRACE=1 ;; esac
 [ -z "$COMPARE_BPFTRACE" ] || echo "VMTEST BPFTRACE $BPFTRACE_PROG"
-
-# measure_bpftrace RULES CYCLE TOOL PROGRAM: as measure_with, for bpftrace
-# (whose LLVM takes a while under TCG before it attaches).
-measure_bpftrace() {
-	_r=$1 _c=$2 _t=$3
-	: >"$T/bt.out"
-	bpftrace -e "$4" >"$T/bt.out" 2>"$T/bt.err" &
-	_pid=$!
-	_w=0
-	while ! grep -q '^Attaching' "$T/bt.out" 2>/dev/null; do
-		sleep 0.2
-		_w=$((_w + 1))
-		if [ $_w -gt 1500 ] || ! kill -0 $_pid 2>/dev/null; then
-			fail "overhead-$_t" "bpftrace did not attach: $(tail -n 1 "$T/bt.err")"
-			kill $_pid 2>/dev/null
-			wait $_pid 2>/dev/null
-			return
-		fi
-	done
-	sleep 2
-	echo "VMTEST OVERHEAD rules=$_r cycle=$_c tool=$_t ns=$(least_ns)"
-	kill -INT $_pid
-	stopped_or_dumped $_pid "$_t"
-	wait $_pid
-}
 
 # stopped_or_dumped PID TOOL: waits up to 60 s for the loader to end after
 # SIGINT; if it does not, fails saying where it sleeps and its signal masks
@@ -121,8 +105,8 @@ for rules in 1 1024; do
 		if [ -n "$COMPARE_BPFTRACE" ]; then
 			measure_with $rules $c tracepoint -m tracepoint
 			measure_with $rules $c floor-tracepoint -m tracepoint --test-hollow
-			measure_bpftrace $rules $c bpftrace "$BPFTRACE_PROG"
-			measure_bpftrace $rules $c bpftrace-empty "$BPFTRACE_EMPTY"
+			measure $rules $c bpftrace '^Attaching' bpftrace -e "$BPFTRACE_PROG"
+			measure $rules $c bpftrace-empty '^Attaching' bpftrace -e "$BPFTRACE_EMPTY"
 		fi
 		echo "VMTEST OVERHEAD rules=$rules cycle=$c tool=none ns=$(least_ns)"
 		c=$((c + 1))
