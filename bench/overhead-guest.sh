@@ -9,8 +9,8 @@
 #
 # The guests run with -icount (one vCPU): their clock counts the
 # instructions they execute, one per ns, so a busy host or the other guest
-# beside them changes no timing, and a cycle repeats the last to a few
-# tenths of a ns. These nanoseconds count instructions (TCG emulates no
+# beside them changes no timing, and a cycle repeats the last to about a
+# ns. These nanoseconds count instructions (TCG emulates no
 # cache): they are compared only with each other, in the same guest run,
 # and say nothing about real hardware's absolute cost.
 set -euo pipefail
