@@ -52,12 +52,9 @@ measure() {
 	wait $_pid
 }
 
-# measure_with RULES CYCLE TOOL ARGS...: auditskip ARGS, counting once it says so.
-measure_with() {
-	_m=$1 _n=$2 _o=$3
-	shift 3
-	measure $_m $_n $_o '"type":"start"' auditskip "$@" --json
-}
+# What each tool prints once it counts.
+AUDITSKIP_READY='"type":"start"'
+BPFTRACE_READY='^Attaching'
 
 # With bpftrace in the initramfs (VMTEST_BPFTRACE=1): tracepoint mode
 # against bpftrace counting the same event and against bpftrace's program
@@ -68,7 +65,7 @@ COMPARE_BPFTRACE=
 case " $MODES " in *" tracepoint "*) command -v bpftrace >/dev/null && COMPARE_BPFTRACE=1 ;; esac
 [ -z "$COMPARE_BPFTRACE" ] || echo "VMTEST BPFTRACE $BPFTRACE_PROG"
 
-# stopped_or_dumped PID TOOL: waits up to 60 s for the loader to end after
+# stopped_or_dumped PID TOOL: waits up to 60 s for the tool to end after
 # SIGINT; if it does not, fails saying where it sleeps and its signal masks
 # (the kernel's blocked tasks on the console) and kills it, instead of the
 # guest's time limit ending the run with nothing to show.
@@ -99,14 +96,14 @@ for rules in 1 1024; do
 	while [ $c -le $CYCLES ]; do
 		echo "VMTEST OVERHEAD rules=$rules cycle=$c tool=none ns=$(least_ns)"
 		for m in $TRAMPOLINE_MODES; do
-			measure_with $rules $c $m -m $m
-			measure_with $rules $c floor-$m -m $m --test-hollow
+			measure $rules $c $m "$AUDITSKIP_READY" auditskip -m $m --json
+			measure $rules $c floor-$m "$AUDITSKIP_READY" auditskip -m $m --test-hollow --json
 		done
 		if [ -n "$COMPARE_BPFTRACE" ]; then
-			measure_with $rules $c tracepoint -m tracepoint
-			measure_with $rules $c floor-tracepoint -m tracepoint --test-hollow
-			measure $rules $c bpftrace '^Attaching' bpftrace -e "$BPFTRACE_PROG"
-			measure $rules $c bpftrace-empty '^Attaching' bpftrace -e "$BPFTRACE_EMPTY"
+			measure $rules $c tracepoint "$AUDITSKIP_READY" auditskip -m tracepoint --json
+			measure $rules $c floor-tracepoint "$AUDITSKIP_READY" auditskip -m tracepoint --test-hollow --json
+			measure $rules $c bpftrace "$BPFTRACE_READY" bpftrace -e "$BPFTRACE_PROG"
+			measure $rules $c bpftrace-empty "$BPFTRACE_READY" bpftrace -e "$BPFTRACE_EMPTY"
 		fi
 		echo "VMTEST OVERHEAD rules=$rules cycle=$c tool=none ns=$(least_ns)"
 		c=$((c + 1))
