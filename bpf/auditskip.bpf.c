@@ -89,18 +89,18 @@ volatile __u32 exec_tgid = 0;
 /*
  * Blind spot of the outcome modes, counted: walks whose task was switched
  * out between fentry and fexit, and that matched or were timed; their
- * outcome and time are not counted (walks_in_flight).
+ * outcome and time are not counted (struct walk_start).
  */
 volatile __u64 walks_switched_out = 0;
 /* audit_n_rules as the loader's last listing left it, -1: unread (read_n_rules). */
 volatile __s32 listed_n_rules = -1;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct mask_mirror);
-} mirror SEC(".maps");
+/*
+ * The mirror, alone in a data section of its own: the programs address it
+ * directly, where a map lookup cost every walk a dozen instructions, and
+ * the loader reads and writes it as that section's map (one entry).
+ */
+struct mask_mirror mirror SEC(".data.mirror");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -129,14 +129,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, NR_COUNT_SLOTS);
 	__type(key, __u32);
-	__type(value, struct scan_counts);
+	__type(value, struct count_slot);
 } counts SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, NR_SLOTS);
 	__type(key, __u32);
-	__type(value, struct scan_counts);
+	__type(value, struct count_slot);
 } uring_counts SEC(".maps");
 
 struct {
@@ -177,45 +177,15 @@ struct {
 	__type(value, struct syscall_entry);
 } entries SEC(".maps");
 
-/*
- * A walk as it began: the patched kernel tests the mask before walking, so
- * that is when a walk is classified; its outcome is known only at fexit.
- * (Classifying at fexit would blame a rule deleted meanwhile.)
- */
-struct walk_start {
-	__u64 prio;	/* ctx->prio, for filter-syscall */
-	__u64 seq;	/* the mirror's write count when the walk began */
-	__u64 t0;	/* --timing: when it began */
-	__u64 switches; /* the walking task's context switches so far */
-	__u32 tid;	/* the walking task */
-	__u32 key;	/* in counts or uring_counts */
-	bool skip;	/* the patch's mask would skip it */
-	bool skip_arch; /* so would the per-arch mask */
-	bool skip_perm; /* and the perm-narrowed one */
-	bool uring;
-	bool active; /* begun, its end not yet seen */
-};
-
-/*
- * The walk each CPU is in. A walk holds rcu_read_lock() and never sleeps,
- * so its task stays on the CPU from fentry to fexit unless a preemptible
- * kernel switches it out, which the task's switch counts tell (those walks
- * are counted, in walks_switched_out). A per-CPU slot costs a fraction of
- * a task storage lookup: the modes' own work per walk, above what their
- * empty programs cost, fell by more than half (make overhead-guest).
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct walk_start);
-} walks_in_flight SEC(".maps");
+/* In the counted scope (-p, `-- COMMAND`), auditd aside. */
+static __always_inline bool task_tracked(__u32 tgid)
+{
+	return !filter_tasks || bpf_map_lookup_elem(&tracked, &tgid);
+}
 
 static __always_inline bool task_counted(__u32 tgid)
 {
-	if (tgid == auditd_tgid)
-		return false;
-	return !filter_tasks || bpf_map_lookup_elem(&tracked, &tgid);
+	return tgid != auditd_tgid && task_tracked(tgid);
 }
 
 /* The counters' arch for an AUDIT_ARCH_* value (a context's ctx->arch). */
@@ -279,80 +249,77 @@ static __always_inline void count_comm(bool skip, __u32 rules)
 }
 
 /*
- * O(1) whatever the number of rules: one bit test against the mirror.
- * Returns the walk's counters; the outcome modes pass the walk they keep,
- * *w, to learn what the patched kernel (and the sharper masks) would have
- * done; the others pass NULL, and no store for it is made. io_uring walks
- * are counted, never called skippable: the series leaves
- * audit_filter_uring() alone.
+ * A walk's counter slot on this CPU. Each map has its own lookup, never one
+ * call choosing between two maps: the verifier inlines a lookup only in a
+ * map it knows, and the helper call cost filter-op some 20 instructions a
+ * walk (make overhead-guest). The barrier keeps clang from merging them.
  */
-static __always_inline struct scan_counts *count_walk(__u64 nr, __u32 arch, bool uring,
-						      struct walk_start *w)
+static __always_inline struct count_slot *slot_of(__u64 nr, __u32 arch, bool uring)
 {
-	__u32 zero = 0, slot = mask_slot(nr), key;
-	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
-	struct whatif_verdict v;
-	struct scan_counts *c;
-	bool skip;
+	__u32 key = mask_slot(nr);
+	struct count_slot *s;
 
-	if (!m)
-		return NULL;
 	if (uring) {
-		key = slot;
-		c = bpf_map_lookup_elem(&uring_counts, &key);
-		if (!c)
-			return NULL;
-		c->walks++;
-		/* (a stored walk_start is reused: clear what a syscall walk sets) */
-		if (w)
-			*w = (struct walk_start){ .seq = m->seq, .key = key, .uring = true };
-		return c;
+		s = bpf_map_lookup_elem(&uring_counts, &key);
+		barrier_var(s);
+		return s;
 	}
-	/*
-	 * Each map its own lookup, never one call choosing between two maps:
-	 * the verifier inlines a lookup only in a map it knows, and the helper
-	 * call cost filter-op some 20 instructions a walk (make overhead-guest).
-	 */
-	key = (arch & 1) * NR_SLOTS + slot;
-	c = bpf_map_lookup_elem(&counts, &key);
-	if (!c)
-		return NULL;
-	c->walks++;
-	if (w) {
-		w->seq = m->seq;
-		w->key = key;
-		w->uring = false;
-	}
-	skip = !mask_bit(m->mask, slot);
-	if (skip) {
-		c->skippable_walks++;
-		/* A skippable walk matches nothing, so it visits every entry. */
-		c->needless_rule_visits += m->exit_rules;
-		v = (struct whatif_verdict){ true, true };
-	} else {
-		/* Beyond the patch only: the loader adds skippable_walks (counts.c). */
-		v = judge_whatif(m, slot, arch);
-		if (v.arch)
-			c->skippable_arch_mask++;
-		if (v.perm)
-			c->skippable_perm_mask++;
-	}
-	if (w) {
-		w->skip = skip;
-		w->skip_arch = v.arch;
-		w->skip_perm = v.perm;
-	}
-	if (per_comm)
-		count_comm(skip, m->exit_rules);
-	return c;
+	key += (arch & 1) * NR_SLOTS;
+	return bpf_map_lookup_elem(&counts, &key);
 }
 
-static __always_inline __u64 mirror_seq(void)
+/*
+ * O(1) whatever the number of rules: one bit test against the mirror.
+ * Returns the walk's slot, and in *flags what the patched kernel (and the
+ * sharper masks) would do with it, which the outcome modes keep there. io_uring
+ * walks are counted, never called skippable: the series leaves
+ * audit_filter_uring() alone. A skippable walk's `walks` is left to the
+ * loader, which adds skippable_walks to it (counts.c).
+ */
+static __always_inline struct count_slot *count_walk(__u64 nr, __u32 arch, bool uring, __u32 *flags)
 {
-	__u32 zero = 0;
-	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
+	struct count_slot *s = slot_of(nr, arch, uring);
+	__u32 slot = mask_slot(nr);
+	struct whatif_verdict v;
+	struct scan_counts *c;
 
-	return m ? m->seq : 0;
+	*flags = 0;
+	if (!s)
+		return NULL;
+	c = &s->counts;
+	if (uring) {
+		c->walks++;
+		return s;
+	}
+	if (!slot_bit(mirror.mask, slot)) {
+		c->skippable_walks++;
+		/* A skippable walk matches nothing, so it visits every entry. */
+		c->needless_rule_visits += mirror.exit_rules;
+		*flags = WALK_SKIP | WALK_SKIP_ARCH | WALK_SKIP_PERM;
+	} else {
+		c->walks++;
+		/* Beyond the patch only: the loader adds skippable_walks (counts.c). */
+		v = judge_whatif(&mirror, slot, arch);
+		if (v.arch) {
+			c->skippable_arch_mask++;
+			*flags |= WALK_SKIP_ARCH;
+		}
+		if (v.perm) {
+			c->skippable_perm_mask++;
+			*flags |= WALK_SKIP_PERM;
+		}
+	}
+	if (per_comm)
+		count_comm(*flags & WALK_SKIP, mirror.exit_rules);
+	return s;
+}
+
+/* A syscall's walk, in the modes that keep no walk's start. */
+static __always_inline void count_syscall_walk(__u64 nr, __u32 arch)
+{
+	__u32 flags;
+
+	count_walk(nr, arch, false, &flags);
 }
 
 /*
@@ -363,8 +330,10 @@ static __always_inline __u64 mirror_seq(void)
  * added a moment later. The sharper masks are held to the same standard.
  */
 static __always_inline void count_outcome(struct scan_counts *c, const struct walk_start *w,
-					  bool matched, __u64 nr, struct audit_context *actx)
+					  bool matched, __u64 nr, bool uring,
+					  struct audit_context *actx)
 {
+	bool skip = w->flags & WALK_SKIP;
 	struct missed_match *rec;
 	const char *key;
 	__u32 idx;
@@ -372,15 +341,15 @@ static __always_inline void count_outcome(struct scan_counts *c, const struct wa
 	if (!matched)
 		return;
 	/* start_walk() counted it needless; the match says otherwise. */
-	if (!w->skip)
+	if (!skip)
 		c->needless_despite_mask--;
-	if (mirror_seq() != w->seq) {
-		c->raced_matches += w->skip;
+	if ((__u32)mirror.seq != w->seq) {
+		c->raced_matches += skip;
 		return;
 	}
-	c->missed_arch_mask += w->skip_arch;
-	c->missed_perm_mask += w->skip_perm;
-	if (!w->skip)
+	c->missed_arch_mask += !!(w->flags & WALK_SKIP_ARCH);
+	c->missed_perm_mask += !!(w->flags & WALK_SKIP_PERM);
+	if (!skip)
 		return;
 	c->missed_matches++;
 	idx = __sync_fetch_and_add(&missed_total, 1);
@@ -388,7 +357,7 @@ static __always_inline void count_outcome(struct scan_counts *c, const struct wa
 	if (!rec)
 		return;
 	rec->nr = nr;
-	rec->uring = w->uring;
+	rec->uring = uring;
 	/* audit_filter_rules() copied the matching rule's key here. */
 	key = BPF_CORE_READ(actx, filterkey);
 	if (key)
@@ -404,12 +373,14 @@ static __always_inline void count_outcome(struct scan_counts *c, const struct wa
 static __always_inline int walked_list(struct audit_context *actx, struct list_head *list,
 				       struct audit_names *name, unsigned long op)
 {
+	__u64 exit_list;
 	int kind;
 
 	if (name)
 		return -1;
-	if (exit_list_addr)
-		return (__u64)list == exit_list_addr  ? AUDIT_CTX_SYSCALL :
+	exit_list = exit_list_addr; /* (volatile: read once) */
+	if (exit_list)
+		return (__u64)list == exit_list	      ? AUDIT_CTX_SYSCALL :
 		       (__u64)list == uring_list_addr ? AUDIT_CTX_URING :
 							-1;
 	/*
@@ -422,63 +393,63 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 	return kind == AUDIT_CTX_URING ? kind : -1;
 }
 
-static __always_inline __u64 switches(const struct task_struct *tsk)
+static __always_inline __u32 switches(const struct task_struct *tsk)
 {
 	return tsk->nvcsw + tsk->nivcsw;
 }
 
+/* prio: ctx->prio, for filter-syscall only (filter-op reads its outcome elsewhere). */
 static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool uring, __u32 arch,
-				       __u64 prio)
+				       bool keep_prio, __u64 prio)
 {
-	struct scan_counts *c;
-	struct walk_start *w;
-	__u32 zero = 0;
+	__u32 flags;
+	struct count_slot *s = count_walk(nr, arch, uring, &flags);
 
-	w = bpf_map_lookup_elem(&walks_in_flight, &zero);
-	if (!w)
-		return;
-	w->active = false;
-	c = count_walk(nr, arch, uring, w);
-	if (!c)
+	if (!s)
 		return;
 	/*
 	 * Counted before the outcome is known, so that an unmatched walk's
 	 * fexit has nothing to do (end_filter_op, end_filter_syscall).
 	 */
-	if (!w->skip)
-		c->needless_despite_mask++;
-	w->prio = prio;
-	w->t0 = 0;
-	w->tid = tsk->pid;
-	w->switches = switches(tsk);
-	w->active = true;
+	if (!(flags & WALK_SKIP))
+		s->counts.needless_despite_mask++;
+	s->walk.seq = mirror.seq;
+	if (keep_prio)
+		s->walk.prio = prio;
+	s->walk.tid = tsk->pid;
+	s->walk.switches = switches(tsk);
+	s->walk.flags = flags | WALK_ACTIVE;
 	/* Last thing before the walk: the bookkeeping stays out of its time. */
 	if (timing)
-		w->t0 = bpf_ktime_get_ns();
+		s->walk.t0 = bpf_ktime_get_ns();
 }
 
 /*
- * The walk that is ending, if its start was counted. An unmatched walk's
- * fexit returns before this (without --timing), leaving `active` set, so
- * whether the task is counted is asked again: only a counted task's
- * fentry starts a walk. A task switched out meanwhile may be on another
- * CPU, or another task may have walked on this one: counted, not paired.
+ * The slot of the walk that is ending, if its start was counted. A walk
+ * holds rcu_read_lock() and never sleeps, so its task stays on the CPU
+ * from fentry to fexit unless a preemptible kernel switches it out, which
+ * the task's switch counts tell: then its slot here may hold another
+ * task's walk, or an older one of its own (an unmatched walk's fexit
+ * returns before this, without --timing, leaving `active` set). Such walks
+ * are counted, not paired. Whether the task is counted is asked again:
+ * only a counted task's fentry starts a walk.
  */
-static __always_inline struct walk_start *walk_begun(struct task_struct *tsk)
+static __always_inline struct count_slot *walk_begun(struct task_struct *tsk, __u64 nr, __u32 arch,
+						     bool uring)
 {
-	struct walk_start *w;
-	__u32 zero = 0;
+	struct count_slot *s;
 
 	if (!task_counted(tsk->tgid))
 		return NULL;
-	w = bpf_map_lookup_elem(&walks_in_flight, &zero);
-	if (!w)
+	s = slot_of(nr, arch, uring);
+	if (!s)
 		return NULL;
-	if (!w->active || w->tid != (__u32)tsk->pid || w->switches != switches(tsk)) {
+	if (!(s->walk.flags & WALK_ACTIVE) || s->walk.tid != (__u32)tsk->pid ||
+	    s->walk.switches != switches(tsk)) {
 		__sync_fetch_and_add(&walks_switched_out, 1);
 		return NULL;
 	}
-	return w;
+	return s;
 }
 
 /*
@@ -500,26 +471,26 @@ static __always_inline __u32 log2_bucket(__u64 v)
 	return b < HIST_BUCKETS ? b : HIST_BUCKETS - 1;
 }
 
-static __always_inline void time_walk(struct scan_counts *c, struct walk_start *w, __u64 t1)
+static __always_inline void time_walk(struct count_slot *s, __u32 key, bool uring, __u64 t1)
 {
 	__u64 a = bpf_ktime_get_ns(), b = bpf_ktime_get_ns(), ns;
-	struct hist_key key = { .slot = w->key };
+	struct hist_key hk = { .slot = key };
 	static const struct hist_value zero;
 	struct hist_value *h;
 
 	if (!clock_ns || b - a < clock_ns)
 		clock_ns = b - a;
-	ns = t1 - w->t0 > clock_ns ? t1 - w->t0 - clock_ns : 0;
-	c->measured_walk_ns += ns;
-	if (w->skip)
-		c->measured_skippable_walk_ns += ns;
-	if (w->uring)
+	ns = t1 - s->walk.t0 > clock_ns ? t1 - s->walk.t0 - clock_ns : 0;
+	s->counts.measured_walk_ns += ns;
+	if (s->walk.flags & WALK_SKIP)
+		s->counts.measured_skippable_walk_ns += ns;
+	if (uring)
 		return;
-	key.bucket = log2_bucket(ns);
-	h = bpf_map_lookup_elem(&walk_hist, &key);
+	hk.bucket = log2_bucket(ns);
+	h = bpf_map_lookup_elem(&walk_hist, &hk);
 	if (!h) {
-		bpf_map_update_elem(&walk_hist, &key, &zero, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&walk_hist, &key);
+		bpf_map_update_elem(&walk_hist, &hk, &zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&walk_hist, &hk);
 		if (!h)
 			return;
 	}
@@ -527,31 +498,41 @@ static __always_inline void time_walk(struct scan_counts *c, struct walk_start *
 	h->ns += ns;
 }
 
-/* The walk `w` is over: count what it found. */
-static __always_inline void end_walk(struct walk_start *w, bool matched, __u64 nr,
-				     struct audit_context *actx, __u64 t1)
+/* The walk of syscall (or op) nr that began in slot s is over: count what it found. */
+static __always_inline void end_walk(struct count_slot *s, __u64 nr, __u32 arch, bool uring,
+				     bool matched, struct audit_context *actx, __u64 t1)
 {
-	struct scan_counts *c;
+	s->walk.flags &= ~WALK_ACTIVE;
+	if (timing && s->walk.t0)
+		time_walk(s, (uring ? 0 : (arch & 1) * NR_SLOTS) + mask_slot(nr), uring, t1);
+	count_outcome(&s->counts, &s->walk, matched, nr, uring, actx);
+}
 
-	w->active = false;
-	/* (two lookups, each inlined, see count_walk; the barrier keeps clang from merging them) */
-	if (w->uring) {
-		c = bpf_map_lookup_elem(&uring_counts, &w->key);
-		barrier_var(c);
-	} else {
-		c = bpf_map_lookup_elem(&counts, &w->key);
-	}
-	if (c && timing && w->t0)
-		time_walk(c, w, t1);
-	if (c)
-		count_outcome(c, w, matched, nr, actx);
+/*
+ * The walking task. The filter functions' tsk is always current (the
+ * walks of __audit_free() are made for current only); through this helper
+ * its fields are plain loads, where the argument's are probed loads of
+ * nine instructions each.
+ */
+static __always_inline struct task_struct *walking_task(void)
+{
+	return bpf_get_current_task_btf();
 }
 
 /*
  * filter-op: audit_filter_syscall() and audit_filter_uring() already
- * returned for auditd before calling it; its return value says whether a
- * rule matched.
+ * returned for auditd before calling it (so only the scope is asked); its
+ * return value says whether a rule matched.
  */
+static __always_inline void start_filter_op_walk(struct audit_context *actx, unsigned long op,
+						 bool uring)
+{
+	struct task_struct *task = walking_task();
+
+	if (task_tracked(task->tgid))
+		start_walk(task, op, uring, arch_of(actx->arch), false, 0);
+}
+
 SEC("fentry/__audit_filter_op")
 int BPF_PROG(start_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	     struct list_head *list, struct audit_names *name, unsigned long op)
@@ -560,9 +541,40 @@ int BPF_PROG(start_filter_op, struct task_struct *tsk, struct audit_context *act
 
 	if (hollow)
 		return 0;
+	/* (a copy for each list: the list's kind then need not be kept in a register) */
 	kind = walked_list(actx, list, name, op);
-	if (kind >= 0 && task_counted(tsk->tgid))
-		start_walk(tsk, op, kind == AUDIT_CTX_URING, arch_of(actx->arch), 0);
+	if (kind == AUDIT_CTX_SYSCALL)
+		start_filter_op_walk(actx, op, false);
+	else if (kind == AUDIT_CTX_URING)
+		start_filter_op_walk(actx, op, true);
+	return 0;
+}
+
+/*
+ * The end of a walk whose end is counted (a match, or any walk with
+ * --timing). Not inlined: the fexit programs' common case (no match) then
+ * uses no callee-saved register, and saves and restores none.
+ */
+static __noinline int end_filter_op_walk(unsigned long long *ctx, __u64 t1)
+{
+	struct audit_context *actx = (void *)ctx[1];
+	struct audit_names *name = (void *)ctx[3];
+	struct list_head *list = (void *)ctx[2];
+	unsigned long op = ctx[4];
+	int ret = (int)ctx[5], kind;
+
+	struct count_slot *s;
+	__u32 arch;
+	bool uring;
+
+	kind = walked_list(actx, list, name, op);
+	if (kind < 0)
+		return 0;
+	arch = arch_of(actx->arch);
+	uring = kind == AUDIT_CTX_URING;
+	s = walk_begun(walking_task(), op, arch, uring);
+	if (s)
+		end_walk(s, op, arch, uring, ret != 0, actx, t1);
 	return 0;
 }
 
@@ -570,15 +582,11 @@ SEC("fexit/__audit_filter_op")
 int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
 {
-	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
-	struct walk_start *w;
-
-	if (hollow || (!ret && !timing) || walked_list(actx, list, name, op) < 0)
+	if (hollow)
 		return 0;
-	w = walk_begun(tsk);
-	if (w)
-		end_walk(w, ret != 0, op, actx, t1);
-	return 0;
+	if (!timing)
+		return ret ? end_filter_op_walk(ctx, 0) : 0;
+	return end_filter_op_walk(ctx, bpf_ktime_get_ns());
 }
 
 /*
@@ -589,31 +597,44 @@ int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 SEC("fentry/audit_filter_syscall")
 int BPF_PROG(start_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
+	struct task_struct *task;
+
 	if (hollow)
 		return 0;
-	if (task_counted(tsk->tgid))
-		start_walk(tsk, (__u64)(long)actx->major, false, arch_of(actx->arch), actx->prio);
+	task = walking_task();
+	if (task_counted(task->tgid))
+		start_walk(task, (__u64)(long)actx->major, false, arch_of(actx->arch), true,
+			   actx->prio);
+	return 0;
+}
+
+/* As end_filter_op_walk(). */
+static __noinline int end_filter_syscall_walk(struct audit_context *actx, __u64 t1)
+{
+	__u64 nr = (__u64)(long)actx->major;
+	__u32 arch = arch_of(actx->arch);
+	struct count_slot *s = walk_begun(walking_task(), nr, arch, false);
+
+	if (s)
+		end_walk(s, nr, arch, false, actx->prio > s->walk.prio, actx, t1);
 	return 0;
 }
 
 SEC("fexit/audit_filter_syscall")
 int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
-	__u64 t1 = timing ? bpf_ktime_get_ns() : 0;
-	struct walk_start *w;
+	__u64 prio;
 
 	if (hollow)
 		return 0;
+	if (timing)
+		return end_filter_syscall_walk(actx, bpf_ktime_get_ns());
 	/*
 	 * A match raises prio to the rule's, which is never 0 and never
 	 * above ~0: prio still 0, or ~0 (AUDIT_STATE_RECORD), matched nothing.
 	 */
-	if (!timing && (actx->prio == 0 || actx->prio == ~0ULL))
-		return 0;
-	w = walk_begun(tsk);
-	if (w)
-		end_walk(w, actx->prio > w->prio, (__u64)(long)actx->major, actx, t1);
-	return 0;
+	prio = actx->prio;
+	return prio == 0 || prio == ~0ULL ? 0 : end_filter_syscall_walk(actx, 0);
 }
 
 /* Before 5.16 (io_uring contexts) a context said only whether it was in a syscall. */
@@ -636,7 +657,7 @@ static __always_inline void count_if_walked(struct audit_context *actx, __u32 tg
 {
 	if (!actx || (actx->dummy && !profile) || !in_syscall_context(actx) || !task_counted(tgid))
 		return;
-	count_walk((__u64)(long)actx->major, arch_of(actx->arch), false, NULL);
+	count_syscall_walk((__u64)(long)actx->major, arch_of(actx->arch));
 }
 
 /*
@@ -651,8 +672,8 @@ static __always_inline void count_if_walked_read(struct audit_context *actx, __u
 	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) || (head[0] && !profile) ||
 	    head[1] != AUDIT_CTX_SYSCALL || !task_counted(tgid))
 		return;
-	count_walk((__u64)(long)BPF_CORE_READ(actx, major), arch_of(BPF_CORE_READ(actx, arch)),
-		   false, NULL);
+	count_syscall_walk((__u64)(long)BPF_CORE_READ(actx, major),
+			   arch_of(BPF_CORE_READ(actx, arch)));
 }
 
 /*
@@ -741,7 +762,7 @@ static __always_inline void count_returned(const struct syscall_entry *e, bool a
 		__sync_fetch_and_add(&stale_candidates, 1);
 	if (e->nr == NR_IO_URING_ENTER)
 		__sync_fetch_and_add(&uring_enter_walks, 1);
-	count_walk(e->nr, e->arch, false, NULL);
+	count_syscall_walk(e->nr, e->arch);
 }
 
 /*
@@ -998,7 +1019,7 @@ static __always_inline bool rebuild_once(struct mask_mirror *acc, struct mask_mi
 	published_ticket = ticket;
 	acc->generation = m->generation + 1;
 	acc->seq = m->seq + 1;
-	bpf_map_update_elem(&mirror, &zero, acc, BPF_ANY);
+	__builtin_memcpy(m, acc, sizeof(*m));
 	return published_ticket == ticket;
 }
 
@@ -1013,9 +1034,9 @@ static __noinline int rebuild_mirror(void)
 {
 	__u32 zero = 0;
 	struct mask_mirror *acc = bpf_map_lookup_elem(&rebuild_scratch, &zero);
-	struct mask_mirror *m = bpf_map_lookup_elem(&mirror, &zero);
+	struct mask_mirror *m = &mirror;
 
-	if (!acc || !m || !exit_list_addr)
+	if (!acc || !exit_list_addr)
 		return 0;
 	for (int attempt = 0; attempt < 3; attempt++)
 		if (rebuild_once(acc, m))
@@ -1058,8 +1079,8 @@ int BPF_PROG(mirror_premark_add, int type, int seq, void *data, size_t datasz)
 	 */
 	if (type != AUDIT_ADD_RULE || datasz < sizeof(*d) || goes_to_inode_hash(d))
 		return 0;
-	m = bpf_map_lookup_elem(&mirror, &zero);
-	if (!m || bpf_probe_read_kernel(rule_mask, sizeof(rule_mask), d->mask))
+	m = &mirror;
+	if (bpf_probe_read_kernel(rule_mask, sizeof(rule_mask), d->mask))
 		return 0;
 	if (rule_mask[MASK_WORDS - 1] >> 16)
 		__builtin_memset(rule_mask, 0xff, sizeof(rule_mask));

@@ -56,6 +56,45 @@ static inline int mask_bit(const __u32 *mask, __u64 nr)
 	return (mask[word] >> (nr % 32)) & 1;
 }
 
+/*
+ * A walk as it began (outcome modes): the patched kernel tests the mask
+ * before walking, so that is when a walk is classified; its outcome is
+ * known only at fexit. (Classifying at fexit would blame a rule deleted
+ * meanwhile.) The counts are low 32 bits: equal again only after 2^32
+ * mirror writes or context switches within one walk.
+ */
+struct walk_start {
+	__u64 prio;	/* ctx->prio, for filter-syscall */
+	__u64 t0;	/* --timing: when it began */
+	__u32 seq;	/* the mirror's write count when the walk began */
+	__u32 switches; /* the walking task's context switches so far */
+	__u32 tid;	/* the walking task */
+	__u32 flags;	/* enum walk_flag: one store */
+};
+
+enum walk_flag {
+	WALK_ACTIVE = 1,    /* begun, its end not yet seen */
+	WALK_SKIP = 2,	    /* the patch's mask would skip it */
+	WALK_SKIP_ARCH = 4, /* so would the per-arch mask */
+	WALK_SKIP_PERM = 8, /* and the perm-narrowed one */
+};
+
+/*
+ * A counter slot, per CPU, as BPF keeps it: the slot's counters and the
+ * last walk of it this CPU began, so that a walk's start is stored where
+ * it is counted, with no lookup of its own.
+ */
+struct count_slot {
+	struct scan_counts counts;
+	struct walk_start walk;
+};
+
+/* slot_bit(mirror.mask, slot): mask_bit() for a mask with the word past its end. */
+static inline int slot_bit(const __u32 *mask, __u32 slot)
+{
+	return (mask[slot / 32] >> (slot % 32)) & 1;
+}
+
 /* Where the mirrored mask came from. */
 enum mirror_source {
 	MIRROR_NONE = 0,
@@ -65,7 +104,12 @@ enum mirror_source {
 
 /* Aggregates of every exit-list rule's mask: what the patched kernel tests. */
 struct mask_mirror {
-	__u32 mask[MASK_WORDS];	      /* audit_filter_list[AUDIT_FILTER_EXIT] */
+	/*
+	 * audit_filter_list[AUDIT_FILTER_EXIT]; one word more, always 0, so
+	 * that a slot (SLOT_OUT_OF_RANGE included) is tested with no bounds
+	 * check (slot_bit).
+	 */
+	__u32 mask[MASK_WORDS + 1];
 	__u32 uring_mask[MASK_WORDS]; /* audit_filter_list[AUDIT_FILTER_URING_EXIT] */
 	__u32 exit_rules;
 	__u32 uring_rules;

@@ -11,8 +11,8 @@
  *           COUNTER_WHATIF_OUTCOME  both of the above
  *           COUNTER_TIMING   --timing
  *   metric: METRIC_PER_SYSCALL, METRIC_TOTAL (no label), METRIC_NONE
- * In the BPF maps skippable_arch_mask and skippable_perm_mask hold only the
- * walks the patch's mask would not skip; reading them adds skippable_walks.
+ * In the BPF maps walks, skippable_arch_mask and skippable_perm_mask hold only
+ * the walks the patch's mask would not skip; reading them adds skippable_walks.
  */
 #ifndef __COUNTERS_H
 #define __COUNTERS_H

@@ -173,8 +173,6 @@ static void size_maps(struct auditskip_bpf *s, const struct attach_req *req, enu
 	if (!req->timing)
 		bpf_map__set_max_entries(s->maps.walk_hist, 1);
 	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
-	bpf_map__set_autocreate(s->maps.walks_in_flight,
-				mode == MODE_FILTER_OP || mode == MODE_FILTER_SYSCALL);
 }
 
 static void set_options(struct auditskip_bpf *s, const struct attach_req *req)

@@ -44,18 +44,19 @@ __u64 counter_value(const struct scan_counts *c, enum counter_id id)
  */
 #define READ_BATCH 256
 
-static void add_slot(struct counts_snapshot *s, __u32 k, const struct scan_counts *per_cpu,
-		     int ncpu)
+static void add_slot(struct counts_snapshot *s, __u32 k, const struct count_slot *per_cpu, int ncpu)
 {
 	struct scan_counts sum = { 0 };
 
 	for (int c = 0; c < ncpu; c++)
-		counts_add(&sum, &per_cpu[c]);
+		counts_add(&sum, &per_cpu[c].counts);
 	/*
-	 * What the patch's mask skips the sharper masks skip too, so BPF
-	 * counts only the walks beyond it there: two increments fewer on the
-	 * walks that matter most.
+	 * A skippable walk is counted once in BPF, as skippable: it is a walk,
+	 * and what the patch's mask skips the sharper masks skip too (BPF
+	 * counts only the walks beyond it there). Three increments fewer on
+	 * the walks that matter most.
 	 */
+	sum.walks += sum.skippable_walks;
 	sum.skippable_arch_mask += sum.skippable_walks;
 	sum.skippable_perm_mask += sum.skippable_walks;
 	counts_add(&s->slot[k], &sum);
@@ -64,7 +65,7 @@ static void add_slot(struct counts_snapshot *s, __u32 k, const struct scan_count
 
 /* Slots [0, slots) by batches; -errno when the kernel cannot (then one by one). */
 static int read_batched(int fd, __u32 slots, struct counts_snapshot *s, int ncpu,
-			struct scan_counts *per_cpu)
+			struct count_slot *per_cpu)
 {
 	__u32 keys[READ_BATCH], in, out, done = 0;
 	bool first = true;
@@ -91,7 +92,7 @@ static int read_batched(int fd, __u32 slots, struct counts_snapshot *s, int ncpu
 int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	struct scan_counts *per_cpu;
+	struct count_slot *per_cpu;
 
 	if (ncpu < 0)
 		return ncpu;

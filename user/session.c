@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "auditskip.h" /* before the skeleton: its mirror section is a struct mask_mirror */
 #include "auditskip.skel.h"
 #include "metrics_textfile.h"
 #include "privileges.h"
@@ -140,7 +141,7 @@ static int read_walks(struct session *ss)
 
 static int mirror_fd(const struct session *ss)
 {
-	return bpf_map__fd(ss->at.skel->maps.mirror);
+	return bpf_map__fd(ss->at.skel->maps.data_mirror);
 }
 
 /*
