@@ -198,7 +198,8 @@ endif
 
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
-	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/time_runs $(STATIC_EXTRA)
+	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/time_runs $(OUTPUT)/static/empty_probes \
+	$(STATIC_EXTRA)
 
 $(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
@@ -221,6 +222,11 @@ $(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPU
 $(OUTPUT)/static/time_runs: bench/time_runs.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
+
+$(OUTPUT)/static/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -lbpf -lelf -lz -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:

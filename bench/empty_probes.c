@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * empty_probes enter|both: attaches bpf/empty_probes.bpf.c's empty sys_enter
- * program, or it and the empty sys_exit one, prints "attached" and holds
- * them until SIGINT or SIGTERM. bench/overhead.sh times getpid meanwhile.
+ * empty_probes FLOOR: attaches the empty programs of bpf/empty_probes.bpf.c
+ * that FLOOR names, prints "attached" and holds them until SIGINT or
+ * SIGTERM; bench/overhead.sh and bench/overhead-guest.sh time getpid
+ * meanwhile. FLOOR: enter (sys_enter), both (sys_enter and sys_exit), or a
+ * trampoline mode (filter-op, filter-syscall, syscall-exit): its hooks.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -15,12 +17,39 @@ static void on_signal(int sig)
 	(void)sig;
 }
 
+enum floor {
+	ENTER,
+	BOTH,
+	FILTER_OP,
+	FILTER_SYSCALL,
+	SYSCALL_EXIT,
+	NR_FLOORS
+};
+
+static const char *const floor_names[NR_FLOORS] = {
+	[ENTER] = "enter",
+	[BOTH] = "both",
+	[FILTER_OP] = "filter-op",
+	[FILTER_SYSCALL] = "filter-syscall",
+	[SYSCALL_EXIT] = "syscall-exit",
+};
+
+static int floor_named(const char *name)
+{
+	for (int f = 0; f < NR_FLOORS; f++)
+		if (!strcmp(name, floor_names[f]))
+			return f;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct empty_probes_bpf *skel;
+	int f = argc == 2 ? floor_named(argv[1]) : -1;
 
-	if (argc != 2 || (strcmp(argv[1], "enter") && strcmp(argv[1], "both"))) {
-		fprintf(stderr, "usage: %s enter|both\n", argv[0]);
+	if (f < 0) {
+		fprintf(stderr, "usage: %s enter|both|filter-op|filter-syscall|syscall-exit\n",
+			argv[0]);
 		return 2;
 	}
 	skel = empty_probes_bpf__open();
@@ -28,7 +57,13 @@ int main(int argc, char **argv)
 		perror("empty_probes: open");
 		return 1;
 	}
-	bpf_program__set_autoload(skel->progs.empty_sys_exit, !strcmp(argv[1], "both"));
+	bpf_program__set_autoload(skel->progs.empty_sys_enter, f == ENTER || f == BOTH);
+	bpf_program__set_autoload(skel->progs.empty_sys_exit, f == BOTH);
+	bpf_program__set_autoload(skel->progs.empty_filter_op_entry, f == FILTER_OP);
+	bpf_program__set_autoload(skel->progs.empty_filter_op_exit, f == FILTER_OP);
+	bpf_program__set_autoload(skel->progs.empty_filter_syscall_entry, f == FILTER_SYSCALL);
+	bpf_program__set_autoload(skel->progs.empty_filter_syscall_exit, f == FILTER_SYSCALL);
+	bpf_program__set_autoload(skel->progs.empty_syscall_exit, f == SYSCALL_EXIT);
 	if (empty_probes_bpf__load(skel) || empty_probes_bpf__attach(skel)) {
 		perror("empty_probes: load and attach");
 		empty_probes_bpf__destroy(skel);

@@ -86,13 +86,13 @@ added() {
 					if (!("tracepoint" in tools) || !("bpftrace" in tools)) continue
 					a = adds(r, "tracepoint"); b = adds(r, "bpftrace")
 					# (in parentheses: a bare ">" among the arguments of printf redirects)
-					printf "| %s | %s | %.0f ns (%s) | %+.0f ns | %+.0f ns | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), a, adds(r, "floor-tracepoint"), b, adds(r, "bpftrace-empty"), ratio(a, b)
+					printf "| %s | %s | %.0f ns (%s) | %+.0f ns | %+.0f ns | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), a, adds(r, "hollow-tracepoint"), b, adds(r, "bpftrace-empty"), ratio(a, b)
 					continue
 				}
 				for (m in tools) {
-					if (m ~ /^(floor-|bpftrace)/) continue
+					if (m ~ /^(floor-|hollow-|bpftrace)/) continue
 					a = adds(r, m); fa = adds(r, "floor-" m)
-					printf "| %s | %s | %.0f ns (%s) | %s | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), m, a, fa, ratio(a, fa)
+					printf "| %s | %s | %.0f ns (%s) | %s | %+.0f ns | %+.0f ns | %s | %+.0f ns |\n", k, r, med(bl), span(bl), m, a, fa, ratio(a, fa), adds(r, "hollow-" m)
 				}
 			}
 		}' | sort -t'|' -k3n -k5
@@ -104,12 +104,14 @@ report() {
 	echo "Run $STARTED with \`$COMMAND\` (\`make overhead-guest\`), QEMU TCG with"
 	echo "-icount shift=0, 1 vCPU: guest ns = instructions executed (no cache is emulated; compare"
 	echo "these nanoseconds only with each other). getpid's least round of audit_bench (what else"
-	echo "runs on the vCPU only adds instructions); \"floor\" is the same mode's programs attached"
-	echo "and returning at once (\`--test-hollow\`): what any tool with an fentry and fexit pair"
-	echo "on the same function pays."
+	echo "runs on the vCPU only adds instructions); \"floor\" is empty programs on the functions"
+	echo "the mode hooks (\`empty_probes MODE\`: an fentry and fexit pair, one fentry for"
+	echo "syscall-exit, a raw tracepoint on each syscall edge for tracepoint mode), what any tool"
+	echo "of the mode's design pays; \"hollow\" is the mode's own programs returning at once"
+	echo "(\`--test-hollow\`)."
 	echo
-	echo "| kernel | exit rules | nothing attached (range over cycles) | mode | auditskip adds | floor adds | auditskip / floor |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| kernel | exit rules | nothing attached (range over cycles) | mode | auditskip adds | floor adds | auditskip / floor | hollow adds |"
+	echo "|---|---|---|---|---|---|---|---|"
 	for k in $KERNELS; do added floor "$k"; done
 	echo
 	echo "Goal (trampoline modes): auditskip within 1.3 times the floor's added cost. Where the"

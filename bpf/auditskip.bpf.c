@@ -177,15 +177,22 @@ struct {
 	__type(value, struct syscall_entry);
 } entries SEC(".maps");
 
-/* In the counted scope (-p, `-- COMMAND`), auditd aside. */
-static __always_inline bool task_tracked(__u32 tgid)
+/* Counted with -p or `-- COMMAND`. */
+static __always_inline bool tgid_tracked(__u32 tgid)
 {
-	return !filter_tasks || bpf_map_lookup_elem(&tracked, &tgid);
+	return bpf_map_lookup_elem(&tracked, &tgid);
 }
 
+/* In the counted scope; the tgid is read only when a scope is set. */
+static __always_inline bool task_tracked(const struct task_struct *task)
+{
+	return !filter_tasks || tgid_tracked(task->tgid);
+}
+
+/* In the counted scope, auditd aside. */
 static __always_inline bool task_counted(__u32 tgid)
 {
-	return tgid != auditd_tgid && task_tracked(tgid);
+	return tgid != auditd_tgid && (!filter_tasks || tgid_tracked(tgid));
 }
 
 /* The counters' arch for an AUDIT_ARCH_* value (a context's ctx->arch). */
@@ -402,9 +409,16 @@ static __always_inline __u32 switches(const struct task_struct *tsk)
 static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool uring, __u32 arch,
 				       bool keep_prio, __u64 prio)
 {
-	__u32 flags;
-	struct count_slot *s = count_walk(nr, arch, uring, &flags);
+	/*
+	 * Read before the mask: a rule's bits are set before the count moves
+	 * (mirror_premark_add), so a walk that tested the mask before them
+	 * sees the count move, and a match it then makes counts as raced.
+	 */
+	__u32 seq = *(volatile __u64 *)&mirror.seq, flags;
+	struct count_slot *s;
 
+	barrier();
+	s = count_walk(nr, arch, uring, &flags);
 	if (!s)
 		return;
 	/*
@@ -413,7 +427,7 @@ static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool u
 	 */
 	if (!(flags & WALK_SKIP))
 		s->counts.needless_despite_mask++;
-	s->walk.seq = mirror.seq;
+	s->walk.seq = seq;
 	if (keep_prio)
 		s->walk.prio = prio;
 	s->walk.tid = tsk->pid;
@@ -529,7 +543,7 @@ static __always_inline void start_filter_op_walk(struct audit_context *actx, uns
 {
 	struct task_struct *task = walking_task();
 
-	if (task_tracked(task->tgid))
+	if (task_tracked(task))
 		start_walk(task, op, uring, arch_of(actx->arch), false, 0);
 }
 

@@ -89,10 +89,15 @@ struct count_slot {
 	struct walk_start walk;
 };
 
-/* slot_bit(mirror.mask, slot): mask_bit() for a mask with the word past its end. */
+/*
+ * mask_bit() for the mirror's mask, whose word past the end makes a bounds
+ * check needless. Read by the byte, fewer instructions than by the word
+ * (bit n of the words is bit n % 8 of byte n / 8: little-endian, as on
+ * every arch built for).
+ */
 static inline int slot_bit(const __u32 *mask, __u32 slot)
 {
-	return (mask[slot / 32] >> (slot % 32)) & 1;
+	return (((const __u8 *)mask)[slot / 8] >> (slot % 8)) & 1;
 }
 
 /* Where the mirrored mask came from. */

@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest suite "overhead" (bench/overhead-guest.sh): what the trampoline
-# modes add to getpid, against the same programs returning at once
-# (--test-hollow, the floor of any tool hooking the same functions), with 1
-# and 1024 exit rules that cannot match getpid. Each cycle times nothing
-# attached before and after the tools. One line per measurement:
+# modes add to getpid, against empty programs on the same functions
+# (empty_probes MODE: floor-MODE, the floor of any tool hooking them) and
+# against the mode's own programs returning at once (--test-hollow:
+# hollow-MODE), with 1 and 1024 exit rules that cannot match getpid. Each
+# cycle times nothing attached before and after the tools. One line per
+# measurement:
 #   VMTEST OVERHEAD rules=R cycle=C tool=T ns=NS
 # (tool "none" is nothing attached; NS, the least round's ns per call), and
 # with bpftrace in the initramfs tracepoint mode against it (below).
@@ -97,11 +99,13 @@ for rules in 1 1024; do
 		echo "VMTEST OVERHEAD rules=$rules cycle=$c tool=none ns=$(least_ns)"
 		for m in $TRAMPOLINE_MODES; do
 			measure $rules $c $m "$AUDITSKIP_READY" auditskip -m $m --json
-			measure $rules $c floor-$m "$AUDITSKIP_READY" auditskip -m $m --test-hollow --json
+			measure $rules $c floor-$m attached empty_probes $m
+			measure $rules $c hollow-$m "$AUDITSKIP_READY" auditskip -m $m --test-hollow --json
 		done
 		if [ -n "$COMPARE_BPFTRACE" ]; then
 			measure $rules $c tracepoint "$AUDITSKIP_READY" auditskip -m tracepoint --json
-			measure $rules $c floor-tracepoint "$AUDITSKIP_READY" auditskip -m tracepoint --test-hollow --json
+			measure $rules $c floor-tracepoint attached empty_probes both
+			measure $rules $c hollow-tracepoint "$AUDITSKIP_READY" auditskip -m tracepoint --test-hollow --json
 			measure $rules $c bpftrace "$BPFTRACE_READY" bpftrace -e "$BPFTRACE_PROG"
 			measure $rules $c bpftrace-empty "$BPFTRACE_READY" bpftrace -e "$BPFTRACE_EMPTY"
 		fi
