@@ -106,7 +106,7 @@ report() {
 	echo "these nanoseconds only with each other). getpid's least round of audit_bench (what else"
 	echo "runs on the vCPU only adds instructions); \"floor\" is empty programs on the functions"
 	echo "the mode hooks (\`empty_probes MODE\`: an fentry and fexit pair, one fentry for"
-	echo "syscall-exit, a raw tracepoint on each syscall edge for tracepoint mode), what any tool"
+	echo "syscall-exit, one raw tracepoint on sys_enter for tracepoint mode), what any tool"
 	echo "of the mode's design pays; \"hollow\" is the mode's own programs returning at once"
 	echo "(\`--test-hollow\`)."
 	echo

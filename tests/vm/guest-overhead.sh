@@ -104,7 +104,7 @@ for rules in 1 1024; do
 		done
 		if [ -n "$COMPARE_BPFTRACE" ]; then
 			measure $rules $c tracepoint "$AUDITSKIP_READY" auditskip -m tracepoint --json
-			measure $rules $c floor-tracepoint attached empty_probes both
+			measure $rules $c floor-tracepoint attached empty_probes enter
 			measure $rules $c hollow-tracepoint "$AUDITSKIP_READY" auditskip -m tracepoint --test-hollow --json
 			measure $rules $c bpftrace "$BPFTRACE_READY" bpftrace -e "$BPFTRACE_PROG"
 			measure $rules $c bpftrace-empty "$BPFTRACE_READY" bpftrace -e "$BPFTRACE_EMPTY"
