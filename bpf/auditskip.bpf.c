@@ -255,6 +255,12 @@ static __always_inline void count_comm(bool skip, __u32 rules)
 	}
 }
 
+/* A walk's key in counts (arch * NR_SLOTS + slot) or uring_counts (slot). */
+static __always_inline __u32 slot_key(__u64 nr, __u32 arch, bool uring)
+{
+	return (uring ? 0 : (arch & 1) * NR_SLOTS) + mask_slot(nr);
+}
+
 /*
  * A walk's counter slot on this CPU. Each map has its own lookup, never one
  * call choosing between two maps: the verifier inlines a lookup only in a
@@ -263,7 +269,7 @@ static __always_inline void count_comm(bool skip, __u32 rules)
  */
 static __always_inline struct count_slot *slot_of(__u64 nr, __u32 arch, bool uring)
 {
-	__u32 key = mask_slot(nr);
+	__u32 key = slot_key(nr, arch, uring);
 	struct count_slot *s;
 
 	if (uring) {
@@ -271,7 +277,6 @@ static __always_inline struct count_slot *slot_of(__u64 nr, __u32 arch, bool uri
 		barrier_var(s);
 		return s;
 	}
-	key += (arch & 1) * NR_SLOTS;
 	return bpf_map_lookup_elem(&counts, &key);
 }
 
@@ -518,7 +523,7 @@ static __always_inline void end_walk(struct count_slot *s, __u64 nr, __u32 arch,
 {
 	s->walk.flags &= ~WALK_ACTIVE;
 	if (timing && s->walk.t0)
-		time_walk(s, (uring ? 0 : (arch & 1) * NR_SLOTS) + mask_slot(nr), uring, t1);
+		time_walk(s, slot_key(nr, arch, uring), uring, t1);
 	count_outcome(&s->counts, &s->walk, matched, nr, uring, actx);
 }
 
@@ -576,7 +581,6 @@ static __noinline int end_filter_op_walk(unsigned long long *ctx, __u64 t1)
 	struct list_head *list = (void *)ctx[2];
 	unsigned long op = ctx[4];
 	int ret = (int)ctx[5], kind;
-
 	struct count_slot *s;
 	__u32 arch;
 	bool uring;
