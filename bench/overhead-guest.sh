@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # `make overhead-guest`: what the trampoline modes add to getpid in QEMU
-# guests of Debian's 6.1 and 6.12 kernels, against the same programs
-# returning at once (the floor of any tool of this design), at 1 and 1024
-# exit rules, all in one guest run per kernel (tests/vm/guest-overhead.sh).
+# guests of Debian's 6.1 and 6.12 kernels, against empty programs on the
+# same functions (the floor of any tool of this design), at 1, 64, 1024
+# and 4096 exit rules, all in one guest run per kernel
+# (tests/vm/guest-overhead.sh).
 #
 #   bench/overhead-guest.sh [-o FILE] [KERNEL...]   (default: 6.1 6.12)
+#
+# Environment: RULE_SETS (default "1 64 1024 4096"), CYCLES (default 3).
 #
 # The guests run with -icount (one vCPU): their clock counts the
 # instructions they execute, one per ns, so a busy host or the other guest
@@ -21,7 +24,9 @@ if [ "${1:-}" = -o ]; then
 	shift 2
 fi
 KERNELS=${*:-6.1 6.12}
-COMMAND="bench/overhead-guest.sh${OUTFILE:+ -o $OUTFILE} $KERNELS"
+RULE_SETS=${RULE_SETS:-1 64 1024 4096}
+CYCLES=${CYCLES:-3}
+COMMAND="RULE_SETS=\"$RULE_SETS\" CYCLES=$CYCLES bench/overhead-guest.sh${OUTFILE:+ -o $OUTFILE} $KERNELS"
 LOGDIR=${VMTEST_LOGDIR:-.output/vmtest}
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
@@ -32,7 +37,8 @@ mkdir -p "$LOGDIR"
 pids=()
 for k in $KERNELS; do
 	VMTEST_LOGDIR=$LOGDIR/overhead-$k VMTEST_TIMEOUT=${VMTEST_TIMEOUT:-2400} \
-		VMTEST_ICOUNT=1 VMTEST_SMP=1 VMTEST_MEM=2G VMTEST_BPFTRACE=1 VMTEST_SUITES=overhead \
+		VMTEST_ICOUNT=1 VMTEST_SMP=1 VMTEST_MEM=2G VMTEST_BPFTRACE=${VMTEST_BPFTRACE:-1} VMTEST_SUITES=overhead \
+		VMTEST_APPEND="vmovh_rules=$(echo $RULE_SETS | tr ' ' ,) vmovh_cycles=$CYCLES" \
 		tests/vm/run.sh "$k" >"$LOGDIR/overhead-$k.out" 2>&1 &
 	pids+=($!)
 done
@@ -86,13 +92,13 @@ added() {
 					if (!("tracepoint" in tools) || !("bpftrace" in tools)) continue
 					a = adds(r, "tracepoint"); b = adds(r, "bpftrace")
 					# (in parentheses: a bare ">" among the arguments of printf redirects)
-					printf "| %s | %s | %.0f ns (%s) | %+.0f ns | %+.0f ns | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), a, adds(r, "hollow-tracepoint"), b, adds(r, "bpftrace-empty"), ratio(a, b)
+					printf "| %s | %s | %.0f ns (%s) | %+.0f ns | %+.0f ns | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), a, adds(r, "floor-tracepoint"), b, adds(r, "bpftrace-empty"), ratio(a, b)
 					continue
 				}
 				for (m in tools) {
-					if (m ~ /^(floor-|hollow-|bpftrace)/) continue
+					if (m ~ /^(floor-|bpftrace)/) continue
 					a = adds(r, m); fa = adds(r, "floor-" m)
-					printf "| %s | %s | %.0f ns (%s) | %s | %+.0f ns | %+.0f ns | %s | %+.0f ns |\n", k, r, med(bl), span(bl), m, a, fa, ratio(a, fa), adds(r, "hollow-" m)
+					printf "| %s | %s | %.0f ns (%s) | %s | %+.0f ns | %+.0f ns | %s |\n", k, r, med(bl), span(bl), m, a, fa, ratio(a, fa)
 				}
 			}
 		}' | sort -t'|' -k3n -k5
@@ -107,23 +113,25 @@ report() {
 	echo "runs on the vCPU only adds instructions); \"floor\" is empty programs on the functions"
 	echo "the mode hooks (\`empty_probes MODE\`: an fentry and fexit pair, one fentry for"
 	echo "syscall-exit, one raw tracepoint on sys_enter for tracepoint mode), what any tool"
-	echo "of the mode's design pays; \"hollow\" is the mode's own programs returning at once"
-	echo "(\`--test-hollow\`)."
+	echo "of the mode's design pays."
 	echo
-	echo "| kernel | exit rules | nothing attached (range over cycles) | mode | auditskip adds | floor adds | auditskip / floor | hollow adds |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| kernel | exit rules | nothing attached (range over cycles) | mode | auditskip adds | floor adds | auditskip / floor |"
+	echo "|---|---|---|---|---|---|---|"
 	for k in $KERNELS; do added floor "$k"; done
 	echo
 	echo "Goal (trampoline modes): auditskip within 1.3 times the floor's added cost. Where the"
 	echo "unattached times of the cycles spread wider than the costs compared, a row says nothing."
+	local prog
+	prog=$(sed -n 's/^VMTEST BPFTRACE //p' \
+		"$LOGDIR/overhead-${KERNELS%% *}/console-${KERNELS%% *}-overhead.log.txt" | head -n 1)
+	[ -n "$prog" ] || return 0
 	echo
 	echo "## Tracepoint mode against bpftrace"
 	echo
-	echo "bench/overhead.sh's comparison in the same guests: \`bpftrace -e '$(sed -n 's/^VMTEST BPFTRACE //p' \
-		"$LOGDIR/overhead-${KERNELS%% *}/console-${KERNELS%% *}-overhead.log.txt" | head -n 1)'\`"
+	echo "bench/overhead.sh's comparison in the same guests: \`bpftrace -e '$prog'\`"
 	echo "(the host's $(bpftrace --version 2>/dev/null | head -n 1)), and its program emptied."
 	echo
-	echo "| kernel | exit rules | nothing attached (range over cycles) | tracepoint mode adds | its empty programs add | bpftrace adds | bpftrace's empty program adds | tracepoint / bpftrace |"
+	echo "| kernel | exit rules | nothing attached (range over cycles) | tracepoint mode adds | its empty program adds | bpftrace adds | bpftrace's empty program adds | tracepoint / bpftrace |"
 	echo "|---|---|---|---|---|---|---|---|"
 	for k in $KERNELS; do added bpftrace "$k"; done
 	echo

@@ -97,10 +97,6 @@ start_tool() {
 	raw-enter | raw-both)
 		"$EMPTY_PROBES" "${name#raw-}" >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
 		;;
-	floor-*)
-		"$AUDITSKIP" -m "${name#floor-}" --test-hollow --json >"$BENCH_TMP/tool.out" \
-			2>"$BENCH_TMP/tool.err" &
-		;;
 	*)
 		"$AUDITSKIP" -m "$name" --json >"$BENCH_TMP/tool.out" 2>"$BENCH_TMP/tool.err" &
 		;;
@@ -165,9 +161,6 @@ done
 TOOLS=()
 for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("$mode"); done
 [ ${#TOOLS[@]} -gt 0 ] || die "auditskip loads in no mode here"
-# The same programs attached but returning at once: what any tool hooking
-# the same events pays before doing anything.
-for mode in $MODES; do [ -n "${LOADABLE[$mode]:-}" ] && TOOLS+=("floor-$mode"); done
 # The floors of the designs themselves: one empty raw tracepoint program
 # (sys_enter), one at each syscall edge, and bpftrace's own empty program.
 TOOLS+=(raw-enter raw-both bpftrace-empty bpftrace)
@@ -224,7 +217,6 @@ tool_label() {
 	bpftrace-empty) echo "bpftrace, empty program" ;;
 	raw-enter) echo "one empty raw_tp (sys_enter)" ;;
 	raw-both) echo "two empty raw_tp (sys_enter, sys_exit)" ;;
-	floor-*) echo "empty programs (${1#floor-})" ;;
 	*) echo "auditskip ($1)" ;;
 	esac
 }
@@ -285,7 +277,7 @@ report() {
 	range() { sort -g "$BENCH_TMP/added-$1-$2" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
 	echo "- added cost as a fraction of bpftrace's (goal for tracepoint mode: at most 0.50): $(for rules in $RULE_SETS; do
 		printf '%s rules:' "$rules"
-		for tool in tracepoint floor-tracepoint raw-enter raw-both bpftrace-empty; do
+		for tool in tracepoint raw-enter raw-both bpftrace-empty; do
 			[ -n "${ADDED[$rules,$tool]:-}" ] || continue
 			awk -v l="$(tool_label "$tool")" -v a="${ADDED[$rules,$tool]}" -v b="${ADDED[$rules,bpftrace]}" \
 				'BEGIN { printf " %s %.2f,", l, (b > 0 ? a / b : 0) }'
@@ -297,13 +289,11 @@ report() {
 	echo "  floor of a design with a program at each syscall edge."
 	for tool in "${TOOLS[@]}"; do
 		case "$tool" in raw-* | bpftrace*) continue ;; esac
-		case "$tool" in floor-*)
-			echo "- $(printf '%s' "${tool#floor-}") mode's own work (auditskip minus its empty programs): $(for rules in $RULE_SETS; do
-				awk -v r="$rules" -v a="${ADDED[$rules,${tool#floor-}]}" -v f="${ADDED[$rules,$tool]}" -v b="${ADDED[$rules,bpftrace]}" \
-					'BEGIN { printf "%s rules %+.0f ns (empty programs %.2f of bpftrace, auditskip %.2f); ", r, a - f, f / b, a / b }'
+		[ "$tool" = tracepoint ] &&
+			echo "- tracepoint mode's own work (auditskip minus one empty raw_tp on sys_enter): $(for rules in $RULE_SETS; do
+				awk -v r="$rules" -v a="${ADDED[$rules,tracepoint]}" -v f="${ADDED[$rules,raw-enter]}" -v b="${ADDED[$rules,bpftrace]}" \
+					'BEGIN { printf "%s rules %+.0f ns (empty program %.2f of bpftrace, auditskip %.2f); ", r, a - f, f / b, a / b }'
 			done)"
-			continue ;;
-		esac
 		# A verdict only where the spread over cycles is smaller than the
 		# difference it would decide.
 		awk -v t="$tool" -v f="$first" -v l="$last" \

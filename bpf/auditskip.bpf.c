@@ -51,8 +51,6 @@ const volatile long corrupt_nr = -1;	     /* tests only: a bit the mirror must l
 const volatile bool per_comm = false;	     /* also count by process name */
 const volatile bool timing = false;	     /* time each walk (trampoline modes) */
 const volatile bool follow_children = false; /* `-- COMMAND`: track its descendants */
-/* Benchmarks only: the counting programs attach but return at once (the floor). */
-const volatile bool hollow = false;
 /*
  * `auditskip profile`: count every syscall audit would filter once a rule
  * is loaded. With no rule, contexts are dummy (audit_n_rules is 0) and no
@@ -60,6 +58,16 @@ const volatile bool hollow = false;
  * state all the same: only dummy, which one rule would clear, is ignored.
  */
 const volatile bool profile = false;
+
+/*
+ * A flag above costs every walk its load even when off: the verifier
+ * drops the branches a read-only value settles, not the load. So the
+ * programs on the hot path come twice: `lean`, for a system-wide count
+ * with none of filter_tasks, per_comm, timing and profile (the usual run,
+ * and the one make overhead-guest times), where the inline functions below
+ * get detailed == false and the compiler leaves the flags out, and
+ * `detailed`, which tests them. The loader picks one (attach.c).
+ */
 
 /* Kept current by the loader while it runs. */
 volatile bool audit_on = false;	      /* audit_enabled, from AUDIT_GET */
@@ -116,13 +124,11 @@ struct {
 	__type(value, struct kernel_classes);
 } classes SEC(".maps");
 
-/* Kept by the loader from the rule list in every mode. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct whatif_masks);
-} whatif SEC(".maps");
+/*
+ * Kept by the loader from the rule list in every mode; a section of its
+ * own too, so that no walk the patch's mask keeps pays for a lookup.
+ */
+struct whatif_masks whatif SEC(".data.whatif");
 
 /* Exit-list walks by arch and syscall number: arch * NR_SLOTS + slot. */
 struct {
@@ -184,50 +190,21 @@ static __always_inline bool tgid_tracked(__u32 tgid)
 }
 
 /* In the counted scope; the tgid is read only when a scope is set. */
-static __always_inline bool task_tracked(const struct task_struct *task)
+static __always_inline bool task_tracked(const struct task_struct *task, bool detailed)
 {
-	return !filter_tasks || tgid_tracked(task->tgid);
+	return !detailed || !filter_tasks || tgid_tracked(task->tgid);
 }
 
 /* In the counted scope, auditd aside. */
-static __always_inline bool task_counted(__u32 tgid)
+static __always_inline bool task_counted(__u32 tgid, bool detailed)
 {
-	return tgid != auditd_tgid && (!filter_tasks || tgid_tracked(tgid));
+	return tgid != auditd_tgid && (!detailed || !filter_tasks || tgid_tracked(tgid));
 }
 
 /* The counters' arch for an AUDIT_ARCH_* value (a context's ctx->arch). */
 static __always_inline __u32 arch_of(__u32 audit_arch)
 {
 	return audit_arch == AUDIT_ARCH_COMPAT ? ARCH_COMPAT : ARCH_NATIVE;
-}
-
-/* What the sharper masks decide for one walk. */
-struct whatif_verdict {
-	bool arch;
-	bool perm;
-};
-
-/*
- * For a walk the patch's mask keeps (the sharper masks are subsets of it,
- * so what it skips they skip too). Masks built against an older mirror
- * than the one in force (a rule changed since the loader last listed them)
- * are not used: the patch's decision stands until they are rebuilt.
- */
-static __always_inline struct whatif_verdict judge_whatif(const struct mask_mirror *m, __u32 slot,
-							  __u32 arch)
-{
-	struct whatif_verdict v = { false, false };
-	struct whatif_masks *w;
-	__u32 zero = 0;
-
-	if (!whatif_differs)
-		return v;
-	w = bpf_map_lookup_elem(&whatif, &zero);
-	if (!w || w->mirror_seq != m->seq)
-		return v;
-	v.arch = !mask_bit(w->arch_mask[arch & 1], slot);
-	v.perm = !mask_bit(w->perm_mask, slot);
-	return v;
 }
 
 /* Which workload pays: one hash lookup by the current task's name. */
@@ -282,56 +259,69 @@ static __always_inline struct count_slot *slot_of(__u64 nr, __u32 arch, bool uri
 
 /*
  * O(1) whatever the number of rules: one bit test against the mirror.
- * Returns the walk's slot, and in *flags what the patched kernel (and the
- * sharper masks) would do with it, which the outcome modes keep there. io_uring
- * walks are counted, never called skippable: the series leaves
- * audit_filter_uring() alone. A skippable walk's `walks` is left to the
- * loader, which adds skippable_walks to it (counts.c).
+ * What the patched kernel (and the sharper masks) would do with a walk of
+ * slot: enum walk_flag. The sharper masks are subsets of the patch's, so
+ * what it skips they skip too; masks built against an older mirror than
+ * the one in force (a rule changed since the loader last listed them) are
+ * not used: the patch's decision stands until they are rebuilt.
  */
-static __always_inline struct count_slot *count_walk(__u64 nr, __u32 arch, bool uring, __u32 *flags)
+static __always_inline __u32 classify(__u32 slot, __u32 arch)
 {
+	__u32 flags = 0;
+
+	if (!slot_bit(mirror.mask, slot))
+		return WALK_SKIP | WALK_SKIP_ARCH | WALK_SKIP_PERM;
+	if (!whatif_differs || whatif.mirror_seq != mirror.seq)
+		return 0;
+	if (!mask_bit(whatif.arch_mask[arch & 1], slot))
+		flags |= WALK_SKIP_ARCH;
+	if (!mask_bit(whatif.perm_mask, slot))
+		flags |= WALK_SKIP_PERM;
+	return flags;
+}
+
+/*
+ * Counts a walk; returns its slot, and in *flags its classification, which
+ * the outcome modes keep there. Classified before the slot's lookup, so
+ * that only the verdict lives across it. io_uring walks are counted, never
+ * called skippable: the series leaves audit_filter_uring() alone. A
+ * skippable walk's `walks` is left to the loader, which adds
+ * skippable_walks to it (counts.c), as it does for the sharper masks'
+ * counters, bumped here only beyond the patch's mask.
+ */
+static __always_inline struct count_slot *count_walk(__u64 nr, __u32 arch, bool uring, __u32 *flags,
+						     bool detailed)
+{
+	__u32 verdict = uring ? 0 : classify(mask_slot(nr), arch);
 	struct count_slot *s = slot_of(nr, arch, uring);
-	__u32 slot = mask_slot(nr);
-	struct whatif_verdict v;
 	struct scan_counts *c;
 
-	*flags = 0;
+	*flags = verdict;
 	if (!s)
 		return NULL;
 	c = &s->counts;
-	if (uring) {
-		c->walks++;
-		return s;
-	}
-	if (!slot_bit(mirror.mask, slot)) {
+	if (verdict & WALK_SKIP) {
 		c->skippable_walks++;
 		/* A skippable walk matches nothing, so it visits every entry. */
 		c->needless_rule_visits += mirror.exit_rules;
-		*flags = WALK_SKIP | WALK_SKIP_ARCH | WALK_SKIP_PERM;
 	} else {
 		c->walks++;
-		/* Beyond the patch only: the loader adds skippable_walks (counts.c). */
-		v = judge_whatif(&mirror, slot, arch);
-		if (v.arch) {
+		if (verdict & WALK_SKIP_ARCH)
 			c->skippable_arch_mask++;
-			*flags |= WALK_SKIP_ARCH;
-		}
-		if (v.perm) {
+		if (verdict & WALK_SKIP_PERM)
 			c->skippable_perm_mask++;
-			*flags |= WALK_SKIP_PERM;
-		}
 	}
-	if (per_comm)
-		count_comm(*flags & WALK_SKIP, mirror.exit_rules);
+	if (detailed && per_comm && !uring)
+		count_comm(verdict & WALK_SKIP, mirror.exit_rules);
 	return s;
 }
 
 /* A syscall's walk, in the modes that keep no walk's start. */
-static __always_inline void count_syscall_walk(__u64 nr, __u32 arch)
+static __always_inline void count_syscall_walk(__u64 nr, __u32 arch, bool detailed)
 {
 	__u32 flags;
 
-	count_walk(nr, arch, false, &flags);
+	count_walk(nr, arch, false, &flags, detailed);
 }
 
 /*
@@ -405,14 +395,34 @@ static __always_inline int walked_list(struct audit_context *actx, struct list_h
 	return kind == AUDIT_CTX_URING ? kind : -1;
 }
 
-static __always_inline __u32 switches(const struct task_struct *tsk)
+/*
+ * The walking task. The filter functions' tsk is always current (the
+ * walks of __audit_free() are made for current only); through this helper
+ * its fields are plain loads, where the argument's are probed loads of
+ * nine instructions each.
+ */
+static __always_inline struct task_struct *walking_task(void)
 {
-	return tsk->nvcsw + tsk->nivcsw;
+	return bpf_get_current_task_btf();
 }
 
-/* prio: ctx->prio, for filter-syscall only (filter-op reads its outcome elsewhere). */
-static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool uring, __u32 arch,
-				       bool keep_prio, __u64 prio)
+/*
+ * A walk never sleeps (it holds rcu_read_lock()), so a switch inside one
+ * is a preemption, which __schedule() counts in nivcsw alone; and a walk
+ * switched out finds a larger count than any start stored before it.
+ */
+static __always_inline __u32 switches(const struct task_struct *tsk)
+{
+	return tsk->nivcsw;
+}
+
+/*
+ * prio: ctx->prio, for filter-syscall only (filter-op reads its outcome
+ * elsewhere). task: the walking task where the caller has it, or NULL:
+ * then it is fetched after the counting, when fewer values are live.
+ */
+static __always_inline void start_walk(struct task_struct *task, __u64 nr, bool uring, __u32 arch,
+				       bool keep_prio, __u64 prio, bool detailed)
 {
 	/*
 	 * Read before the mask: a rule's bits are set before the count moves
@@ -423,7 +433,7 @@ static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool u
 	struct count_slot *s;
 
 	barrier();
-	s = count_walk(nr, arch, uring, &flags);
+	s = count_walk(nr, arch, uring, &flags, detailed);
 	if (!s)
 		return;
 	/*
@@ -432,14 +442,16 @@ static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool u
 	 */
 	if (!(flags & WALK_SKIP))
 		s->counts.needless_despite_mask++;
+	if (!task)
+		task = walking_task();
 	s->walk.seq = seq;
 	if (keep_prio)
 		s->walk.prio = prio;
-	s->walk.tid = tsk->pid;
-	s->walk.switches = switches(tsk);
+	s->walk.tid = task->pid;
+	s->walk.switches = switches(task);
 	s->walk.flags = flags | WALK_ACTIVE;
 	/* Last thing before the walk: the bookkeeping stays out of its time. */
-	if (timing)
+	if (detailed && timing)
 		s->walk.t0 = bpf_ktime_get_ns();
 }
 
@@ -447,18 +459,19 @@ static __always_inline void start_walk(struct task_struct *tsk, __u64 nr, bool u
  * The slot of the walk that is ending, if its start was counted. A walk
  * holds rcu_read_lock() and never sleeps, so its task stays on the CPU
  * from fentry to fexit unless a preemptible kernel switches it out, which
- * the task's switch counts tell: then its slot here may hold another
+ * the task's switch count tells: then its slot here may hold another
  * task's walk, or an older one of its own (an unmatched walk's fexit
  * returns before this, without --timing, leaving `active` set). Such walks
- * are counted, not paired. Whether the task is counted is asked again:
- * only a counted task's fentry starts a walk.
+ * are counted, not paired. Whether the task is counted is asked again
+ * (only a counted task's fentry starts a walk), with every flag tested:
+ * right for lean programs too, and this is the rare path.
  */
-static __always_inline struct count_slot *walk_begun(struct task_struct *tsk, __u64 nr, __u32 arch,
-						     bool uring)
+static __always_inline struct count_slot *walk_begun(__u64 nr, __u32 arch, bool uring)
 {
+	struct task_struct *tsk = walking_task();
 	struct count_slot *s;
 
-	if (!task_counted(tsk->tgid))
+	if (!task_counted(tsk->tgid, true))
 		return NULL;
 	s = slot_of(nr, arch, uring);
 	if (!s)
@@ -517,25 +530,17 @@ static __always_inline void time_walk(struct count_slot *s, __u32 key, bool urin
 	h->ns += ns;
 }
 
-/* The walk of syscall (or op) nr that began in slot s is over: count what it found. */
+/*
+ * The walk of syscall (or op) nr that began in slot s is over: count what
+ * it found. t1: when it ended, with --timing (0 without).
+ */
 static __always_inline void end_walk(struct count_slot *s, __u64 nr, __u32 arch, bool uring,
 				     bool matched, struct audit_context *actx, __u64 t1)
 {
 	s->walk.flags &= ~WALK_ACTIVE;
-	if (timing && s->walk.t0)
+	if (t1 && s->walk.t0)
 		time_walk(s, slot_key(nr, arch, uring), uring, t1);
 	count_outcome(&s->counts, &s->walk, matched, nr, uring, actx);
-}
-
-/*
- * The walking task. The filter functions' tsk is always current (the
- * walks of __audit_free() are made for current only); through this helper
- * its fields are plain loads, where the argument's are probed loads of
- * nine instructions each.
- */
-static __always_inline struct task_struct *walking_task(void)
-{
-	return bpf_get_current_task_btf();
 }
 
 /*
@@ -543,29 +548,34 @@ static __always_inline struct task_struct *walking_task(void)
  * returned for auditd before calling it (so only the scope is asked); its
  * return value says whether a rule matched.
  */
-static __always_inline void start_filter_op_walk(struct audit_context *actx, unsigned long op,
-						 bool uring)
+static __always_inline void start_filter_op_walk(unsigned long long *ctx, bool detailed)
 {
-	struct task_struct *task = walking_task();
+	struct audit_context *actx = (void *)ctx[1];
+	struct audit_names *name = (void *)ctx[3];
+	struct list_head *list = (void *)ctx[2];
+	unsigned long op = ctx[4];
+	int kind = walked_list(actx, list, name, op);
 
-	if (task_tracked(task))
-		start_walk(task, op, uring, arch_of(actx->arch), false, 0);
+	if (kind < 0 || (detailed && !task_tracked(walking_task(), true)))
+		return;
+	/* (a copy for each list: the list's kind then need not be kept in a register) */
+	if (kind == AUDIT_CTX_SYSCALL)
+		start_walk(NULL, op, false, arch_of(actx->arch), false, 0, detailed);
+	else
+		start_walk(NULL, op, true, arch_of(actx->arch), false, 0, detailed);
 }
 
 SEC("fentry/__audit_filter_op")
-int BPF_PROG(start_filter_op, struct task_struct *tsk, struct audit_context *actx,
-	     struct list_head *list, struct audit_names *name, unsigned long op)
+int start_filter_op(unsigned long long *ctx)
 {
-	int kind;
+	start_filter_op_walk(ctx, false);
+	return 0;
+}
 
-	if (hollow)
-		return 0;
-	/* (a copy for each list: the list's kind then need not be kept in a register) */
-	kind = walked_list(actx, list, name, op);
-	if (kind == AUDIT_CTX_SYSCALL)
-		start_filter_op_walk(actx, op, false);
-	else if (kind == AUDIT_CTX_URING)
-		start_filter_op_walk(actx, op, true);
+SEC("fentry/__audit_filter_op")
+int start_filter_op_detailed(unsigned long long *ctx)
+{
+	start_filter_op_walk(ctx, true);
 	return 0;
 }
 
@@ -590,7 +600,7 @@ static __noinline int end_filter_op_walk(unsigned long long *ctx, __u64 t1)
 		return 0;
 	arch = arch_of(actx->arch);
 	uring = kind == AUDIT_CTX_URING;
-	s = walk_begun(walking_task(), op, arch, uring);
+	s = walk_begun(op, arch, uring);
 	if (s)
 		end_walk(s, op, arch, uring, ret != 0, actx, t1);
 	return 0;
@@ -600,8 +610,13 @@ SEC("fexit/__audit_filter_op")
 int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
 	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
 {
-	if (hollow)
-		return 0;
+	return ret ? end_filter_op_walk(ctx, 0) : 0;
+}
+
+SEC("fexit/__audit_filter_op")
+int BPF_PROG(end_filter_op_detailed, struct task_struct *tsk, struct audit_context *actx,
+	     struct list_head *list, struct audit_names *name, unsigned long op, int ret)
+{
 	if (!timing)
 		return ret ? end_filter_op_walk(ctx, 0) : 0;
 	return end_filter_op_walk(ctx, bpf_ktime_get_ns());
@@ -612,17 +627,26 @@ int BPF_PROG(end_filter_op, struct task_struct *tsk, struct audit_context *actx,
  * raises ctx->prio to the matching rule's priority, and refuses rules at
  * or below the current one, so a match is exactly a rise of ctx->prio.
  */
+static __always_inline void start_filter_syscall_walk(struct audit_context *actx, bool detailed)
+{
+	struct task_struct *task = walking_task();
+
+	if (task_counted(task->tgid, detailed))
+		start_walk(task, (__u64)(long)actx->major, false, arch_of(actx->arch), true,
+			   actx->prio, detailed);
+}
+
 SEC("fentry/audit_filter_syscall")
 int BPF_PROG(start_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
-	struct task_struct *task;
+	start_filter_syscall_walk(actx, false);
+	return 0;
+}
 
-	if (hollow)
-		return 0;
-	task = walking_task();
-	if (task_counted(task->tgid))
-		start_walk(task, (__u64)(long)actx->major, false, arch_of(actx->arch), true,
-			   actx->prio);
+SEC("fentry/audit_filter_syscall")
+int BPF_PROG(start_filter_syscall_detailed, struct task_struct *tsk, struct audit_context *actx)
+{
+	start_filter_syscall_walk(actx, true);
 	return 0;
 }
 
@@ -631,28 +655,36 @@ static __noinline int end_filter_syscall_walk(struct audit_context *actx, __u64 
 {
 	__u64 nr = (__u64)(long)actx->major;
 	__u32 arch = arch_of(actx->arch);
-	struct count_slot *s = walk_begun(walking_task(), nr, arch, false);
+	struct count_slot *s = walk_begun(nr, arch, false);
 
 	if (s)
 		end_walk(s, nr, arch, false, actx->prio > s->walk.prio, actx, t1);
 	return 0;
 }
 
+/*
+ * A match raises prio to the rule's, which is never 0 and never above ~0:
+ * prio still 0, or ~0 (AUDIT_STATE_RECORD), matched nothing.
+ */
+static __always_inline int end_filter_syscall_untimed(struct audit_context *actx)
+{
+	__u64 prio = actx->prio;
+
+	return prio == 0 || prio == ~0ULL ? 0 : end_filter_syscall_walk(actx, 0);
+}
+
 SEC("fexit/audit_filter_syscall")
 int BPF_PROG(end_filter_syscall, struct task_struct *tsk, struct audit_context *actx)
 {
-	__u64 prio;
+	return end_filter_syscall_untimed(actx);
+}
 
-	if (hollow)
-		return 0;
+SEC("fexit/audit_filter_syscall")
+int BPF_PROG(end_filter_syscall_detailed, struct task_struct *tsk, struct audit_context *actx)
+{
 	if (timing)
 		return end_filter_syscall_walk(actx, bpf_ktime_get_ns());
-	/*
-	 * A match raises prio to the rule's, which is never 0 and never
-	 * above ~0: prio still 0, or ~0 (AUDIT_STATE_RECORD), matched nothing.
-	 */
-	prio = actx->prio;
-	return prio == 0 || prio == ~0ULL ? 0 : end_filter_syscall_walk(actx, 0);
+	return end_filter_syscall_untimed(actx);
 }
 
 /* Before 5.16 (io_uring contexts) a context said only whether it was in a syscall. */
@@ -671,11 +703,12 @@ static __always_inline bool in_syscall_context(struct audit_context *actx)
  * syscall-exit: the conditions under which __audit_syscall_exit() filters,
  * read through a BTF pointer: plain loads, no helper calls.
  */
-static __always_inline void count_if_walked(struct audit_context *actx, __u32 tgid)
+static __always_inline void count_if_walked(struct audit_context *actx, __u32 tgid, bool detailed)
 {
-	if (!actx || (actx->dummy && !profile) || !in_syscall_context(actx) || !task_counted(tgid))
+	if (!actx || (actx->dummy && !(detailed && profile)) || !in_syscall_context(actx) ||
+	    !task_counted(tgid, detailed))
 		return;
-	count_syscall_walk((__u64)(long)actx->major, arch_of(actx->arch));
+	count_syscall_walk((__u64)(long)actx->major, arch_of(actx->arch), detailed);
 }
 
 /*
@@ -683,15 +716,17 @@ static __always_inline void count_if_walked(struct audit_context *actx, __u32 tg
  * The second int is `context` (AUDIT_CTX_SYSCALL is 1) or, before 5.16,
  * `in_syscall` (1 in a syscall).
  */
-static __always_inline void count_if_walked_read(struct audit_context *actx, __u32 tgid)
+static __always_inline void count_if_walked_read(struct audit_context *actx, __u32 tgid,
+						 bool detailed)
 {
 	int head[3]; /* dummy, context, state: adjacent, read at once */
 
-	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) || (head[0] && !profile) ||
-	    head[1] != AUDIT_CTX_SYSCALL || !task_counted(tgid))
+	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) ||
+	    (head[0] && !(detailed && profile)) || head[1] != AUDIT_CTX_SYSCALL ||
+	    !task_counted(tgid, detailed))
 		return;
 	count_syscall_walk((__u64)(long)BPF_CORE_READ(actx, major),
-			   arch_of(BPF_CORE_READ(actx, arch)));
+			   arch_of(BPF_CORE_READ(actx, arch)), detailed);
 }
 
 /*
@@ -699,24 +734,31 @@ static __always_inline void count_if_walked_read(struct audit_context *actx, __u
  * on 5.10 libbpf resolves the test below to false and the verifier never
  * sees that helper, so the program loads there with CO-RE reads.
  */
-static __always_inline void count_current(void)
+static __always_inline void count_current(bool detailed)
 {
 	struct task_struct *task;
 
 	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
 		task = bpf_get_current_task_btf();
-		count_if_walked(task->audit_context, task->tgid);
+		count_if_walked(task->audit_context, task->tgid, detailed);
 		return;
 	}
 	task = (struct task_struct *)bpf_get_current_task();
-	count_if_walked_read(BPF_CORE_READ(task, audit_context), bpf_get_current_pid_tgid() >> 32);
+	count_if_walked_read(BPF_CORE_READ(task, audit_context), bpf_get_current_pid_tgid() >> 32,
+			     detailed);
 }
 
 SEC("fentry/__audit_syscall_exit")
 int BPF_PROG(count_syscall_exit, int success, long return_code)
 {
-	if (!hollow)
-		count_current();
+	count_current(false);
+	return 0;
+}
+
+SEC("fentry/__audit_syscall_exit")
+int BPF_PROG(count_syscall_exit_detailed, int success, long return_code)
+{
+	count_current(true);
 	return 0;
 }
 
@@ -728,7 +770,7 @@ int BPF_PROG(count_syscall_exit, int success, long return_code)
 SEC("fentry/__audit_uring_exit")
 int BPF_PROG(count_uring_exit, int success, long code)
 {
-	count_current();
+	count_current(true);
 	return 0;
 }
 
@@ -740,7 +782,7 @@ SEC("fentry/__audit_free")
 int BPF_PROG(count_audit_free, struct task_struct *tsk)
 {
 	if (tsk == (struct task_struct *)bpf_get_current_task())
-		count_if_walked(tsk->audit_context, tsk->tgid);
+		count_if_walked(tsk->audit_context, tsk->tgid, true);
 	return 0;
 }
 
@@ -763,16 +805,16 @@ static __always_inline __u32 entering_arch(struct task_struct *task)
  * only on a context that is not in a syscall, with the same audit_n_rules
  * unless a rule changed meanwhile).
  */
-static __always_inline bool walk_armed(struct task_struct *task)
+static __always_inline bool walk_armed(struct task_struct *task, bool detailed)
 {
 	struct audit_context *actx = task->audit_context;
 
-	return actx && (!actx->dummy || profile) && actx->state != AUDIT_STATE_DISABLED &&
-	       task_counted(task->tgid);
+	return actx && (!actx->dummy || (detailed && profile)) &&
+	       actx->state != AUDIT_STATE_DISABLED && task_counted(task->tgid, detailed);
 }
 
 /* The walk the task's last syscall made on its way out, if armed. */
-static __always_inline void count_returned(const struct syscall_entry *e, bool armed)
+static __always_inline void count_returned(const struct syscall_entry *e, bool armed, bool detailed)
 {
 	if (!armed)
 		return;
@@ -780,7 +822,7 @@ static __always_inline void count_returned(const struct syscall_entry *e, bool a
 		__sync_fetch_and_add(&stale_candidates, 1);
 	if (e->nr == NR_IO_URING_ENTER)
 		__sync_fetch_and_add(&uring_enter_walks, 1);
-	count_syscall_walk(e->nr, e->arch);
+	count_syscall_walk(e->nr, e->arch, detailed);
 }
 
 /*
@@ -791,22 +833,19 @@ static __always_inline void count_returned(const struct syscall_entry *e, bool a
  * done and whose `dummy` is still in the context, and notes this one: one
  * program per syscall instead of one at each edge (make overhead).
  */
-SEC("raw_tracepoint/sys_enter")
-int count_sys_enter(struct bpf_raw_tracepoint_args *args)
+static __always_inline void count_entry(struct bpf_raw_tracepoint_args *args, bool detailed)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct syscall_entry *e;
 	bool armed;
 
-	if (hollow)
-		return 0;
 	e = bpf_task_storage_get(&entries, task, NULL,
 				 audit_on ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 	if (!e)
-		return 0;
-	armed = walk_armed(task);
+		return;
+	armed = walk_armed(task, detailed);
 	if (e->pending)
-		count_returned(e, armed);
+		count_returned(e, armed, detailed);
 	/* With audit off, audit's entry hook arms no walk. */
 	e->pending = audit_on;
 	e->nr = args->args[1];
@@ -823,6 +862,19 @@ int count_sys_enter(struct bpf_raw_tracepoint_args *args)
 	 * called exit first.
 	 */
 	e->armed = armed;
+}
+
+SEC("raw_tracepoint/sys_enter")
+int count_sys_enter(struct bpf_raw_tracepoint_args *args)
+{
+	count_entry(args, false);
+	return 0;
+}
+
+SEC("raw_tracepoint/sys_enter")
+int count_sys_enter_detailed(struct bpf_raw_tracepoint_args *args)
+{
+	count_entry(args, true);
 	return 0;
 }
 
@@ -840,7 +892,7 @@ int count_before_signal(struct bpf_raw_tracepoint_args *args)
 	if (!e || !e->pending)
 		return 0;
 	e->pending = 0;
-	count_returned(e, walk_armed(task));
+	count_returned(e, walk_armed(task, true), true);
 	return 0;
 }
 
@@ -869,7 +921,7 @@ int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 		e->pending = 0;
 		if (e->armed)
 			__sync_fetch_and_add(&exit_walks_inferred, 1);
-		count_returned(e, e->armed);
+		count_returned(e, e->armed, true);
 	}
 	if (follow_children)
 		forget_if_last(task);

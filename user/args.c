@@ -64,7 +64,6 @@ enum {
 	OPT_METRICS,
 	OPT_CORRUPT,
 	OPT_FAIL_START,
-	OPT_HOLLOW,
 	OPT_CALIBRATION,
 	OPT_RULES,
 	OPT_CPU,
@@ -131,7 +130,6 @@ static const struct argp_option options[] = {
 	/* Proves a command is killed, never run uncounted, when starting it fails. */
 	{ "test-fail-start", OPT_FAIL_START, NULL, OPTION_HIDDEN, NULL, 0 },
 	/* Benchmarks: the programs attach and return at once, the floor of this design. */
-	{ "test-hollow", OPT_HOLLOW, NULL, OPTION_HIDDEN, NULL, 0 },
 	/* Proves rule changes are heard: no periodic listing to fall back on. */
 	{ "test-list-period-ms", OPT_LIST_PERIOD, "MS", OPTION_HIDDEN, NULL, 0 },
 	/* Proves lost change records are noticed: a socket buffer that overflows. */
@@ -220,9 +218,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 10, 1000, &v))
 			argp_error(state, "invalid --sync-ms '%s': give 10 to 1000", arg);
 		env->sync_ms = v;
-		break;
-	case OPT_HOLLOW:
-		env->hollow = true;
 		break;
 	case OPT_LIST_PERIOD:
 		if (parse_long(arg, 10, 86400000, &v))

@@ -32,7 +32,6 @@ struct env {
 	const char *web_config;	      /* --web.config.file: TLS and basic auth, or NULL */
 	const char *user;	      /* --user: counted as this user once started, or NULL */
 	long corrupt_nr;	      /* tests only: a syscall bit the mirror must lack, or -1 */
-	bool hollow;		      /* benchmarks only: counting programs that return at once */
 	bool test_fail_start; /* tests only: fail between spawning the command and releasing it */
 	const char *calibration; /* file to read (count) or write (calibrate) */
 	int calib_rules;	 /* calibrate: most rules added; 0: max(64, exit rules) */

@@ -90,36 +90,49 @@ static bool has_helper(const struct btf *btf, const char *name)
 
 #define MAX_MODE_PROGS 3
 
+/*
+ * The hot path's programs test no option: a run that sets one gets their
+ * `detailed` twins, which do (bpf/auditskip.bpf.c says why).
+ */
+static bool wants_detailed(const struct attach_req *req)
+{
+	return req->filter_tasks || req->per_comm || req->timing || req->profile;
+}
+
 /* A mode's programs, the ones that must be attached first leading. */
-static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, struct bpf_program **progs)
+static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, bool detailed,
+		      struct bpf_program **progs)
 {
 	switch (mode) {
 	case MODE_FILTER_OP:
-		progs[0] = s->progs.start_filter_op;
-		progs[1] = s->progs.end_filter_op;
+		progs[0] = detailed ? s->progs.start_filter_op_detailed : s->progs.start_filter_op;
+		progs[1] = detailed ? s->progs.end_filter_op_detailed : s->progs.end_filter_op;
 		return 2;
 	case MODE_FILTER_SYSCALL:
-		progs[0] = s->progs.start_filter_syscall;
-		progs[1] = s->progs.end_filter_syscall;
+		progs[0] = detailed ? s->progs.start_filter_syscall_detailed :
+				      s->progs.start_filter_syscall;
+		progs[1] = detailed ? s->progs.end_filter_syscall_detailed :
+				      s->progs.end_filter_syscall;
 		return 2;
 	case MODE_SYSCALL_EXIT:
-		progs[0] = s->progs.count_syscall_exit;
+		progs[0] = detailed ? s->progs.count_syscall_exit_detailed :
+				      s->progs.count_syscall_exit;
 		progs[1] = s->progs.count_audit_free;
 		progs[2] = s->progs.count_uring_exit;
 		return 3;
 	default:
-		progs[0] = s->progs.count_sys_enter;
+		progs[0] = detailed ? s->progs.count_sys_enter_detailed : s->progs.count_sys_enter;
 		progs[1] = s->progs.count_before_signal;
 		progs[2] = s->progs.count_exit_walk;
 		return 3;
 	}
 }
 
-static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode,
+static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode, bool detailed,
 			 const struct bpf_program *prog)
 {
 	struct bpf_program *progs[MAX_MODE_PROGS];
-	int n = mode_progs(s, mode, progs);
+	int n = mode_progs(s, mode, detailed, progs);
 
 	for (int i = 0; i < n; i++)
 		if (progs[i] == prog)
@@ -138,7 +151,7 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 		const char *target = mirror_target(prog);
 
 		bpf_program__set_autoload(
-			prog, is_mode_prog(s, mode, prog) ||
+			prog, is_mode_prog(s, mode, wants_detailed(req), prog) ||
 				      (target && kernel_mirror && has_func(btf, target)));
 	}
 	/*
@@ -186,7 +199,6 @@ static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	s->rodata->per_comm = req->per_comm;
 	s->rodata->timing = req->timing;
-	s->rodata->hollow = req->hollow;
 	s->rodata->follow_children = req->follow_children;
 	s->rodata->profile = req->profile;
 }
@@ -232,6 +244,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 	}
 	/* The rebuild walks the kernel's list with bpf_loop() (5.17 and later). */
 	out->kernel_mirror = trampoline && req->exit_list_addr && has_helper(btf, "loop");
+	out->detailed = wants_detailed(req);
 	choose_programs(s, req, btf, mode, out->kernel_mirror);
 	size_maps(s, req, mode);
 	set_options(s, req);
@@ -242,7 +255,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum at
 		goto fail;
 	}
 	bpf_object__for_each_program (prog, s->obj) {
-		if (!bpf_program__autoload(prog) || is_mode_prog(s, mode, prog))
+		if (!bpf_program__autoload(prog) || is_mode_prog(s, mode, out->detailed, prog))
 			continue;
 		err = attach_prog(s, prog);
 		if (err) {
@@ -326,7 +339,7 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 int attach_start_counting(struct attached *at)
 {
 	struct bpf_program *progs[MAX_MODE_PROGS];
-	int n = mode_progs(at->skel, at->mode, progs), err = 0;
+	int n = mode_progs(at->skel, at->mode, at->detailed, progs), err = 0;
 
 	for (int i = 0; i < n && !err; i++) {
 		if (!bpf_program__autoload(progs[i]))

@@ -28,7 +28,6 @@ struct attach_req {
 	long corrupt_nr;    /* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
 	bool timing;
-	bool hollow;  /* benchmarks only: the programs return at once */
 	bool profile; /* `profile`: every syscall audit would filter, dummy contexts too */
 	const char *btf_path;
 	bool verbose;
@@ -38,6 +37,7 @@ struct attached {
 	struct auditskip_bpf *skel;
 	enum attach_mode mode;
 	bool kernel_mirror; /* BPF rebuilds the mirror from the kernel's list */
+	bool detailed;	    /* the hot path's programs that test the options */
 };
 
 /*

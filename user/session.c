@@ -322,7 +322,7 @@ static int list_and_apply(struct session *ss)
 	}
 	whatif_build(&ss->rules, NULL, &w);
 	w.mirror_seq = ss->report.live.mirror.seq;
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.whatif), &zero, &w, BPF_ANY))
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.data_whatif), &zero, &w, BPF_ANY))
 		return -errno;
 	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
 	update_stale(ss);
@@ -384,7 +384,6 @@ int session_open(struct session *ss, struct env *env)
 			.corrupt_nr = env->corrupt_nr,
 			.per_comm = env->per_comm > 0,
 			.timing = env->timing,
-			.hollow = env->hollow,
 			.profile = env->command == CMD_PROFILE,
 		},
 	};

@@ -6,6 +6,7 @@
  *   getpid_loop N --descendants D        a chain of D descendants, N calls each
  *   getpid_loop N --per-cpu              a child pinned to each CPU, N calls each
  *   getpid_loop --for SECONDS            as many calls as fit, then prints how many
+ *   getpid_loop N --nr NR                N calls of syscall NR instead
  * Waiting uses nanosleep, access and wait4, never getpid.
  */
 #define _GNU_SOURCE
@@ -19,11 +20,16 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+static void syscalls(long nr, long n)
+{
+	for (long i = 0; i < n; i++)
+		syscall(nr);
+}
+
 static void getpids(long n)
 {
 	/* syscall(), not getpid(): libc must not answer from a cache. */
-	for (long i = 0; i < n; i++)
-		syscall(SYS_getpid);
+	syscalls(SYS_getpid, n);
 }
 
 static long count(const char *s)
@@ -137,8 +143,13 @@ int main(int argc, char **argv)
 		return descend(count(argv[1]), count(argv[3]));
 	if (argc == 3 && !strcmp(argv[2], "--per-cpu"))
 		return per_cpu(count(argv[1]));
+	/* A number no program calls counts exactly even among other processes. */
+	if (argc == 4 && !strcmp(argv[2], "--nr")) {
+		syscalls(count(argv[3]), count(argv[1]));
+		return 0;
+	}
 	fprintf(stderr,
-		"usage: getpid_loop N [--pause READY GO M | --descendants D | --per-cpu]\n"
+		"usage: getpid_loop N [--pause READY GO M | --descendants D | --per-cpu | --nr NR]\n"
 		"       getpid_loop --for SECONDS\n");
 	return 2;
 }
