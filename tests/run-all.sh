@@ -95,13 +95,19 @@ format_check() {
 	echo "$(echo "$out" | grep -c '^PASS ') passed, $(echo "$out" | grep -c '^FAIL ') failed"
 }
 
-# The guests change no host state and take one host thread each (TCG): they
-# run beside the host suites, their output shown when they are done. In a
-# session of their own, so that stopping the suite stops their QEMUs.
-GUEST_LOG=$(mktemp)
-setsid tests/vm/run.sh >"$GUEST_LOG" 2>&1 &
-GUEST_PID=$!
-trap 'kill -- -"$GUEST_PID" 2>/dev/null; rm -f "$GUEST_LOG"' EXIT
+# The guests change no host state and take one host thread each (TCG): two
+# lanes of them (tests/vm/run.sh, VMTEST_LANE) run beside the host suites,
+# their output shown when they are done. Each in a session of its own, so
+# that stopping the suite stops their QEMUs.
+GUEST_PIDS=()
+GUEST_LOGS=()
+for lane in 1 2; do
+	GUEST_LOGS+=("$(mktemp)")
+	VMTEST_LANE=$lane/2 VMTEST_LOGDIR="$OUT/vmtest/lane$lane" \
+		setsid tests/vm/run.sh >"${GUEST_LOGS[-1]}" 2>&1 &
+	GUEST_PIDS+=($!)
+done
+trap 'for p in "${GUEST_PIDS[@]}"; do kill -- -"$p" 2>/dev/null; done; rm -f "${GUEST_LOGS[@]}"' EXIT
 
 run_suite "format (clang-format, .clang-format)" format_check
 run_suite "unit tests" unit_tests
@@ -118,13 +124,18 @@ run_suite "rules files read as the kernel lists them (host)" tests/host/rulesfil
 run_suite "rule advisor (host)" tests/host/advise.sh
 # Waited for here, not in run_suite's pipeline: a subshell cannot wait for
 # its parent's child.
-GUEST_STATUS=0
-wait "$GUEST_PID" || GUEST_STATUS=$?
-guest_tests() {
-	cat "$GUEST_LOG"
-	return "$GUEST_STATUS"
+GUEST_STATUS=()
+for p in "${GUEST_PIDS[@]}"; do
+	s=0
+	wait "$p" || s=$?
+	GUEST_STATUS+=("$s")
+done
+guest_lane() {
+	cat "${GUEST_LOGS[$1 - 1]}"
+	return "${GUEST_STATUS[$1 - 1]}"
 }
-run_suite "guest tests (QEMU, Debian kernels)" guest_tests
+run_suite "guest tests, lane 1 of 2 (QEMU, Debian kernels)" guest_lane 1
+run_suite "guest tests, lane 2 of 2 (QEMU, Debian kernels)" guest_lane 2
 echo "=== all suites"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -28,7 +28,7 @@
 # VMTEST_MEM (default 1G), VMTEST_SMP (default 2), VMTEST_TCG_THREAD
 # (single, the default, or multi: see lib-qemu.sh), VMTEST_ICOUNT (1: the
 # guest's clock counts instructions, see lib-qemu.sh), VMTEST_BPFTRACE (1:
-# the host's bpftrace in the initramfs, for the overhead suite), VMTEST_SUITES,
+# the host's bpftrace in the initramfs, for the overhead suite), VMTEST_SUITES, VMTEST_LANE (below),
 # VMTEST_BENCH (see below), VMTEST_STATIC (directory
 # with the static auditskip and getpid_loop, default .output/static),
 # VMTEST_APPEND (more kernel command line, e.g. to try the crash
@@ -71,7 +71,10 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # permission classes), the what-if suite and the preemption suite on 6.12. `all` (make
 # vmtest-all) runs the corpus and the what-ifs on every kernel and adds
 # 6.12-trixie, the same series as Debian 12's 6.12.
-CI_KERNELS="5.10 6.1 6.12:main,stale-watch,stale-tree,corpus,advise,whatif,preempt 7.2"
+# The corpus is an entry of its own, so that make test's two lanes
+# (VMTEST_LANE below) take about the same time: 6.12's corpus, 5.10 and 6.1
+# in one, 6.12's other suites and 7.2 in the other.
+CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,whatif,preempt 5.10 7.2 6.1"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.
@@ -90,16 +93,28 @@ elif [ "$*" = all ]; then
 	# shellcheck disable=SC2046
 	set -- $(vm_kernel_names)
 fi
+# VMTEST_LANE=I/N: only the Ith of every N entries (make test runs two
+# lanes side by side: each guest takes one host thread).
+if [ -n "${VMTEST_LANE:-}" ]; then
+	lane=${VMTEST_LANE%/*} lanes=${VMTEST_LANE#*/} picked=() i=0
+	for k in "$@"; do
+		[ $((i % lanes + 1)) != "$lane" ] || picked+=("$k")
+		i=$((i + 1))
+	done
+	set -- "${picked[@]}"
+fi
+# KERNELS[i] boots the suites KSUITES[i] (a kernel may come twice).
 KERNELS=()
-declare -A KSUITES
+KSUITES=()
 for k in "$@"; do
 	c=$(vm_kernel_canon "${k%%:*}")
 	[ -n "$c" ] || die "unknown kernel '$k' (use one of: $(vm_kernel_names | tr '\n' ' ')or all)"
+	i=${#KERNELS[@]}
 	KERNELS+=("$c")
-	KSUITES[$c]=$SUITES
-	[ "$k" = "${k#*:}" ] || KSUITES[$c]=${k#*:}
-	KSUITES[$c]=${KSUITES[$c]//,/ }
-	for suite in ${KSUITES[$c]}; do
+	KSUITES[i]=$SUITES
+	[ "$k" = "${k#*:}" ] || KSUITES[i]=${k#*:}
+	KSUITES[i]=${KSUITES[i]//,/ }
+	for suite in ${KSUITES[i]}; do
 		case "$suite" in
 		main | stale-watch | stale-tree | corpus | whatif | overhead | advise | preempt) ;;
 		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise, preempt)" ;;
@@ -181,7 +196,8 @@ run_guest() {
 }
 
 vm_build_initramfs "$LOGDIR/initramfs-root" "$LOGDIR/initramfs.cpio.gz"
-for series in "${KERNELS[@]}"; do
+for i in "${!KERNELS[@]}"; do
+	series=${KERNELS[i]}
 	if ! kernel=$(vm_fetch_kernel "$series") || [ -z "$kernel" ]; then
 		echo "== $series: FAIL no kernel package found or downloaded"
 		SUMMARY+=("$series: no kernel")
@@ -189,7 +205,7 @@ for series in "${KERNELS[@]}"; do
 		continue
 	fi
 	# Stale accounting lasts until reboot: each case gets a fresh guest.
-	for suite in ${KSUITES[$series]}; do
+	for suite in ${KSUITES[i]}; do
 		if [ "$suite" = main ]; then
 			run_guest "$series" "$kernel"
 		else
@@ -199,7 +215,8 @@ for series in "${KERNELS[@]}"; do
 done
 
 echo "== attach modes (tests/vm/matrix-table.sh)"
-"$VMDIR/matrix-table.sh" "$LOGDIR" "${KERNELS[@]}" 2>&1 || true
+# shellcheck disable=SC2046
+"$VMDIR/matrix-table.sh" "$LOGDIR" $(printf '%s\n' "${KERNELS[@]}" | awk '!seen[$0]++') 2>&1 || true
 echo "== summary"
 for s in "${SUMMARY[@]}"; do echo "  $s"; done
 echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
