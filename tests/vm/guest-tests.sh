@@ -97,17 +97,22 @@ t_mode_absent() {
 	fi
 }
 
+# openat_rules_for NAME: $NRULES openat rules that cannot match, on an
+# empty list; fails test NAME if they cannot be loaded.
+openat_rules_for() {
+	rules_reset
+	load_openat_rules $NRULES && return 0
+	fail $1 "could not load $NRULES rules"
+	rules_reset
+	return 1
+}
+
 # Exactness: NRULES openat rules that can never match; every getpid exit walk
 # is skippable and walks all NRULES rules.
 t_exact() {
 	M=$1
 	name=exact-$M
-	rules_reset
-	if ! load_openat_rules $NRULES; then
-		fail $name "could not load $NRULES rules"
-		rules_reset
-		return
-	fi
+	openat_rules_for $name || return
 	tool $name --mode $M --json -- getpid_loop $N
 	rules_reset
 	jlast "$T/$name.out" summary >"$T/$name.sum"
@@ -178,12 +183,7 @@ NR_UNASSIGNED=400
 t_exact_whole() {
 	M=$1
 	name=whole-$M
-	rules_reset
-	if ! load_openat_rules $NRULES; then
-		fail $name "could not load $NRULES rules"
-		rules_reset
-		return
-	fi
+	openat_rules_for $name || return
 	timeout $TOOL_TIMEOUT auditskip --mode $M --json >"$T/$name.out" 2>"$T/$name.err" &
 	_pid=$!
 	_w=0
@@ -217,12 +217,7 @@ t_exact_whole() {
 t_openat() {
 	M=$1
 	name=openat-$M
-	rules_reset
-	if ! load_openat_rules $NRULES; then
-		fail $name "could not load $NRULES rules"
-		rules_reset
-		return
-	fi
+	openat_rules_for $name || return
 	tool $name --mode $M --json -- cat $RULES_DIR/30-stig.rules
 	rules_reset
 	jlast "$T/$name.out" summary >"$T/$name.sum"
