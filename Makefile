@@ -48,7 +48,7 @@ STATIC_LIBS := -static $(filter-out $(HTTP_LIBS),$(LIBS))
 LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
 	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
 	user/calibration.c user/calltime.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c \
-	user/counts.c user/session.c user/metrics_textfile.c \
+	user/counts.c user/session.c user/stale.c user/metrics_textfile.c \
 	user/advise.c user/advise_profile.c user/rule_text.c user/rulesfile.c user/kernelrule.c user/blockers.c \
 	user/report_blockers.c user/profile.c user/profile_parse.c user/prediction.c \
 	user/prediction_report.c user/rules_source.c user/privileges.c user/webconfig.c user/basic_auth.c
@@ -61,7 +61,7 @@ TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTP
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
 	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text $(OUTPUT)/test_profile $(OUTPUT)/test_webconfig \
-	$(OUTPUT)/test_resync
+	$(OUTPUT)/test_resync $(OUTPUT)/test_stale
 
 ifeq ($(V),1)
 Q =
@@ -181,6 +181,10 @@ $(OUTPUT)/test_resync: tests/unit/test_resync.c $(OUTPUT)/config_change.o $(OUTP
 	$(OUTPUT)/rules.o $(OUTPUT)/mask.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
+
+$(OUTPUT)/test_stale: tests/unit/test_stale.c $(OUTPUT)/stale.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -o $@
 
 $(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
 	$(call msg,CC,$@)

@@ -79,12 +79,13 @@ volatile __u64 clock_ns = 0;	      /* cost of one clock read, least seen */
 volatile bool whatif_differs = false; /* a what-if mask differs from the patch's */
 /*
  * Staleness without audit_n_rules: the loader's epoch while its listings
- * find no rule that counts (0 otherwise). A walk of a syscall that entered
- * in the epoch still current is a candidate; the loader confirms it when
- * the epoch ends without a rule change.
+ * find no rule that counts, 0 otherwise; a new one at every listing. What
+ * the syscalls that entered in it showed goes to its tally (see
+ * note_ruleless()); the loader weighs it once the epoch has ended without
+ * a rule change.
  */
 volatile __u64 ruleless_epoch = 0;
-volatile __u64 stale_candidates = 0;
+struct stale_tally stale_tally[2] = {};
 /* Blind spots, counted: exit walks in __audit_free that tracepoint mode infers. */
 volatile __u64 exit_walks_inferred = 0;
 /*
@@ -813,13 +814,74 @@ static __always_inline bool walk_armed(struct task_struct *task, bool detailed)
 	       actx->state != AUDIT_STATE_DISABLED && task_counted(task->tgid, detailed);
 }
 
-/* The walk the task's last syscall made on its way out, if armed. */
-static __always_inline void count_returned(const struct syscall_entry *e, bool armed, bool detailed)
+/*
+ * Syscalls that never log a record in their own context: each reads a field
+ * of the task and returns, with no LSM hook and no audit call on the way.
+ * Any other syscall may (a bind to audit's log group, a rule change, a PAM
+ * message, an LSM denial), and audit_log_start() then clears `dummy` "to
+ * enable supporting records", so that syscall walks the exit list with no
+ * rule loaded on a healthy kernel.
+ */
+static __always_inline bool logs_no_record(__s64 nr, __u8 arch)
 {
+	if (arch == ARCH_COMPAT) /* i386 and arm share these numbers */
+		return nr == 20 || nr == 24 || nr == 47 || nr == 49 || nr == 50 || nr == 64 ||
+		       nr == 65 || nr == 158 || (nr >= 199 && nr <= 202) || nr == 224;
+#if defined(__TARGET_ARCH_x86)
+	/* sched_yield, getpid, getuid, getgid, geteuid, getegid, getppid, getpgrp, gettid */
+	return nr == 24 || nr == 39 || nr == 102 || nr == 104 || nr == 107 || nr == 108 ||
+	       nr == 110 || nr == 111 || nr == 186;
+#else
+	/* sched_yield, then getpid to gettid (asm-generic) */
+	return nr == 124 || (nr >= 172 && nr <= 178);
+#endif
+}
+
+/*
+ * A syscall that entered in the current ruleless epoch: its context's
+ * `dummy`, unchanged since audit's entry hook set it from audit_n_rules
+ * (__audit_syscall_entry()) unless the syscall logged a record, says
+ * whether audit_n_rules counted a rule no list holds. A dummy context
+ * proves it did not; a walk of a syscall that logs no record proves it
+ * did. The task's last syscall before its end has no context left here.
+ */
+static __always_inline void note_ruleless(struct task_struct *task, const struct syscall_entry *e)
+{
+	struct stale_tally *t = &stale_tally[e->ruleless_epoch & 1];
+	struct audit_context *actx = task->audit_context;
+	struct stale_walk *w;
+	__u64 i;
+
+	if (!actx || actx->state == AUDIT_STATE_DISABLED || t->epoch != e->ruleless_epoch)
+		return;
+	if (actx->dummy) {
+		if (!t->dummy_seen)
+			t->dummy_seen = 1;
+		return;
+	}
+	__sync_fetch_and_add(&t->walks, 1);
+	if (!logs_no_record(e->nr, e->arch))
+		return;
+	i = __sync_fetch_and_add(&t->proofs, 1);
+	if (i >= STALE_LOG)
+		return;
+	w = &t->log[i];
+	w->nr = e->nr;
+	w->arch = e->arch;
+	w->seen_ns = bpf_ktime_get_ns();
+	w->pid = task->pid;
+	w->tgid = task->tgid;
+	bpf_probe_read_kernel_str(w->comm, sizeof(w->comm), task->comm);
+}
+
+/* The walk the task's last syscall made on its way out, if armed. */
+static __always_inline void count_returned(struct task_struct *task, const struct syscall_entry *e,
+					   bool armed, bool detailed)
+{
+	if (e->ruleless_epoch && e->ruleless_epoch == ruleless_epoch)
+		note_ruleless(task, e);
 	if (!armed)
 		return;
-	if (e->ruleless_epoch && e->ruleless_epoch == ruleless_epoch)
-		__sync_fetch_and_add(&stale_candidates, 1);
 	if (e->nr == NR_IO_URING_ENTER)
 		__sync_fetch_and_add(&uring_enter_walks, 1);
 	count_syscall_walk(e->nr, e->arch, detailed);
@@ -845,7 +907,7 @@ static __always_inline void count_entry(struct bpf_raw_tracepoint_args *args, bo
 		return;
 	armed = walk_armed(task, detailed);
 	if (e->pending)
-		count_returned(e, armed, detailed);
+		count_returned(task, e, armed, detailed);
 	/* With audit off, audit's entry hook arms no walk. */
 	e->pending = audit_on;
 	e->nr = args->args[1];
@@ -892,7 +954,7 @@ int count_before_signal(struct bpf_raw_tracepoint_args *args)
 	if (!e || !e->pending)
 		return 0;
 	e->pending = 0;
-	count_returned(e, walk_armed(task, true), true);
+	count_returned(task, e, walk_armed(task, true), true);
 	return 0;
 }
 
@@ -921,7 +983,7 @@ int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 		e->pending = 0;
 		if (e->armed)
 			__sync_fetch_and_add(&exit_walks_inferred, 1);
-		count_returned(e, e->armed, true);
+		count_returned(task, e, e->armed, true);
 	}
 	if (follow_children)
 		forget_if_last(task);

@@ -213,6 +213,31 @@ struct syscall_entry {
 	__u8 pad[5];
 };
 
+/*
+ * tracepoint mode, staleness without audit_n_rules: what the syscalls that
+ * entered in one of the loader's ruleless epochs showed (bpf/auditskip.bpf.c,
+ * note_ruleless()). Two of them, by the epoch's parity: the loader prepares
+ * the next before it starts it, and reads the last once it has ended.
+ */
+#define STALE_LOG 8
+struct stale_walk {
+	__s64 nr;
+	__u64 seen_ns; /* bpf_ktime_get_ns() when its walk was counted */
+	__u32 pid;
+	__u32 tgid;
+	__u8 arch; /* enum slot_arch */
+	__u8 pad[7];
+	char comm[COMM_LEN];
+};
+
+struct stale_tally {
+	__u64 epoch;	  /* which epoch this is, set by the loader */
+	__u64 walks;	  /* syscalls that entered in it and walked */
+	__u64 proofs;	  /* of them, syscalls that log no record: logs_no_record() */
+	__u64 dummy_seen; /* one entered with a dummy context: audit_n_rules was 0 */
+	struct stale_walk log[STALE_LOG]; /* the first proofs */
+};
+
 /* Longest exit list the BPF rebuild walks; longer lists set `truncated`. */
 #define MAX_EXIT_RULES 65536
 /* Processes `-- COMMAND` can follow. */

@@ -104,11 +104,6 @@ static json_object *full_mask_rules_json(const struct ruleset *rs)
 	return arr;
 }
 
-static const char *stale_name(enum stale_verdict v)
-{
-	return v == STALE_YES ? "yes" : v == STALE_NO ? "no" : "unknown";
-}
-
 /* Counters exist only where the mode can know them: null says "cannot see". */
 static bool counter_known(const struct report_ctx *r, enum counter_kind kind)
 {
@@ -320,12 +315,65 @@ static double stale_cost_ns(const struct report_ctx *r)
 	return r->live.stale.syscalls * r->cfg.calib->ns_context;
 }
 
+/* Wall-clock seconds as UTC with milliseconds, as RFC 3339 writes them. */
+static void format_utc(double s, char *buf, size_t size)
+{
+	time_t t = (time_t)s;
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&t, &tm);
+	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%03dZ", (int)((s - (double)t) * 1000));
+}
+
+static json_object *utc_json(double s)
+{
+	char buf[40];
+
+	if (s <= 0)
+		return NULL;
+	format_utc(s, buf, sizeof(buf));
+	return json_object_new_string(buf);
+}
+
+/* The interval a "yes" rests on: when, and the walks that prove it. */
+static json_object *stale_evidence_json(const struct stale_interval *iv)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(o, "from", utc_json(iv->from_s));
+	json_object_object_add(o, "to", utc_json(iv->to_s));
+	json_object_object_add(o, "last_rule_change", utc_json(iv->last_change_s));
+	add_u64(o, "walks", iv->walks);
+	add_u64(o, "proofs", iv->proofs);
+	for (unsigned int i = 0; i < iv->nlog; i++) {
+		const struct stale_walk *w = &iv->log[i];
+		json_object *e = json_object_new_object();
+		char name[64];
+
+		slot_name(w->arch, w->nr, name, sizeof(name));
+		add_str(e, "syscall", name);
+		add_str(e, "arch", arch_name(w->arch));
+		add_u64(e, "pid", w->pid);
+		add_u64(e, "tgid", w->tgid);
+		add_str(e, "comm", w->comm);
+		json_object_object_add(e, "seen", utc_json(iv->seen_s[i]));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "syscalls", arr);
+	return o;
+}
+
 static json_object *stale_json(const struct report_ctx *r)
 {
 	const struct stale_report *st = &r->live.stale;
 	json_object *o = json_object_new_object();
 
 	add_str(o, "state", stale_name(st->verdict));
+	json_object_object_add(o, "reason", st->reason ? json_object_new_string(st->reason) : NULL);
+	json_object_object_add(o, "evidence",
+			       st->has_evidence ? stale_evidence_json(&st->evidence) : NULL);
 	add_u64(o, "syscalls", st->syscalls);
 	json_object_object_add(o, "audit_n_rules",
 			       st->kernel_n_rules >= 0 ? json_object_new_int(st->kernel_n_rules) :
@@ -573,6 +621,41 @@ static void print_safety(const struct report_ctx *r, const struct scan_counts *t
 	}
 }
 
+/* Local time of day with milliseconds, for the text report. */
+static void format_local(double s, char *buf, size_t size)
+{
+	time_t t = (time_t)s;
+	struct tm tm;
+	size_t n;
+
+	localtime_r(&t, &tm);
+	n = strftime(buf, size, "%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%03d", (int)((s - (double)t) * 1000));
+}
+
+static void print_stale_evidence(FILE *out, const struct stale_interval *iv)
+{
+	char from[24], to[24], change[24] = "none heard", seen[24];
+
+	format_local(iv->from_s, from, sizeof(from));
+	format_local(iv->to_s, to, sizeof(to));
+	if (iv->last_change_s > 0)
+		format_local(iv->last_change_s, change, sizeof(change));
+	fprintf(out,
+		"    evidence: between listings at %s and %s that found no rule that counts (last rule change before: %s),\n"
+		"    %llu syscalls walked, %llu of them syscalls that log no record:\n",
+		from, to, change, (unsigned long long)iv->walks, (unsigned long long)iv->proofs);
+	for (unsigned int i = 0; i < iv->nlog; i++) {
+		const struct stale_walk *w = &iv->log[i];
+		char name[64];
+
+		slot_name(w->arch, w->nr, name, sizeof(name));
+		format_local(iv->seen_s[i], seen, sizeof(seen));
+		fprintf(out, "      %s (%s) by pid %u, tgid %u, \"%s\", counted at %s\n", name,
+			arch_name(w->arch), w->pid, w->tgid, w->comm, seen);
+	}
+}
+
 static void print_stale(FILE *out, const struct report_ctx *r)
 {
 	const struct stale_report *st = &r->live.stale;
@@ -589,9 +672,10 @@ static void print_stale(FILE *out, const struct report_ctx *r)
 	if (st->syscalls && r->cfg.calib->ns_context > 0)
 		fprintf(out, "    estimated cost: %.3f ms (%.0f ns a syscall, calibrated)\n",
 			stale_cost_ns(r) / 1e6, r->cfg.calib->ns_context);
-	else if (st->verdict == STALE_UNKNOWN)
-		fprintf(out,
-			"    unknown while rules are loaded and audit_n_rules cannot be read (no KALLSYMS_ALL)\n");
+	if (st->reason)
+		fprintf(out, "    %s\n", st->reason);
+	if (st->has_evidence)
+		print_stale_evidence(out, &st->evidence);
 }
 
 static void print_saved(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t,

@@ -10,20 +10,7 @@
 #include "counts.h"
 #include "resync.h"
 #include "rules.h"
-
-enum stale_verdict {
-	STALE_UNKNOWN,
-	STALE_NO,
-	STALE_YES
-};
-
-/* audit_n_rules left counting rules that are gone (the series' first fix). */
-struct stale_report {
-	enum stale_verdict verdict;
-	__u64 syscalls;		    /* non-dummy syscalls while no rule needed a context */
-	int kernel_n_rules;	    /* audit_n_rules, -1 where it cannot be read */
-	unsigned int counted_rules; /* rules that should make up audit_n_rules */
-};
+#include "stale.h"
 
 /* How a run counts and reports: set once, before the first report. */
 struct report_settings {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "auditskip.h" /* before the skeleton: its mirror section is a struct mask_mirror */
@@ -57,6 +58,14 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* CPU time of this thread: what a listing costs the loader, kernel side included. */
 static double thread_cpu_s(void)
 {
@@ -74,8 +83,10 @@ static void hear(struct session *ss, const struct config_changes *c)
 		resync_audit_off(&ss->resync);
 	if (c->status)
 		ss->status_due = true;
-	if (c->lost || c->rules)
+	if (c->lost || c->rules) {
 		ss->change_heard = true;
+		ss->last_change_s = wall_s();
+	}
 }
 
 /*
@@ -178,14 +189,90 @@ static int write_netlink_mirror(struct session *ss)
 }
 
 /*
+ * Whether every audit record queued so far has reached us and none of them
+ * is a change still unread: kauditd multicasts each record as it takes it
+ * off audit's queue (kauditd_send_queue()), so once the backlog is empty,
+ * what was logged before is on notify_fd. Unread records stay for wait_s().
+ * False when changes cannot be heard at all, or the backlog did not empty
+ * within 200 ms.
+ */
+static bool nothing_unheard(const struct session *ss)
+{
+	struct pollfd pfd = { .fd = ss->notify_fd, .events = POLLIN };
+	struct audit_status_info st;
+
+	if (ss->notify_fd < 0)
+		return false;
+	for (int tries = 0; tries < 40 && audit_status_read(&st) == 0; tries++) {
+		if (!st.backlog)
+			return poll(&pfd, 1, 0) == 0;
+		usleep(5000);
+	}
+	return false;
+}
+
+/* The tally of an ended ruleless epoch, as the interval a verdict can rest on. */
+static void ended_interval(const struct session *ss, const struct stale_tally *t,
+			   struct stale_interval *iv)
+{
+	struct timespec mono;
+	double wall = wall_s(), mono_s;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	mono_s = mono.tv_sec + mono.tv_nsec / 1e9;
+	*iv = (struct stale_interval){
+		.from_s = ss->epoch_began_s,
+		.to_s = wall,
+		.last_change_s = ss->last_change_s,
+		.walks = t->walks,
+		.proofs = t->proofs,
+		.nlog = t->proofs < STALE_LOG ? t->proofs : STALE_LOG,
+	};
+	memcpy(iv->log, t->log, sizeof(iv->log));
+	for (unsigned int i = 0; i < iv->nlog; i++)
+		iv->seen_s[i] = wall - (mono_s - t->log[i].seen_ns / 1e9);
+}
+
+/*
+ * tracepoint mode, where audit_n_rules cannot be read: each listing ends the
+ * ruleless epoch the last one began and begins the next (epoch 0 while rules
+ * that count are loaded). Syscalls that entered in an epoch tally what their
+ * contexts showed (note_ruleless() in the BPF object); the tally is final
+ * once the next epoch has begun, and is weighed only if the epoch ended with
+ * no rule that counts and every rule change made in it was heard: a rule
+ * added and deleted between two listings is seen by no listing, but its
+ * records are.
+ */
+static void watch_ruleless(struct session *ss, bool ruleless)
+{
+	struct stale_report *st = &ss->report.live.stale;
+	struct auditskip_bpf *skel = ss->at.skel;
+	__u64 ended = skel->bss->ruleless_epoch, next = ruleless ? ++ss->epochs : 0;
+	struct stale_tally tally;
+	struct stale_interval iv;
+	bool undisturbed;
+
+	if (next) {
+		memset(&skel->bss->stale_tally[next & 1], 0, sizeof(tally));
+		skel->bss->stale_tally[next & 1].epoch = next;
+	}
+	__atomic_store_n(&skel->bss->ruleless_epoch, next, __ATOMIC_RELEASE);
+	if (ended) {
+		memcpy(&tally, &skel->bss->stale_tally[ended & 1], sizeof(tally));
+		undisturbed = ruleless && !ss->change_heard && nothing_unheard(ss);
+		ended_interval(ss, &tally, &iv);
+		stale_learn(st, stale_finding(&tally, undisturbed), &iv);
+	}
+	ss->epoch_began_s = wall_s();
+	if (!ruleless)
+		stale_rules_loaded(st);
+}
+
+/*
  * audit_n_rules counts every rule outside the user, exclude and fs lists.
- * Where BPF can read it, a larger value than the rules listed is staleness.
- * Elsewhere only tracepoint mode can tell: it knows when each walked
- * syscall entered, and a walk of a syscall that entered after a listing
- * found no rule that counts, with no rule change heard until the next
- * listing found none again, can only come from a stale count. A syscall
- * that entered while rules were loaded and returned after they went
- * (a sleep, a poll) proves nothing.
+ * Where BPF can read it, a larger value than the rules listed is staleness;
+ * elsewhere tracepoint mode watches the times without such rules
+ * (watch_ruleless()).
  */
 static void update_stale(struct session *ss)
 {
@@ -199,18 +286,8 @@ static void update_stale(struct session *ss)
 				     ss->report.live.mirror.kernel_n_rules :
 				     skel->data->listed_n_rules;
 	ruleless = st->counted_rules == 0;
-	if (ss->at.mode == MODE_TRACEPOINT) {
-		__u64 candidates = skel->bss->stale_candidates;
-
-		if (skel->bss->ruleless_epoch && ruleless && !ss->change_heard)
-			st->syscalls += candidates - ss->candidates_then;
-		ss->candidates_then = candidates;
-		/* Syscalls that entered before a change are never candidates after it. */
-		if (!ruleless)
-			skel->bss->ruleless_epoch = 0;
-		else if (!skel->bss->ruleless_epoch || ss->change_heard)
-			skel->bss->ruleless_epoch = ++ss->epochs;
-	}
+	if (ss->at.mode == MODE_TRACEPOINT)
+		watch_ruleless(ss, ruleless);
 	walks = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit) ?
 			ss->walks_then :
 			ss->now->exit.total.walks;
@@ -226,16 +303,20 @@ static void update_stale(struct session *ss)
 	ss->was_ruleless = ruleless;
 	ss->change_heard = false;
 
-	/* Only tracepoint mode knows when a walk's syscall entered (see above). */
-	if (st->kernel_n_rules >= 0)
+	if (st->kernel_n_rules >= 0) {
 		st->verdict =
 			(unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES : STALE_NO;
-	else if (st->syscalls)
-		st->verdict = STALE_YES;
-	else if (ruleless && (ss->at.mode == MODE_TRACEPOINT || !walked))
+		st->reason = "audit_n_rules read from the kernel";
+	} else if (ss->at.mode == MODE_TRACEPOINT) {
+		return;
+	} else if (ruleless && !walked) {
 		st->verdict = STALE_NO;
-	else
+		st->reason = "no walk while no rule counted";
+	} else {
 		st->verdict = STALE_UNKNOWN;
+		st->reason =
+			"audit_n_rules cannot be read, and this mode cannot tell when a walk's syscall entered";
+	}
 }
 
 /* What the BPF side logged since the last sync, for the report. */
@@ -289,6 +370,12 @@ static int list_and_apply(struct session *ss)
 	__u32 zero = 0;
 	int err;
 
+	/*
+	 * One syscall that logs no record in every ruleless epoch, so that a
+	 * stale count shows on an idle machine too (note_ruleless()).
+	 */
+	if (ss->at.mode == MODE_TRACEPOINT)
+		syscall(SYS_getppid);
 	/* What is queued now is in this listing; what comes later is for the next. */
 	if (ss->notify_fd >= 0) {
 		struct config_changes c = { 0 };
@@ -375,6 +462,7 @@ int session_open(struct session *ss, struct env *env)
 		.env = env,
 		.notify_fd = -1,
 		.command_status = -1,
+		.report.live.stale.kernel_n_rules = -1,
 		.req = {
 			.mode = env->mode,
 			.filter_tasks = env->pid || env->argv,
@@ -387,6 +475,7 @@ int session_open(struct session *ss, struct env *env)
 			.profile = env->command == CMD_PROFILE,
 		},
 	};
+	stale_start(&ss->report.live.stale);
 	if (load_calibration(env, &ss->calib, &calib_from))
 		return -EINVAL;
 	/* Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it). */

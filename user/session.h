@@ -43,8 +43,9 @@ struct session {
 	bool status_due;      /* audit logged a change of its settings: read them now */
 	__u64 notifications;  /* AUDIT_CONFIG_CHANGE records heard */
 	__u64 walks_then;
-	__u64 candidates_then;
-	__u64 epochs;
+	__u64 epochs;	      /* tracepoint mode: ruleless epochs begun (see watch_ruleless()) */
+	double epoch_began_s; /* wall clock: the listing that began the current one */
+	double last_change_s; /* wall clock: the last rule change heard */
 	double start;
 	int command_status; /* -1 while the command runs, or without one */
 	bool exec_failed;   /* the command could not be executed: exit 127 */

@@ -59,6 +59,7 @@ int audit_status_read(struct audit_status_info *st)
 	st->enabled = s.enabled != 0;
 	st->auditd_pid = s.pid;
 	st->lost = s.lost;
+	st->backlog = s.backlog;
 	return 0;
 }
 

@@ -11,6 +11,7 @@ struct audit_status_info {
 	bool enabled;
 	__u32 auditd_pid; /* 0 when no auditd is registered */
 	__u32 lost;	  /* records audit dropped since boot (backlog, rate limit) */
+	__u32 backlog;	  /* records queued for kauditd to send */
 };
 
 void kernel_release(char *buf, size_t size);

@@ -27,7 +27,11 @@ expect() {
 	_counted=$(get "$T/$1.flat" stale.counted_rules)
 	_paid=$(get "$T/$1.flat" stale.syscalls)
 	_walks=$(scget "$T/$1.flat" $NR_GETPID walks)
+	_why=$(get "$T/$1.flat" stale.reason)
+	_proofs=$(get "$T/$1.flat" stale.evidence.proofs)
+	_first=$(get "$T/$1.flat" stale.evidence.syscalls.0.syscall)
 	log "$1 ($2): stale=$_state audit_n_rules=$_n counted=$_counted syscalls=$_paid getpid walks=${_walks:-0}"
+	log "$1 ($2): reason: $_why; evidence: ${_proofs:-no} proofs, first ${_first:-none} by $(get "$T/$1.flat" stale.evidence.syscalls.0.comm)"
 	if [ $rc -ne 0 ] || [ -z "$_state" ]; then
 		fail "$1-$2" "auditskip exit status $rc"
 		dump "$1"
@@ -42,6 +46,14 @@ expect() {
 		fail "$1-$2" "not stale yet ${_walks} getpid walks"
 	elif [ "$2" = "$AUTO" ] && [ "$3" = yes ] && [ "$_n" -le "$_counted" ]; then
 		fail "$1-$2" "audit_n_rules=$_n not above the $_counted rules that count"
+	elif [ "$2" = tracepoint ] && [ "$3" = yes ] && [ "${_proofs:-0}" -lt 1 ]; then
+		fail "$1-$2" "a yes without evidence (reason: $_why)"
+	elif [ "$2" = tracepoint ] && [ "$3" = yes ] &&
+		! echo "$_first" | grep -qE '^(getpid|getppid|gettid|getuid|geteuid|getgid|getegid|getpgrp|sched_yield)$'; then
+		fail "$1-$2" "evidence names '$_first', not a syscall that logs no record"
+	elif [ "$2" = tracepoint ] && [ "$3" = no ] &&
+		[ "$_why" != "a syscall entered with a dummy context while no rule counted" ]; then
+		fail "$1-$2" "a no resting on '$_why'"
 	else
 		pass "$1-$2"
 	fi
