@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* memfd_create() */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
@@ -204,10 +206,10 @@ static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
 }
 
 /* One mode: 0, or a negative errno with `why` filled in. */
-static int try_mode(const struct attach_req *req, const struct btf *btf, enum attach_mode mode,
-		    struct attached *out, char *why, size_t why_size)
+static int try_mode(const struct attach_req *req, const struct btf *btf, const char *btf_copy,
+		    enum attach_mode mode, struct attached *out, char *why, size_t why_size)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = req->btf_path);
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_copy);
 	bool trampoline = modes[mode].target != NULL;
 	struct auditskip_bpf *s;
 	struct bpf_program *prog;
@@ -286,8 +288,29 @@ static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_lis
 	return vfprintf(stderr, fmt, args);
 }
 
+/*
+ * The kernel's BTF in a memfd, read once: libbpf would read
+ * /sys/kernel/btf/vmlinux again for each mode tried, a page a read(), and
+ * each read is a syscall the exit filter walks (10,000 rules deep on a
+ * large rule set). Returns the descriptor, or -1 (libbpf then reads it).
+ */
+static int btf_copy_fd(const struct btf *btf)
+{
+	__u32 size;
+	const void *data = btf__raw_data(btf, &size);
+	int fd = data ? memfd_create("vmlinux-btf", MFD_CLOEXEC) : -1;
+
+	if (fd >= 0 && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 int attach_prepare(const struct attach_req *req, struct attached *out)
 {
+	char copy_path[32];
+	int copy_fd;
 	const char *path = req->btf_path ? req->btf_path : "/sys/kernel/btf/vmlinux";
 	char why[256];
 	struct btf *btf;
@@ -314,10 +337,13 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 		btf__free(btf);
 		return -EOPNOTSUPP;
 	}
+	copy_fd = req->btf_path ? -1 : btf_copy_fd(btf);
+	snprintf(copy_path, sizeof(copy_path), "/proc/self/fd/%d", copy_fd);
 	for (int m = 0; m < MODE_COUNT; m++) {
 		if (req->mode >= 0 && m != req->mode)
 			continue;
-		err = try_mode(req, btf, m, out, why, sizeof(why));
+		err = try_mode(req, btf, copy_fd >= 0 ? copy_path : req->btf_path, m, out, why,
+			       sizeof(why));
 		if (!err)
 			break;
 		if (req->mode >= 0)
@@ -329,6 +355,8 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 				why, req->verbose ? "" : " (run with -v for the verifier's log)");
 	}
 	btf__free(btf);
+	if (copy_fd >= 0)
+		close(copy_fd);
 	if (err && req->mode < 0)
 		fprintf(stderr,
 			"auditskip: no attach mode loads on this kernel (last: %s); run with -v for each reason\n",

@@ -455,8 +455,9 @@ static int track(struct session *ss, pid_t pid)
 /* Kernel symbols, the time model, the metrics port: what can fail before BPF loads. */
 int session_open(struct session *ss, struct env *env)
 {
+	static const char *const symbols[] = { "audit_filter_list", "audit_n_rules", "classes" };
 	const char *calib_from;
-	__u64 list_addr;
+	__u64 addrs[3];
 
 	*ss = (struct session){
 		.env = env,
@@ -478,16 +479,22 @@ int session_open(struct session *ss, struct env *env)
 	stale_start(&ss->report.live.stale);
 	if (load_calibration(env, &ss->calib, &calib_from))
 		return -EINVAL;
-	/* Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it). */
-	if (!kallsyms_lookup("audit_filter_list", &list_addr)) {
-		ss->req.exit_list_addr = list_addr + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
-		ss->req.uring_list_addr = list_addr + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
+	/*
+	 * Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it);
+	 * without it, reading the list would cost thousands of syscalls for nothing.
+	 */
+	memset(addrs, 0, sizeof(addrs));
+	if (kernel_config("CONFIG_KALLSYMS_ALL") != 0)
+		kallsyms_lookup(symbols, addrs, 3);
+	if (addrs[0]) {
+		ss->req.exit_list_addr = addrs[0] + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
+		ss->req.uring_list_addr = addrs[0] + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
 	} else if (env->verbose) {
 		fprintf(stderr,
 			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
 	}
-	kallsyms_lookup("audit_n_rules", &ss->req.n_rules_addr);
-	kallsyms_lookup("classes", &ss->req.classes_addr);
+	ss->req.n_rules_addr = addrs[1];
+	ss->req.classes_addr = addrs[2];
 
 	ss->now = calloc(1, sizeof(*ss->now));
 	ss->prev = calloc(1, sizeof(*ss->prev));

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <zlib.h>
 #include <cap-ng.h>
 #include "auditnl.h"
 #include "sysinfo.h"
@@ -21,27 +22,58 @@ void kernel_release(char *buf, size_t size)
 	snprintf(buf, size, "%s", uname(&u) ? "unknown" : u.release);
 }
 
-int kallsyms_lookup(const char *name, __u64 *addr)
+int kernel_config(const char *option)
 {
+	char path[320], line[256], release[256];
+	size_t len = strlen(option);
+	gzFile f = gzopen("/proc/config.gz", "r");
+	int found = 0;
+
+	if (!f) {
+		kernel_release(release, sizeof(release));
+		snprintf(path, sizeof(path), "/boot/config-%s", release);
+		/* gzopen reads an uncompressed file as it is. */
+		f = gzopen(path, "r");
+	}
+	if (!f)
+		return -1;
+	while (!found && gzgets(f, line, sizeof(line)))
+		found = !strncmp(line, option, len) && !strcmp(line + len, "=y\n");
+	gzclose(f);
+	return found;
+}
+
+int kallsyms_lookup(const char *const *names, __u64 *addrs, size_t n)
+{
+	/*
+	 * One pass with a large buffer: every read() of /proc/kallsyms is a
+	 * syscall the exit filter walks, 10,000 rules deep on a large rule set,
+	 * and the file is megabytes long.
+	 */
+	static char buf[1 << 20];
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512], sym[256], type;
 	unsigned long long a;
-	int err = -ENOENT;
+	size_t found = 0;
 
+	for (size_t i = 0; i < n; i++)
+		addrs[i] = 0;
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 || strcmp(sym, name))
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	while (found < n && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
 			continue;
-		/* Without CAP_SYSLOG or with kptr_restrict, every address reads 0. */
-		if (a) {
-			*addr = a;
-			err = 0;
+		for (size_t i = 0; i < n; i++) {
+			/* Without CAP_SYSLOG or with kptr_restrict, every address reads 0. */
+			if (!addrs[i] && a && !strcmp(sym, names[i])) {
+				addrs[i] = a;
+				found++;
+			}
 		}
-		break;
 	}
 	fclose(f);
-	return err;
+	return 0;
 }
 
 int audit_status_read(struct audit_status_info *st)

@@ -15,8 +15,17 @@ struct audit_status_info {
 };
 
 void kernel_release(char *buf, size_t size);
-/* 0 and the address, or -ENOENT (no such symbol, or no data symbols listed). */
-int kallsyms_lookup(const char *name, __u64 *addr);
+/*
+ * Whether the running kernel was built with OPTION=y ("CONFIG_KALLSYMS_ALL"):
+ * 1 or 0 from /proc/config.gz or /boot/config-RELEASE, -1 when neither is there.
+ */
+int kernel_config(const char *option);
+/*
+ * The addresses of `n` symbols in one pass, 0 for each one not listed (no
+ * data symbols without KALLSYMS_ALL, zeros without CAP_SYSLOG). 0, or a
+ * negative errno when /proc/kallsyms cannot be read.
+ */
+int kallsyms_lookup(const char *const *names, __u64 *addrs, size_t n);
 /* AUDIT_GET; 0 or a negative errno (-EPROTONOSUPPORT: audit not built in). */
 int audit_status_read(struct audit_status_info *st);
 /* NULL when the process may load BPF and read audit rules, else what is missing. */
