@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the host tests (bash): picking tests (-t, -l), audit set-up, the
 # rules a test adds and removes, and readers of auditskip's JSON. Result
-# lines and saving and restoring audit policy come from tests/lib/common.sh.
+# lines and saving and restoring audit policy come from tests/lib/common.sh,
+# the masks to expect from tests/lib/expected_mask.sh.
 #
 # Every rule a test adds carries a key from AUDIT_KEYS, so cleanup removes
 # exactly those; each test adds the rules it needs and removes them again,
 # so any test can run alone (-t NAME).
 
 . tests/lib/common.sh
+. tests/lib/expected_mask.sh
 
 KEY=auditskip-test
 AUDIT_KEYS="$KEY $KEY-full $KEY-metrics"

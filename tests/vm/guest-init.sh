@@ -46,9 +46,10 @@ preempt) sh /vmtest/guest-preempt.sh </dev/null 2>&1 ;;
 esac
 rc=$?
 # Anything the kernel complained about while the suite ran, for the host to
-# tell a crashed guest from failed tests (the console shows only what
-# printk sends past "dmesg -n 1"; an oops raises the level itself).
-dmesg | grep -E 'Oops|BUG:|Kernel panic|general protection|WARNING:|Call Trace|RIP:' |
+# tell a crashed guest from failed tests, and to fail the suite on a
+# warning, an RCU stall, a hung task or an OOM kill (the console shows only
+# what printk sends past "dmesg -n 1"; an oops raises the level itself).
+dmesg | grep -E 'Oops|BUG:|Kernel panic|general protection|WARNING:|Call Trace|RIP:|rcu.*stall|hung_task|blocked for more than|Out of memory|oom-kill|Killed process' |
 	head -n 40 | sed 's/^/VMTEST KLOG /'
 echo "VMTEST DONE rc=$rc"
 sync

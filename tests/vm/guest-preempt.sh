@@ -7,6 +7,9 @@
 # --timing (so every walk's end is paired), and the tick switches the task
 # out inside walks: those must be counted (blind_spots.walks_switched_out),
 # the walks timed plus them must be all the walks, and no match be missed.
+# A `never` getpid rule after the 1024 makes every getpid walk visit them all
+# and match at the end (no record): the matches must be seen, so that
+# "no match missed" is said of walks that had one.
 
 # shellcheck source=guest-lib.sh
 . /vmtest/guest-lib.sh
@@ -14,7 +17,11 @@
 t_switched_out() {
 	_m=$1
 	rules_reset
-	load_openat_rules 1024 || { fail preempt-$_m "could not load rules"; return; }
+	if ! load_openat_rules 1024 ||
+		! auditctl -a never,exit -F arch=b64 -S getpid -k vmtest-match >/dev/null; then
+		fail preempt-$_m "could not load rules"
+		return
+	fi
 	taskset -c 0 sh -c 'while :; do :; done' &
 	_hog=$!
 	tool preempt-$_m --mode $_m --timing --json -- taskset -c 0 getpid_loop 5000
@@ -26,7 +33,11 @@ t_switched_out() {
 	_walks=$(scsum "$T/preempt-$_m.flat" walks)
 	_timed=$(histsum "$T/preempt-$_m.flat" walks)
 	_missed=$(get "$T/preempt-$_m.flat" missed_matches)
-	log "preempt-$_m: $_walks walks, $_timed timed, ${_out:-none} switched out, missed matches ${_missed:-none}"
+	# A getpid walk that is not needless matched (its bit is set: none is skippable).
+	_gw=$(scget "$T/preempt-$_m.flat" $NR_GETPID walks)
+	_needless=$(scget "$T/preempt-$_m.flat" $NR_GETPID needless_despite_mask)
+	_matched=$((${_gw:-0} - ${_needless:-0}))
+	log "preempt-$_m: $_walks walks, $_timed timed, ${_out:-none} switched out, $_matched getpid walks matched, missed matches ${_missed:-none}"
 	if [ $rc -ne 0 ]; then
 		fail preempt-$_m "auditskip exit status $rc"
 		dump preempt-$_m
@@ -34,6 +45,8 @@ t_switched_out() {
 		fail preempt-$_m "no walk counted as switched out (${_out:-none}) with a hog on the walking CPU"
 	elif [ $((_timed + _out)) -ne "$_walks" ]; then
 		fail preempt-$_m "timed $_timed + switched out $_out != walks $_walks"
+	elif [ "$_matched" -le 0 ]; then
+		fail preempt-$_m "no getpid walk seen matching the never rule (walks ${_gw:-none})"
 	elif [ "$_missed" != 0 ]; then
 		fail preempt-$_m "missed_matches ${_missed:-none}"
 	else

@@ -42,6 +42,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
+PLANS=$VMDIR/plans            # the tests each suite declares, per kernel
 # STATIC, TIMEOUT, MEM, SMP, ICOUNT, BPFTRACE and RULES_SRC are read by
 # lib-initramfs.sh and lib-qemu.sh.
 # shellcheck disable=SC2034
@@ -183,8 +184,8 @@ run_guest() {
 		return
 	fi
 	grep -v '^VMTEST MODE ' "$res" | sed 's/^VMTEST /  /' || true
-	# Kernel warnings that did not crash the guest: shown, not counted.
-	grep -o 'VMTEST KLOG .*' "$logf.txt" | sed 's/^VMTEST KLOG /  kernel log: /' | head -n 20 || true
+	account "$1-$suite" "$res" "$logf.txt" "$npass" "$nfail" "$done_line"
+	nfail=$((nfail + ACCOUNT_FAILS))
 	if [ "$nfail" -gt 0 ]; then
 		echo "-- $series: details (VMTEST INFO lines):"
 		grep -o 'VMTEST INFO .*' "$logf.txt" | sed 's/^VMTEST INFO /  /' | tail -n 80 || true
@@ -193,6 +194,62 @@ run_guest() {
 	TOTAL_PASS=$((TOTAL_PASS + npass))
 	TOTAL_FAIL=$((TOTAL_FAIL + nfail))
 	SUMMARY+=("$series ($(basename "$kernel" | sed 's/^vmlinuz-//')): $npass passed, $nfail failed, ${secs}s")
+}
+
+# account PLAN RESULTS CONSOLE NPASS NFAIL DONE_LINE: what a guest that
+# finished must also show, each missing piece a FAIL line, counted in
+# ACCOUNT_FAILS.
+# The suite's shell ended with rc 0 (1 when a test failed) and printed its
+# own "N passed, N failed", equal to the result lines the host read (a line
+# split on the console is lost, not passed); every test of
+# tests/vm/plans/PLAN.txt has a result and no other test ran; the kernel
+# logged no warning, BUG, RCU stall or OOM kill.
+account() {
+	local plan=$PLANS/$1.txt res=$2 console=$3 npass=$4 nfail=$5 done_line=$6
+	local rc summary gp gf problems=0 name
+	local seen=$LOGDIR/seen-$1.txt
+	rc=${done_line#*rc=}
+	summary=$(grep -o 'VMTEST [0-9]* passed, [0-9]* failed' "$console" | tail -n 1 || true)
+	if [ -z "$summary" ]; then
+		echo "  FAIL harness/$1: the suite printed no summary line (rc=$rc): it did not run to its end"
+		problems=$((problems + 1))
+	else
+		gp=$(echo "$summary" | awk '{ print $2 }')
+		gf=$(echo "$summary" | awk '{ print $4 }')
+		if [ "$gp" != "$npass" ] || [ "$gf" != "$nfail" ]; then
+			echo "  FAIL harness/$1: the guest counted $gp passed, $gf failed; the console shows $npass and $nfail"
+			problems=$((problems + 1))
+		fi
+	fi
+	if [ "$rc" != 0 ] && ! { [ "$rc" = 1 ] && [ "$nfail" -gt 0 ]; }; then
+		echo "  FAIL harness/$1: the suite's shell ended with rc=$rc after $nfail failed tests"
+		problems=$((problems + 1))
+	fi
+	grep -E '^VMTEST (PASS|FAIL) ' "$res" | sed -E 's/^VMTEST (PASS|FAIL) //; s/: .*//' |
+		sort -u >"$seen"
+	if [ "${VMTEST_WRITE_PLANS:-0}" = 1 ] && [ "$problems" = 0 ] && [ "$nfail" = 0 ]; then
+		mkdir -p "$PLANS"
+		cp "$seen" "$plan"
+		echo "  plan written: $plan ($(wc -l <"$plan") tests)"
+	fi
+	if [ ! -f "$plan" ]; then
+		echo "  FAIL harness/$1: no declared plan $plan (VMTEST_WRITE_PLANS=1 writes one from a clean run)"
+		problems=$((problems + 1))
+	else
+		for name in $(comm -23 "$plan" "$seen"); do
+			echo "  FAIL harness/$1: declared test $name has no result"
+			problems=$((problems + 1))
+		done
+		for name in $(comm -13 "$plan" "$seen"); do
+			echo "  FAIL harness/$1: test $name ran but is not declared in $plan"
+			problems=$((problems + 1))
+		done
+	fi
+	while IFS= read -r line; do
+		echo "  FAIL harness/$1: kernel: $line"
+		problems=$((problems + 1))
+	done < <(grep -o 'VMTEST KLOG .*' "$console" | sed 's/^VMTEST KLOG //' | head -n 20)
+	ACCOUNT_FAILS=$problems
 }
 
 vm_build_initramfs "$LOGDIR/initramfs-root" "$LOGDIR/initramfs.cpio.gz"
