@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host tests of tracepoint mode's exactness on real workloads, against the
-# kernel's own audit records, and of the verdicts that must not be false.
+# Host tests of what tracepoint mode must never get wrong: a command whose
+# start fails never runs uncounted, and the stale verdict is never a false
+# "yes" (sleepers across a deletion, reloads, rules added and deleted
+# between two listings).
 #
 #   tests/host/exactness.sh [-l] [-t NAME]...
 #

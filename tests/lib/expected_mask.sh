@@ -7,6 +7,7 @@
 #                                      auditskip's mask_hex prints them
 #   auditctl -l | expected_mask_bits   how many bits are set
 #   auditctl -l | expected_exit_rules  how many rules the exit list holds
+#   auditctl -l | expected_mask_has NR true when bit NR is set
 #
 # Every exit rule's -S syscalls are ORed in whatever its arch (the patch's
 # mask ignores arch), numbered by audit's own ausyscall for the rule's
@@ -105,4 +106,10 @@ expected_exit_rules() {
 		esac
 	done
 	echo "$n"
+}
+
+expected_mask_has() {
+	local hex
+	hex=$(expected_mask_hex) || return 2
+	[ $(((0x${hex:$(($1 / 32 * 8)):8} >> ($1 % 32)) & 1)) = 1 ]
 }
