@@ -74,7 +74,7 @@ endif
 .DELETE_ON_ERROR:
 # Keep the BPF object next to its skeleton for inspection with bpftool.
 .SECONDARY:
-.PHONY: all static clean install vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
+.PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
 	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb
 
@@ -337,6 +337,10 @@ bench-endpoint: all
 # The loader's CPU at 10,000 exit rules in steady state, against none.
 resync-bench: all
 	$(Q)bench/resync.sh -o bench/results/resync-$$(date +%F).md
+
+# Start-up, peak memory and reload catch-up at 0 to 50,000 exit rules.
+scale-bench: all
+	$(Q)bench/scale.sh -o bench/results/scale-$$(date +%F).md
 
 # Ten minutes under load with rules changing: memory flat, counts exact.
 soak: all

@@ -307,4 +307,4 @@ for _s in $SETS; do
 done
 control
 rules_reset
-exit 0
+summary_line

@@ -93,4 +93,4 @@ if ! getpid_loop_arm32 1 >/dev/null 2>&1; then
 fi
 for M in $MODES; do t_compat_exact $M; done
 t_compat_whatif filter-op
-exit 0
+summary_line

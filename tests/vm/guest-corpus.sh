@@ -445,4 +445,4 @@ ruleset arch64 "getpid|int80|getpid32|fork32|rawclone32|threads32" "" \
 t_churn
 t_sleep
 rules_reset
-exit 0
+summary_line

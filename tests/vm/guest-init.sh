@@ -30,7 +30,8 @@ dmesg -n 1
 # vmsuite=corpus the real-workload comparison, vmsuite=whatif profiles and
 # what-ifs against counts, vmsuite=overhead the timing of
 # bench/overhead-guest.sh, vmsuite=advise the rule advisor's equivalence
-# check, vmsuite=preempt walks switched out (booted with preempt=full);
+# check, vmsuite=preempt walks switched out (booted with preempt=full),
+# vmsuite=reload counts through rule reloads against the outcome mode;
 # without it, the main suite runs.
 suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "VMTEST BOOT $(uname -r) ${suite:-main}"
@@ -42,6 +43,7 @@ whatif) sh /vmtest/guest-whatif.sh </dev/null 2>&1 ;;
 overhead) sh /vmtest/guest-overhead.sh </dev/null 2>&1 ;;
 advise) sh /vmtest/guest-advise.sh </dev/null 2>&1 ;;
 preempt) sh /vmtest/guest-preempt.sh </dev/null 2>&1 ;;
+reload) sh /vmtest/guest-reload.sh </dev/null 2>&1 ;;
 *) sh /vmtest/guest-tests.sh </dev/null 2>&1 ;;
 esac
 rc=$?

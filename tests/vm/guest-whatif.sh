@@ -132,4 +132,4 @@ auditctl -a always,exit -F arch=b32 -S mkdir -F uid=4242 -k w >/dev/null
 auditctl -a always,exit -F arch=b64 -S clone,wait4,exit_group -F uid=4243 -k w >/dev/null
 check_set mixed
 rules_reset
-exit 0
+summary_line
