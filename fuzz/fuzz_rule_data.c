@@ -21,6 +21,7 @@ static int read_rule(const struct audit_rule_data *d, size_t len, void *arg)
 		return 0;
 	rule_perm_mask(&r, NULL, perm);
 	(void)rule_sets_every_bit(&r);
+	rule_free(&r);
 	return 0;
 }
 

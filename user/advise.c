@@ -265,7 +265,7 @@ static int rule_line(const struct audit_rule *r, __u32 arch, const __u32 *mask, 
 static bool origin_line(const char *origin, char *buf, size_t size)
 {
 	const char *colon = strrchr(origin, ':');
-	char path[sizeof(((struct audit_rule *)0)->origin)], *text = NULL;
+	char *path, *text = NULL;
 	unsigned long n, at = 0;
 	size_t cap = 0;
 	ssize_t len;
@@ -275,8 +275,9 @@ static bool origin_line(const char *origin, char *buf, size_t size)
 	if (!colon || colon == origin || !colon[1])
 		return false;
 	n = strtoul(colon + 1, NULL, 10);
-	snprintf(path, sizeof(path), "%.*s", (int)(colon - origin), origin);
-	f = fopen(path, "r");
+	path = strndup(origin, colon - origin);
+	f = path ? fopen(path, "r") : NULL;
+	free(path);
 	if (!f)
 		return false;
 	while (!found && (len = getline(&text, &cap, f)) >= 0) {

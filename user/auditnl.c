@@ -24,8 +24,14 @@
 
 static __u32 last_seq;
 
-/* Room for many rule records per recvmmsg() (capped at net.core.rmem_max). */
-#define SOCKET_RCVBUF (1 << 20)
+/*
+ * Room for a listing of thousands of rules: the kernel's listing thread
+ * drops what overflows the buffer (ENOBUFS, and the listing is taken
+ * again) when this process is slow to read, as on a loaded machine.
+ * SO_RCVBUFFORCE passes net.core.rmem_max with CAP_NET_ADMIN; without it
+ * SO_RCVBUF is capped there.
+ */
+#define SOCKET_RCVBUF (8 << 20)
 
 int auditnl_open(void)
 {
@@ -35,7 +41,8 @@ int auditnl_open(void)
 	if (fd < 0)
 		return -errno;
 	/* Best effort: the default buffer only means smaller batches. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	return fd;
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* asprintf() */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,13 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	memcpy(r->mask, d->mask, sizeof(r->mask));
 	r->field_count = d->field_count;
 	r->strings_len = d->buflen < RULE_STRINGS_MAX ? d->buflen : RULE_STRINGS_MAX;
+	r->fields = calloc(d->field_count ? d->field_count : 1, sizeof(*r->fields));
+	r->strings = malloc(r->strings_len ? r->strings_len : 1);
+	r->origin = strdup("");
+	if (!r->fields || !r->strings || !r->origin) {
+		rule_free(r);
+		return -ENOMEM;
+	}
 	memcpy(r->strings, d->buf, r->strings_len);
 	r->drops_config_change = may_drop_config_change(d);
 
@@ -155,8 +163,10 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 
 		r->fields[i] = (struct rule_field){ .type = f, .op = op, .value = v };
 		if (rule_field_is_string(f)) {
-			if (off + v > d->buflen)
+			if (off + v > d->buflen) {
+				rule_free(r);
 				return -EINVAL;
+			}
 			snprintf(val, sizeof(val), "%.*s", (int)v, d->buf + off);
 			off += v;
 		} else if (f == AUDIT_PERM) {
@@ -187,8 +197,33 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	}
 
 	describe_syscalls(r, machine, syscalls, sizeof(syscalls));
-	snprintf(r->text, sizeof(r->text), "-a %s,%s%s%s", action ? action : "?", list ? list : "?",
-		 syscalls, fields);
+	if (asprintf(&r->text, "-a %s,%s%s%s", action ? action : "?", list ? list : "?", syscalls,
+		     fields) < 0) {
+		r->text = NULL;
+		rule_free(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rule_free(struct audit_rule *r)
+{
+	free(r->text);
+	free(r->fields);
+	free(r->strings);
+	free(r->origin);
+	r->text = r->strings = r->origin = NULL;
+	r->fields = NULL;
+}
+
+int rule_set_origin(struct audit_rule *r, const char *file, unsigned int line)
+{
+	char *origin;
+
+	if (asprintf(&origin, "%s:%u", file, line) < 0)
+		return -ENOMEM;
+	free(r->origin);
+	r->origin = origin;
 	return 0;
 }
 
@@ -213,6 +248,12 @@ bool rule_on_list(const struct audit_rule *r, unsigned int list)
 	return r->list == list && !r->inode_hash;
 }
 
+static void free_rules(struct audit_rule *rules, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rule_free(&rules[i]);
+}
+
 struct rule_list {
 	struct audit_rule *rules;
 	size_t n, cap;
@@ -222,6 +263,7 @@ struct rule_list {
 static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *arg)
 {
 	struct rule_list *l = arg;
+	int err;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
@@ -232,7 +274,10 @@ static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *ar
 		l->rules = grown;
 		l->cap = cap;
 	}
-	if (rule_from_data(&l->rules[l->n], d, len) == 0)
+	err = rule_from_data(&l->rules[l->n], d, len);
+	if (err == -ENOMEM)
+		return err;
+	if (!err)
 		l->n++;
 	return 0;
 }
@@ -253,6 +298,7 @@ int ruleset_load(struct ruleset *rs)
 		fd = auditnl_open();
 		if (fd < 0)
 			return fd;
+		free_rules(l.rules, l.n);
 		l.n = 0;
 		err = auditnl_list_rules(fd, add_listed_rule, &l);
 		auditnl_close(fd);
@@ -260,6 +306,7 @@ int ruleset_load(struct ruleset *rs)
 			break;
 	}
 	if (err) {
+		free_rules(l.rules, l.n);
 		free(l.rules);
 		return err;
 	}
@@ -277,6 +324,7 @@ static void free_strings(char **v, size_t n)
 
 void ruleset_free(struct ruleset *rs)
 {
+	free_rules(rs->rules, rs->n);
 	free(rs->rules);
 	free_strings(rs->sources, rs->nsources);
 	free_strings(rs->notes, rs->nnotes);

@@ -32,13 +32,17 @@ struct audit_rule {
 	unsigned int perm;	  /* a perm= field's AUDIT_PERM_* bits, 0: none (or perm!=) */
 	bool drops_config_change; /* an exclude rule that can drop AUDIT_CONFIG_CHANGE records */
 	char key[AUDIT_MAX_KEY_LEN + 1];
-	char text[512]; /* auditctl-like, for people */
+	/*
+	 * The rest is allocated to size (rule_free()): a rule set of 10,000
+	 * rules, listed again at every change, is kept twice during a listing.
+	 */
+	char *text; /* auditctl-like, for people */
 	unsigned int field_count;
-	struct rule_field fields[AUDIT_MAX_FIELDS];
-	char strings[RULE_STRINGS_MAX]; /* truncated past RULE_STRINGS_MAX */
+	struct rule_field *fields;
+	char *strings; /* truncated past RULE_STRINGS_MAX */
 	unsigned int strings_len;
 	/* Where a rule read from a file came from ("30-stig.rules:18"), else "". */
-	char origin[160];
+	char *origin;
 };
 
 struct ruleset {
@@ -54,8 +58,15 @@ struct ruleset {
 	size_t nnotes;
 };
 
-/* Fills `r` from one AUDIT_LIST_RULES record; returns 0 or -EINVAL. */
+/*
+ * Fills `r` from one AUDIT_LIST_RULES record; returns 0, -EINVAL or -ENOMEM.
+ * On 0 the rule owns memory that rule_free() releases (a ruleset's rules
+ * are released by ruleset_free()).
+ */
 int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len);
+void rule_free(struct audit_rule *r);
+/* Sets where a rule read from a file came from; 0 or -ENOMEM. */
+int rule_set_origin(struct audit_rule *r, const char *file, unsigned int line);
 /* A string field's value (NUL-terminated into buf), the i-th field of r. */
 const char *rule_field_string(const struct audit_rule *r, unsigned int i, char *buf, size_t size);
 /* Whether the kernel stores field `type` as a string (audit_data_to_entry()). */

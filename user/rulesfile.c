@@ -804,6 +804,7 @@ static int insert_rule(struct reader *rd, const struct audit_rule *r, bool prepe
 
 static void remove_rule(struct ruleset *rs, size_t i)
 {
+	rule_free(&rs->rules[i]);
 	memmove(&rs->rules[i], &rs->rules[i + 1], (rs->n - i - 1) * sizeof(rs->rules[0]));
 	rs->n--;
 }
@@ -827,12 +828,39 @@ static void delete_all(struct reader *rd, const char *key)
 		}
 		if (!match)
 			rs->rules[kept++] = rs->rules[i];
+		else
+			rule_free(&rs->rules[i]);
 	}
 	rs->n = kept;
 	if (key[0])
 		note(rd, "-D -k %s: %zu rules read so far deleted", key, before - kept);
 	else
 		note(rd, "-D: %zu rules read so far deleted", before - kept);
+}
+
+/*
+ * What the kernel does with a rule added or deleted. An added rule goes
+ * into the rule set, a deleted one is freed with its copy there; on an
+ * error `r` is the caller's to free.
+ */
+static int apply_rule(struct reader *rd, struct audit_rule *r, bool adding, int list)
+{
+	for (size_t i = 0; i < rd->rs->n; i++) {
+		if (!same_rule(&rd->rs->rules[i], r))
+			continue;
+		/* audit_compare_rule() also compares flags: -A of a loaded rule is new. */
+		if (adding && !(list & AUDIT_FILTER_PREPEND))
+			return line_error(rd, "Error sending add rule data request (Rule exists)");
+		if (!adding) {
+			remove_rule(rd->rs, i);
+			rule_free(r);
+			return 0;
+		}
+	}
+	if (!adding)
+		return line_error(rd, "Error sending delete rule data request (%s)",
+				  strerror(ENOENT));
+	return insert_rule(rd, r, list & AUDIT_FILTER_PREPEND);
 }
 
 /* auditctl's handle_request() for a rule, and what the kernel does with it. */
@@ -863,26 +891,18 @@ static int send_rule(struct reader *rd, struct line_state *ls)
 	if (adding)
 		check_paths(rd, d);
 	kernel_rule_store(d, &rd->classes);
-	if (rule_from_data(&r, d, len))
+	err = rule_from_data(&r, d, len);
+	if (err == -ENOMEM)
+		return err;
+	if (err)
 		return line_error(rd, "Error sending %s rule data request (Invalid argument)",
 				  adding ? "add" : "delete");
-	snprintf(r.origin, sizeof(r.origin), "%s:%u", rd->at->file, rd->at->line);
-
-	for (size_t i = 0; i < rd->rs->n; i++) {
-		if (!same_rule(&rd->rs->rules[i], &r))
-			continue;
-		/* audit_compare_rule() also compares flags: -A of a loaded rule is new. */
-		if (adding && !(list & AUDIT_FILTER_PREPEND))
-			return line_error(rd, "Error sending add rule data request (Rule exists)");
-		if (!adding) {
-			remove_rule(rd->rs, i);
-			return 0;
-		}
-	}
-	if (!adding)
-		return line_error(rd, "Error sending delete rule data request (%s)",
-				  strerror(ENOENT));
-	return insert_rule(rd, &r, list & AUDIT_FILTER_PREPEND);
+	err = rule_set_origin(&r, rd->at->file, rd->at->line);
+	if (!err)
+		err = apply_rule(rd, &r, adding, list);
+	if (err)
+		rule_free(&r);
+	return err;
 }
 
 /* auditctl's preprocess(): "\ " and "\\" are kept from splitting, then put back. */

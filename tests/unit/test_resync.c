@@ -111,6 +111,7 @@ static bool exclude_drops(int nfields, const __u32 *ops, const __u32 *values)
 {
 	struct audit_rule_data *d = calloc(1, sizeof(*d));
 	struct audit_rule r;
+	bool drops;
 
 	assert_non_null(d);
 	d->flags = AUDIT_FILTER_EXCLUDE;
@@ -123,7 +124,9 @@ static bool exclude_drops(int nfields, const __u32 *ops, const __u32 *values)
 	}
 	assert_int_equal(rule_from_data(&r, d, sizeof(*d)), 0);
 	free(d);
-	return r.drops_config_change;
+	drops = r.drops_config_change;
+	rule_free(&r);
+	return drops;
 }
 
 static void test_exclude_rules(void **state)
