@@ -457,7 +457,7 @@ int session_open(struct session *ss, struct env *env)
 {
 	static const char *const symbols[] = { "audit_filter_list", "audit_n_rules", "classes" };
 	const char *calib_from;
-	__u64 addrs[3];
+	__u64 addrs[3] = { 0 };
 
 	*ss = (struct session){
 		.env = env,
@@ -483,7 +483,6 @@ int session_open(struct session *ss, struct env *env)
 	 * Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it);
 	 * without it, reading the list would cost thousands of syscalls for nothing.
 	 */
-	memset(addrs, 0, sizeof(addrs));
 	if (kernel_config("CONFIG_KALLSYMS_ALL") != 0)
 		kallsyms_lookup(symbols, addrs, 3);
 	if (addrs[0]) {

@@ -51,9 +51,12 @@ cmptab() {
 
 report() {
 	if [ -s "$2" ]; then
-		head -n 8 "$2" | while read -r _line; do
+		# Not a pipeline: its loop would run in a subshell, and the
+		# failures would not reach summary_line's count.
+		head -n 8 "$2" >"$2.head"
+		while read -r _line; do
 			fail "$1" "$_line"
-		done
+		done <"$2.head"
 		return 1
 	fi
 	pass "$1"
@@ -85,19 +88,23 @@ exitgroup-live|/bin/corpus exitgroup-live 4
 EOF
 }
 
+# The workloads on fd 3: a loop fed by a pipe runs in a subshell, whose
+# results would not reach summary_line's count.
 profile_all() {
-	workloads | while IFS='|' read -r _wl _cmd; do
+	workloads >"$T/workloads"
+	while IFS='|' read -r _wl _cmd <&3; do
 		for _pm in $PROFILE_MODES; do
 			# shellcheck disable=SC2086 # the command is split into words on purpose
 			tool "p.$_wl.$_pm" profile -m "$_pm" -o "$T/$_wl.$_pm.prof" -- $_cmd
 			[ "$rc" = 0 ] || { fail "whatif/profile/$_wl/$_pm" "exit status $rc"; dump "p.$_wl.$_pm"; }
 		done
-	done
+	done 3<"$T/workloads"
 }
 
 # check_set NAME: every workload counted in every mode, against each profile's prediction.
 check_set() {
-	workloads | while IFS='|' read -r _wl _cmd; do
+	workloads >"$T/workloads"
+	while IFS='|' read -r _wl _cmd <&3; do
 		for _cm in $MODES; do
 			# shellcheck disable=SC2086
 			tool "c.$1.$_wl.$_cm" --json -m "$_cm" -- $_cmd </dev/null
@@ -114,7 +121,7 @@ check_set() {
 				report "whatif/$1/$_wl/$_pm/$_cm" "$T/d"
 			done
 		done
-	done
+	done 3<"$T/workloads"
 }
 
 if [ -z "$PROFILE_MODES" ]; then
