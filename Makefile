@@ -338,7 +338,7 @@ bench-endpoint: all
 resync-bench: all
 	$(Q)bench/resync.sh -o bench/results/resync-$$(date +%F).md
 
-# Start-up, peak memory and reload catch-up at 0 to 50,000 exit rules.
+# Start-up, peak memory and reload catch-up at 0 to 10,000 exit rules.
 scale-bench: all
 	$(Q)bench/scale.sh -o bench/results/scale-$$(date +%F).md
 
