@@ -220,6 +220,19 @@ bench_median() {
 	MEDIAN=$(jq -r '.median_ns' "$GUARDED_OUT")
 }
 
+# bench_run_facts: STARTED (UTC), MACHINE and COMMIT (the tree's build,
+# said to carry uncommitted changes when it does), for a report written
+# minutes later.
+bench_run_facts() {
+	STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+	MACHINE=$(machine_description)
+	COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+	git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT with uncommitted changes"
+}
+
+# cpu_ticks PID: the process's utime + stime so far, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
 machine_description() {
 	echo "- uname -a: \`$(uname -a)\`"
 	echo "- nproc: $(nproc); CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"

@@ -29,11 +29,7 @@ HZ=$(getconf CLK_TCK)
 
 bench_require "$AUDITSKIP" ${BASELINE:+"$BASELINE"}
 bench_policy_save
-STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-# The build measured is the tree's now (the report is written minutes later).
-MACHINE=$(machine_description)
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
-git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT with uncommitted changes"
+bench_run_facts
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
 
@@ -46,7 +42,6 @@ sed 's/^-a /-d /' "$ADD" >"$DEL"
 # Deleting one by one is far cheaper than auditctl -D -k's listing and search.
 bench_on_exit "[ \"\$(auditctl -l | grep -c -- 'key=$BENCH_KEY\$')\" = 0 ] || auditctl -R '$DEL' >/dev/null 2>&1 || true"
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 # measure NAME BINARY: sets CPU_PCT (of one CPU over the window) and, for a
 # build that reports it, RESYNC (the summary's resync object).

@@ -26,15 +26,11 @@ HZ=$(getconf CLK_TCK)
 
 bench_require "$AUDITSKIP"
 bench_policy_save
-STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-MACHINE=$(machine_description)
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
-git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT with uncommitted changes"
+bench_run_facts
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
 
 now() { date +%s.%N; }
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
 # rules_files N: $BENCH_TMP/add-N.rules and del-N.rules.

@@ -315,16 +315,22 @@ static double stale_cost_ns(const struct report_ctx *r)
 	return r->live.stale.syscalls * r->cfg.calib->ns_context;
 }
 
-/* Wall-clock seconds as UTC with milliseconds, as RFC 3339 writes them. */
-static void format_utc(double s, char *buf, size_t size)
+/*
+ * Wall-clock seconds with milliseconds: UTC as RFC 3339 writes it (JSON),
+ * or the local time of day (the text report).
+ */
+static void format_time(double s, bool utc, char *buf, size_t size)
 {
 	time_t t = (time_t)s;
 	struct tm tm;
 	size_t n;
 
-	gmtime_r(&t, &tm);
-	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, size - n, ".%03dZ", (int)((s - (double)t) * 1000));
+	if (utc)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	n = strftime(buf, size, utc ? "%Y-%m-%dT%H:%M:%S" : "%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, utc ? ".%03dZ" : ".%03d", (int)((s - (double)t) * 1000));
 }
 
 static json_object *utc_json(double s)
@@ -333,7 +339,7 @@ static json_object *utc_json(double s)
 
 	if (s <= 0)
 		return NULL;
-	format_utc(s, buf, sizeof(buf));
+	format_time(s, true, buf, sizeof(buf));
 	return json_object_new_string(buf);
 }
 
@@ -621,26 +627,14 @@ static void print_safety(const struct report_ctx *r, const struct scan_counts *t
 	}
 }
 
-/* Local time of day with milliseconds, for the text report. */
-static void format_local(double s, char *buf, size_t size)
-{
-	time_t t = (time_t)s;
-	struct tm tm;
-	size_t n;
-
-	localtime_r(&t, &tm);
-	n = strftime(buf, size, "%H:%M:%S", &tm);
-	snprintf(buf + n, size - n, ".%03d", (int)((s - (double)t) * 1000));
-}
-
 static void print_stale_evidence(FILE *out, const struct stale_interval *iv)
 {
 	char from[24], to[24], change[24] = "none heard", seen[24];
 
-	format_local(iv->from_s, from, sizeof(from));
-	format_local(iv->to_s, to, sizeof(to));
+	format_time(iv->from_s, false, from, sizeof(from));
+	format_time(iv->to_s, false, to, sizeof(to));
 	if (iv->last_change_s > 0)
-		format_local(iv->last_change_s, change, sizeof(change));
+		format_time(iv->last_change_s, false, change, sizeof(change));
 	fprintf(out,
 		"    evidence: between listings at %s and %s that found no rule that counts (last rule change before: %s),\n"
 		"    %llu syscalls walked, %llu of them syscalls that log no record:\n",
@@ -650,7 +644,7 @@ static void print_stale_evidence(FILE *out, const struct stale_interval *iv)
 		char name[64];
 
 		slot_name(w->arch, w->nr, name, sizeof(name));
-		format_local(iv->seen_s[i], seen, sizeof(seen));
+		format_time(iv->seen_s[i], false, seen, sizeof(seen));
 		fprintf(out, "      %s (%s) by pid %u, tgid %u, \"%s\", counted at %s\n", name,
 			arch_name(w->arch), w->pid, w->tgid, w->comm, seen);
 	}

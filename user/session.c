@@ -452,12 +452,34 @@ static int track(struct session *ss, pid_t pid)
 	return 0;
 }
 
+/*
+ * Where audit's lists, its rule count and its syscall classes are, for BPF to
+ * read. Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has
+ * it); without it, reading the list would cost thousands of syscalls for
+ * nothing.
+ */
+static void find_kernel_lists(struct session *ss)
+{
+	static const char *const symbols[] = { "audit_filter_list", "audit_n_rules", "classes" };
+	__u64 addrs[3] = { 0 };
+
+	if (kernel_config("CONFIG_KALLSYMS_ALL") != 0)
+		kallsyms_lookup(symbols, addrs, 3);
+	if (addrs[0]) {
+		ss->req.exit_list_addr = addrs[0] + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
+		ss->req.uring_list_addr = addrs[0] + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
+	} else if (ss->env->verbose) {
+		fprintf(stderr,
+			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
+	}
+	ss->req.n_rules_addr = addrs[1];
+	ss->req.classes_addr = addrs[2];
+}
+
 /* Kernel symbols, the time model, the metrics port: what can fail before BPF loads. */
 int session_open(struct session *ss, struct env *env)
 {
-	static const char *const symbols[] = { "audit_filter_list", "audit_n_rules", "classes" };
 	const char *calib_from;
-	__u64 addrs[3] = { 0 };
 
 	*ss = (struct session){
 		.env = env,
@@ -479,21 +501,7 @@ int session_open(struct session *ss, struct env *env)
 	stale_start(&ss->report.live.stale);
 	if (load_calibration(env, &ss->calib, &calib_from))
 		return -EINVAL;
-	/*
-	 * Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has it);
-	 * without it, reading the list would cost thousands of syscalls for nothing.
-	 */
-	if (kernel_config("CONFIG_KALLSYMS_ALL") != 0)
-		kallsyms_lookup(symbols, addrs, 3);
-	if (addrs[0]) {
-		ss->req.exit_list_addr = addrs[0] + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
-		ss->req.uring_list_addr = addrs[0] + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
-	} else if (env->verbose) {
-		fprintf(stderr,
-			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
-	}
-	ss->req.n_rules_addr = addrs[1];
-	ss->req.classes_addr = addrs[2];
+	find_kernel_lists(ss);
 
 	ss->now = calloc(1, sizeof(*ss->now));
 	ss->prev = calloc(1, sizeof(*ss->prev));

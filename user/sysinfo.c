@@ -46,11 +46,10 @@ int kernel_config(const char *option)
 int kallsyms_lookup(const char *const *names, __u64 *addrs, size_t n)
 {
 	/*
-	 * One pass with a large buffer: every read() of /proc/kallsyms is a
-	 * syscall the exit filter walks, 10,000 rules deep on a large rule set,
-	 * and the file is megabytes long.
+	 * One pass for every symbol: /proc/kallsyms gives a page a read(),
+	 * thousands of them, and each is a syscall the exit filter walks
+	 * (10,000 rules deep on a large rule set).
 	 */
-	static char buf[1 << 20];
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512], sym[256], type;
 	unsigned long long a;
@@ -60,7 +59,6 @@ int kallsyms_lookup(const char *const *names, __u64 *addrs, size_t n)
 		addrs[i] = 0;
 	if (!f)
 		return -errno;
-	setvbuf(f, buf, _IOFBF, sizeof(buf));
 	while (found < n && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
 			continue;
