@@ -45,23 +45,32 @@ LIBS := -lbpf -lelf -lz -laudit -ljson-c -lcap-ng -lmicrohttpd -lgnutls -lyaml -
 HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
 STATIC_LIBS := -static $(filter-out $(HTTP_LIBS),$(LIBS))
 
-LOADER_SRCS := user/auditskip.c user/args.c user/attach.c user/mask.c user/rules.c \
-	user/report.c user/syscalls.c user/sysinfo.c user/command.c user/metrics.c user/calibrate.c \
-	user/calibration.c user/calltime.c user/auditnl.c user/config_change.c user/resync.c user/getpid_timing.c user/whatif.c \
-	user/counts.c user/session.c user/stale.c user/metrics_textfile.c \
-	user/advise.c user/advise_profile.c user/rule_text.c user/rulesfile.c user/kernelrule.c user/blockers.c \
-	user/report_blockers.c user/profile.c user/profile_parse.c user/prediction.c \
-	user/prediction_report.c user/rules_source.c user/privileges.c user/webconfig.c user/basic_auth.c
-LOADER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(LOADER_SRCS))
-HTTP_OBJS := $(OUTPUT)/metrics.o $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
-STATIC_OBJS := $(filter-out $(HTTP_OBJS),$(LOADER_OBJS)) $(OUTPUT)/static/metrics.o
+# The loader's sources, one folder per concern (README.md, Layout); every
+# object but the command table's main goes into one archive that the binary,
+# the unit tests and the fuzzers link, so a test pulls in only what it uses.
+USER_SRCS := $(sort $(shell find user -name '*.c'))
+MAIN_SRC := user/cli/main.c
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(USER_SRCS))
+OBJ := $(OUTPUT)/obj
+LIB_OBJS := $(patsubst user/%.c,$(OBJ)/%.o,$(LIB_SRCS))
+LIB := $(OUTPUT)/libauditskip.a
+SKELS := $(OUTPUT)/auditskip.skel.h $(OUTPUT)/calltime.skel.h
+# The HTTP server's sources; a static build compiles NO_HTTP_SRCS with
+# AUDITSKIP_NO_HTTP and leaves the rest out.
+HTTP_SRCS := $(wildcard user/http/*.c)
+NO_HTTP_SRCS := user/output/metrics.c
+STATIC_OBJ := $(OUTPUT)/static/obj
+STATIC_LIB_OBJS := $(patsubst user/%.c,$(OBJ)/%.o,$(filter-out $(HTTP_SRCS) $(NO_HTTP_SRCS),$(LIB_SRCS))) \
+	$(patsubst user/%.c,$(STATIC_OBJ)/%.o,$(NO_HTTP_SRCS))
+STATIC_LIB := $(OUTPUT)/static/libauditskip.a
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(OUTPUT)/empty_probes $(OUTPUT)/time_runs $(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
-UNIT_TESTS := $(OUTPUT)/test_mask $(OUTPUT)/test_calibration $(OUTPUT)/test_auditnl $(OUTPUT)/test_blockers \
-	$(OUTPUT)/test_rulesfile $(OUTPUT)/test_rule_text $(OUTPUT)/test_profile $(OUTPUT)/test_webconfig \
-	$(OUTPUT)/test_resync $(OUTPUT)/test_stale
+# Unit tests: tests/unit/test_NAME.c, linked with the archive and TEST_LIBS
+# (no libbpf: what they test is computation, not the kernel).
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/%,$(wildcard tests/unit/test_*.c))
+TEST_LIBS := -lcmocka -laudit -ljson-c -lcap-ng -lyaml -lcrypt -lm
 
 ifeq ($(V),1)
 Q =
@@ -76,7 +85,8 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb
+	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb \
+	check-layers
 
 all: $(TOOLS)
 
@@ -86,29 +96,57 @@ $(OUTPUT): $(CROSS_DEPS)
 cross-deps:
 	$(Q)scripts/arm64-cross-deps.sh
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/auditskip.h $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)
+# Dependencies on headers come from the compilers (-MMD -MP, the .d files
+# included at the end), so a changed shared header rebuilds its users.
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/%.o: user/%.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
+# Every user object waits for the skeletons: the first build has no .d file
+# to say which ones include them.
+$(OBJ)/%.o: user/%.c | $(SKELS)
+	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(OUTPUT)/attach.o $(OUTPUT)/auditskip.o $(OUTPUT)/session.o: $(OUTPUT)/auditskip.skel.h
-$(OUTPUT)/calltime.o: $(OUTPUT)/calltime.skel.h
+$(STATIC_OBJ)/%.o: user/%.c | $(SKELS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -DAUDITSKIP_NO_HTTP $(DEPFLAGS) -c $< -o $@
 
-$(OUTPUT)/auditskip: $(LOADER_OBJS)
+$(LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(STATIC_LIB): $(STATIC_LIB_OBJS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUTPUT)/auditskip: $(OBJ)/cli/main.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(OUTPUT)/test_mask: tests/unit/test_mask.c $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o \
-	$(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o
+$(OUTPUT)/test_%: $(OBJ)/tests/test_%.o $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
+
+$(OBJ)/tests/%.o: tests/unit/%.c | $(SKELS)
+	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# model/ and audit/ are computation: they include nothing from live/,
+# output/, http/, cli/ or libbpf, so offline commands and unit tests need
+# no kernel; output/ renders the model and includes nothing from live/.
+check-layers:
+	$(Q)scripts/check-layers.sh
 
 # Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
 TOOL_LIBS_uring_openat := -luring
@@ -136,7 +174,7 @@ $(OUTPUT)/static/corpus32: tests/tools/corpus.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
 
-$(OUTPUT)/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
+$(OUTPUT)/audit_bench: bench/audit_bench.c $(OBJ)/live/getpid_timing.o | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
 
@@ -147,48 +185,6 @@ $(OUTPUT)/time_runs: bench/time_runs.c | $(OUTPUT)
 $(OUTPUT)/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -lbpf -lelf -lz -o $@
-
-$(OUTPUT)/test_blockers: tests/unit/test_blockers.c $(OUTPUT)/blockers.o $(OUTPUT)/mask.o \
-	$(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/whatif.o $(OUTPUT)/auditnl.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
-
-$(OUTPUT)/test_rulesfile: tests/unit/test_rulesfile.c $(OUTPUT)/rulesfile.o $(OUTPUT)/kernelrule.o \
-	$(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
-
-$(OUTPUT)/test_rule_text: tests/unit/test_rule_text.c $(OUTPUT)/rule_text.o $(OUTPUT)/rulesfile.o \
-	$(OUTPUT)/kernelrule.o $(OUTPUT)/mask.o $(OUTPUT)/rules.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
-
-$(OUTPUT)/test_calibration: tests/unit/test_calibration.c $(OUTPUT)/calibration.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -ljson-c -lm -o $@
-
-PROFILE_OBJS := $(addprefix $(OUTPUT)/,profile.o profile_parse.o prediction.o whatif.o mask.o \
-	rules.o syscalls.o auditnl.o calibration.o counts.o)
-$(OUTPUT)/test_profile: tests/unit/test_profile.c $(PROFILE_OBJS)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lbpf -laudit -ljson-c -lm -o $@
-
-$(OUTPUT)/test_webconfig: tests/unit/test_webconfig.c $(OUTPUT)/webconfig.o $(OUTPUT)/basic_auth.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lyaml -lcrypt -o $@
-
-$(OUTPUT)/test_resync: tests/unit/test_resync.c $(OUTPUT)/config_change.o $(OUTPUT)/resync.o \
-	$(OUTPUT)/rules.o $(OUTPUT)/mask.o $(OUTPUT)/syscalls.o $(OUTPUT)/auditnl.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -laudit -o $@
-
-$(OUTPUT)/test_stale: tests/unit/test_stale.c $(OUTPUT)/stale.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -o $@
-
-$(OUTPUT)/test_auditnl: tests/unit/test_auditnl.c $(OUTPUT)/auditnl.o
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -lcmocka -lcap-ng -o $@
 
 # An arm64 kernel runs 32-bit ARM programs too (CONFIG_COMPAT): the guests'
 # compat tests count the syscalls of a 32-bit getpid_loop.
@@ -205,12 +201,7 @@ static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static
 	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/time_runs $(OUTPUT)/static/empty_probes \
 	$(STATIC_EXTRA)
 
-$(OUTPUT)/static/metrics.o: user/metrics.c $(wildcard user/*.h) include/auditskip.h | $(OUTPUT)
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -DAUDITSKIP_NO_HTTP -c $< -o $@
-
-$(OUTPUT)/static/auditskip: $(STATIC_OBJS)
+$(OUTPUT)/static/auditskip: $(OBJ)/cli/main.o $(STATIC_LIB)
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(STATIC_LIBS) -o $@
@@ -219,7 +210,7 @@ $(OUTPUT)/static/getpid_loop_arm32: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(ARM32_CC) $(USER_CFLAGS) $< -static -o $@
 
-$(OUTPUT)/static/audit_bench: bench/audit_bench.c user/getpid_timing.c | $(OUTPUT)
+$(OUTPUT)/static/audit_bench: bench/audit_bench.c $(OBJ)/live/getpid_timing.o | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
 
@@ -251,16 +242,18 @@ vmlinux-arm64:
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_OUT := $(OUTPUT)/fuzz
+# As the unit tests: no libbpf, what they parse is computation.
+FUZZ_LIBS := -laudit -ljson-c -lcap-ng -lyaml -lcrypt -lm
 FUZZ_CFLAGS = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN) $(INCLUDES) \
 	-DAUDITSKIP_VERSION='"$(VERSION)"'
 FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZERS := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_NAMES))
-FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_OUT)/obj/%.o,$(filter-out user/auditskip.c,$(LOADER_SRCS)))
+FUZZ_LIB_OBJS := $(patsubst user/%.c,$(FUZZ_OUT)/obj/%.o,$(LIB_SRCS))
 
-$(FUZZ_OUT)/obj/%.o: user/%.c $(wildcard user/*.h) include/auditskip.h $(OUTPUT)/auditskip.skel.h
+$(FUZZ_OUT)/obj/%.o: user/%.c | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,FUZZ-CC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_OUT)/libloader.a: $(FUZZ_LIB_OBJS)
 	$(call msg,AR,$@)
@@ -268,7 +261,7 @@ $(FUZZ_OUT)/libloader.a: $(FUZZ_LIB_OBJS)
 
 $(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OUT)/libloader.a
 	$(call msg,FUZZ-LD,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OUT)/libloader.a $(LIBS) -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OUT)/libloader.a $(FUZZ_LIBS) -o $@
 
 fuzzers: $(FUZZERS)
 
@@ -359,7 +352,7 @@ kernel-ab: kernels static
 
 # The perm= classes, from a kernel tree (KSRC, e.g. an unpacked linux-source).
 classes:
-	scripts/gen-syscall-classes.sh $(KSRC) $$($(MAKE) -s -C $(KSRC) kernelversion) > user/syscall_classes.h
+	scripts/gen-syscall-classes.sh $(KSRC) $$($(MAKE) -s -C $(KSRC) kernelversion) > user/audit/syscall_classes.h
 
 # auditskip(8) from the program's own --help, so it always lists the options.
 man: $(OUTPUT)/auditskip.8
@@ -389,7 +382,7 @@ deb:
 	@echo "built $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.deb"
 
 # Every C file of the project but the generated ones, in .clang-format's style.
-FORMAT_FILES = $(filter-out user/syscall_classes.h,$(wildcard bpf/*.c user/*.c user/*.h include/*.h tests/*/*.c bench/*.c fuzz/*.c))
+FORMAT_FILES = $(filter-out user/audit/syscall_classes.h,$(wildcard bpf/*.c user/*/*.c user/*/*.h include/*.h tests/*/*.c bench/*.c fuzz/*.c))
 format:
 	clang-format -i $(FORMAT_FILES)
 
@@ -402,3 +395,5 @@ format-check:
 
 clean:
 	rm -rf $(OUTPUT)
+
+-include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

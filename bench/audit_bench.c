@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "getpid_timing.h"
+#include "live/getpid_timing.h"
 
 static struct {
 	long iterations;

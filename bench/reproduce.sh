@@ -5,7 +5,7 @@
 #
 #   bench/reproduce.sh [-o FILE]      markdown on stdout (and in FILE)
 #
-# 1. Calibrates ns per visited exit-rule entry (user/calibrate.c, at
+# 1. Calibrates ns per visited exit-rule entry (user/live/calibrate.c, at
 #    CAL_RULES rules; it saves, removes and restores the rules itself).
 # 2. With audit on and only our rules loaded (-a always,exit -F arch=b64
 #    -S openat -F uid=N, which getpid can never match), for no rules and for

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How long one kernel function's body takes (user/calltime.c): an fentry
+ * How long one kernel function's body takes (user/live/calltime.c): an fentry
  * and fexit pair on it, the attach target set by the loader, keeping the
  * gap from fentry's last clock read to fexit's first for the first
  * CALLTIME_SAMPLES calls. The same pair on an empty function measures what

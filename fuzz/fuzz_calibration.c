@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "calibration.h"
+#include "model/calibration.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

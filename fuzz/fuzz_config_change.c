@@ -5,7 +5,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include "config_change.h"
+#include "live/config_change.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

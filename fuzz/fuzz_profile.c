@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "profile.h"
+#include "model/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include "rulesfile.h"
+#include "audit/rules_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

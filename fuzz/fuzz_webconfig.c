@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "webconfig.h"
+#include "http/webconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Writes user/syscall_classes.h from a kernel tree's audit class lists
+# Writes user/audit/syscall_classes.h from a kernel tree's audit class lists
 # (include/asm-generic/audit_{read,write,dir_write,change_attr,signal}.h):
 # the tables audit_match_perm() tests a perm= field against, and the classes
 # a rule's top mask bits select (audit_to_entry_common()); and the syscalls
@@ -8,7 +8,7 @@
 # cases (arch/x86/kernel/audit_64.c, arch/x86/ia32/audit.c). Names only: their
 # numbers for each arch come from libaudit at run time, and a name the arch
 # lacks is left out, as the kernel's #ifdef __NR_... guards do.
-#   scripts/gen-syscall-classes.sh KERNEL_SOURCE_DIR VERSION > user/syscall_classes.h
+#   scripts/gen-syscall-classes.sh KERNEL_SOURCE_DIR VERSION > user/audit/syscall_classes.h
 set -eu
 src=$1/include/asm-generic
 names() { # FILE: the __NR_ names in it, following its #include of another list

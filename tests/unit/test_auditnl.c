@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <cap-ng.h>
-#include "auditnl.h"
+#include "audit/netlink.h"
 
 /* Short, so that the suite stays quick; the loaders' requests use AUDITNL_TIMEOUT_MS. */
 #define TIMEOUT_MS 300

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <libaudit.h>
-#include "blockers.h"
-#include "syscalls.h"
+#include "model/blockers.h"
+#include "audit/syscalls.h"
 
 #define MAX_RULES 10
 /* Rules differ only in these syscalls; every rule names all the others. */

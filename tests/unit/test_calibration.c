@@ -22,7 +22,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <unistd.h>
-#include "calibration.h"
+#include "model/calibration.h"
 
 static char dir[] = "/tmp/test_calibration.XXXXXX";
 

@@ -13,9 +13,9 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <libaudit.h>
-#include "mask.h"
-#include "rules.h"
-#include "whatif.h"
+#include "audit/mask.h"
+#include "audit/ruleset.h"
+#include "model/sharper_masks.h"
 
 /* auditctl's own flag (libaudit exports it, its header does not): fields such
  * as key= are refused until a syscall was added, and auditctl sets it. */

@@ -19,8 +19,8 @@
 #include <errno.h>
 #include <unistd.h>
 #include <libaudit.h>
-#include "prediction.h"
-#include "profile.h"
+#include "model/prediction.h"
+#include "model/profile.h"
 
 #define NATIVE_GETPID 39 /* x86_64 */
 #define NATIVE_OPENAT 257

@@ -15,9 +15,9 @@
 #include <cmocka.h>
 #include <linux/audit.h>
 #include <linux/netlink.h>
-#include "config_change.h"
-#include "resync.h"
-#include "rules.h"
+#include "live/config_change.h"
+#include "live/resync.h"
+#include "audit/ruleset.h"
 
 static enum config_change_kind classify(const char *text)
 {

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <libaudit.h>
-#include "rule_text.h"
-#include "rulesfile.h"
+#include "audit/rule_text.h"
+#include "audit/rules_file.h"
 
 static void read_one(const char *text, struct ruleset *rs)
 {

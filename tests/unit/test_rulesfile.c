@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <libaudit.h>
-#include "rulesfile.h"
+#include "audit/rules_file.h"
 
 static int read_text(const char *text, struct ruleset *rs, struct rules_file_error *err)
 {

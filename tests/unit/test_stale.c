@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "stale.h"
+#include "model/stale.h"
 
 static struct stale_interval interval(__u64 walks, __u64 proofs)
 {

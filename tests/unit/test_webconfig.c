@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <errno.h>
-#include "basic_auth.h"
-#include "webconfig.h"
+#include "http/basic_auth.h"
+#include "http/webconfig.h"
 
 static char err[512];
 

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <libaudit.h>
+#include "audit/kernel_rule.h"
+#include "audit/mask.h"
+#include "audit/ruleset.h"
+#include "audit/syscall_classes.h"
+#include "audit/syscalls.h"
+
+/*
+ * Syscalls newer than libaudit 3.0.9's tables that audit's classes hold,
+ * with the Linux version that added them: numbered alike on x86_64, i386,
+ * aarch64 and arm, as every syscall since Linux 5.1's unified numbering.
+ */
+static const struct {
+	const char *name;
+	int nr;
+	int since; /* major * 1000 + minor */
+} unnamed_by_libaudit[] = {
+	{ "fchmodat2", 452, 6006 },   { "setxattrat", 463, 6013 },    { "getxattrat", 464, 6013 },
+	{ "listxattrat", 465, 6013 }, { "removexattrat", 466, 6013 },
+};
+
+/*
+ * Class members newer than the tables (generated from 6.12): 6.13 put the
+ * *xattrat calls into include/asm-generic/audit_change_attr.h.
+ */
+static const struct {
+	int class;
+	const char *name;
+} newer_members[] = {
+	{ AUDIT_CLASS_CHATTR, "setxattrat" },
+	{ AUDIT_CLASS_CHATTR, "removexattrat" },
+};
+
+static int running_kernel(void)
+{
+	static int version = -1;
+	struct utsname u;
+	int major, minor;
+
+	if (version < 0)
+		version = !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 ?
+				  major * 1000 + minor :
+				  0;
+	return version;
+}
+
+static int class_syscall(const char *name, int machine)
+{
+	int nr = audit_name_to_syscall(name, machine);
+
+	if (nr >= 0 || (machine != MACH_86_64 && machine != MACH_X86 && machine != MACH_AARCH64 &&
+			machine != MACH_ARM))
+		return nr;
+	for (size_t i = 0; i < sizeof(unnamed_by_libaudit) / sizeof(unnamed_by_libaudit[0]); i++)
+		if (!strcmp(unnamed_by_libaudit[i].name, name))
+			return running_kernel() >= unnamed_by_libaudit[i].since ?
+				       unnamed_by_libaudit[i].nr :
+				       -1;
+	return -1;
+}
+
+static void class_mask(__u32 *m, const char *const *names, int machine)
+{
+	if (machine < 0)
+		return;
+	for (; *names; names++) {
+		int nr = class_syscall(*names, machine);
+
+		/* A name this arch lacks is left out, like the kernel's #ifdef __NR_. */
+		if (nr >= 0)
+			mask_set(m, nr);
+	}
+}
+
+void kernel_classes_from_tables(struct kernel_classes *kc)
+{
+	static const struct {
+		int class;
+		const char *const *names;
+	} tables[] = {
+		{ AUDIT_CLASS_DIR_WRITE, class_dir_write }, { AUDIT_CLASS_CHATTR, class_chattr },
+		{ AUDIT_CLASS_READ, class_read },	    { AUDIT_CLASS_WRITE, class_write },
+		{ AUDIT_CLASS_SIGNAL, class_signal },
+	};
+
+	memset(kc, 0, sizeof(*kc));
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		class_mask(kc->mask[tables[i].class], tables[i].names, arch_machine(ARCH_NATIVE));
+		/* The _32 class is the next one, in the compat arch's numbers. */
+		class_mask(kc->mask[tables[i].class + 1], tables[i].names,
+			   arch_machine(ARCH_COMPAT));
+	}
+	for (size_t i = 0; i < sizeof(newer_members) / sizeof(newer_members[0]); i++) {
+		const char *const one[] = { newer_members[i].name, NULL };
+
+		class_mask(kc->mask[newer_members[i].class], one, arch_machine(ARCH_NATIVE));
+		class_mask(kc->mask[newer_members[i].class + 1], one, arch_machine(ARCH_COMPAT));
+	}
+	kc->read = 1;
+}
+
+/* audit_to_op(): the operators the kernel knows. */
+static bool op_known(__u32 op)
+{
+	switch (op) {
+	case AUDIT_EQUAL:
+	case AUDIT_NOT_EQUAL:
+	case AUDIT_BIT_MASK:
+	case AUDIT_BIT_TEST:
+	case AUDIT_LESS_THAN:
+	case AUDIT_GREATER_THAN:
+	case AUDIT_GREATER_THAN_OR_EQUAL:
+	case AUDIT_LESS_THAN_OR_EQUAL:
+		return true;
+	}
+	return false;
+}
+
+/* audit_field_valid(): which operators and values each field takes on each list. */
+static int field_valid(unsigned int list, __u32 type, __u32 op, __u32 val)
+{
+	bool eq_ne = op == AUDIT_EQUAL || op == AUDIT_NOT_EQUAL;
+
+	if (type == AUDIT_MSGTYPE && list != AUDIT_FILTER_EXCLUDE && list != AUDIT_FILTER_USER)
+		return -EINVAL;
+	if (type == AUDIT_FSTYPE && list != AUDIT_FILTER_FS)
+		return -EINVAL;
+	if (type == AUDIT_PERM && list == AUDIT_FILTER_URING_EXIT)
+		return -EINVAL;
+	if (list == AUDIT_FILTER_FS && type != AUDIT_FSTYPE && type != AUDIT_FILTERKEY)
+		return -EINVAL;
+
+	switch (type) {
+	case AUDIT_ARG0 ... AUDIT_ARG3:
+	case AUDIT_PERS:
+	case AUDIT_DEVMINOR:
+		break;
+	case AUDIT_UID:
+	case AUDIT_EUID:
+	case AUDIT_SUID:
+	case AUDIT_FSUID:
+	case AUDIT_LOGINUID:
+	case AUDIT_OBJ_UID:
+	case AUDIT_GID:
+	case AUDIT_EGID:
+	case AUDIT_SGID:
+	case AUDIT_FSGID:
+	case AUDIT_OBJ_GID:
+	case AUDIT_PID:
+	case AUDIT_MSGTYPE:
+	case AUDIT_PPID:
+	case AUDIT_DEVMAJOR:
+	case AUDIT_EXIT:
+	case AUDIT_SUCCESS:
+	case AUDIT_INODE:
+	case AUDIT_SESSIONID:
+	case AUDIT_SUBJ_SEN:
+	case AUDIT_SUBJ_CLR:
+	case AUDIT_OBJ_LEV_LOW:
+	case AUDIT_OBJ_LEV_HIGH:
+	case AUDIT_SADDR_FAM:
+		if (op == AUDIT_BIT_MASK || op == AUDIT_BIT_TEST)
+			return -EINVAL;
+		break;
+	case AUDIT_SUBJ_USER:
+	case AUDIT_SUBJ_ROLE:
+	case AUDIT_SUBJ_TYPE:
+	case AUDIT_OBJ_USER:
+	case AUDIT_OBJ_ROLE:
+	case AUDIT_OBJ_TYPE:
+	case AUDIT_WATCH:
+	case AUDIT_DIR:
+	case AUDIT_FILTERKEY:
+	case AUDIT_LOGINUID_SET:
+	case AUDIT_ARCH:
+	case AUDIT_FSTYPE:
+	case AUDIT_PERM:
+	case AUDIT_FILETYPE:
+	case AUDIT_FIELD_COMPARE:
+	case AUDIT_EXE:
+		if (!eq_ne)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	switch (type) {
+	case AUDIT_LOGINUID_SET:
+		return val > 1 ? -EINVAL : 0;
+	case AUDIT_PERM:
+		return val & ~15U ? -EINVAL : 0;
+	case AUDIT_FILETYPE:
+		return val & ~0170000U ? -EINVAL : 0; /* S_IFMT */
+	case AUDIT_FIELD_COMPARE:
+		return val > AUDIT_MAX_FIELD_COMPARE ? -EINVAL : 0;
+	case AUDIT_SADDR_FAM:
+		return val >= AF_MAX ? -EINVAL : 0;
+	}
+	return 0;
+}
+
+int kernel_rule_check(const struct audit_rule_data *d, size_t len)
+{
+	unsigned int list = d->flags & ~AUDIT_FILTER_PREPEND;
+	bool watch = false, tree = false, inode = false, key = false, exe = false;
+	size_t remain = len - sizeof(*d), off = 0;
+
+	switch (list) {
+	case AUDIT_FILTER_EXIT:
+	case AUDIT_FILTER_URING_EXIT:
+	case AUDIT_FILTER_TASK:
+	case AUDIT_FILTER_USER:
+	case AUDIT_FILTER_EXCLUDE:
+	case AUDIT_FILTER_FS:
+		break;
+	default: /* AUDIT_FILTER_ENTRY is deprecated */
+		return -EINVAL;
+	}
+	if (d->action != AUDIT_NEVER && d->action != AUDIT_ALWAYS)
+		return -EINVAL;
+	if (d->field_count > AUDIT_MAX_FIELDS)
+		return -EINVAL;
+
+	for (unsigned int i = 0; i < d->field_count; i++) {
+		__u32 type = d->fields[i], op = d->fieldflags[i], val = d->values[i];
+		int err;
+
+		if (!op_known(op))
+			return -EINVAL;
+		/* audit_data_to_entry(): auid=unset is the legacy spelling of loginuid_set=0. */
+		if (type == AUDIT_LOGINUID && val == AUDIT_UID_UNSET) {
+			type = AUDIT_LOGINUID_SET;
+			val = 0;
+		}
+		err = field_valid(list, type, op, val);
+		if (err)
+			return err;
+		if (rule_field_is_string(type)) {
+			/* audit_unpack_string() */
+			if (val == 0 || val > remain)
+				return -EINVAL;
+			if (val > PATH_MAX)
+				return -ENAMETOOLONG;
+		}
+		/* make_kuid() and make_kgid() have no id for (u32)-1. */
+		if (rule_field_is_id(type) && val == (__u32)-1)
+			return -EINVAL;
+		switch (type) {
+		case AUDIT_WATCH: /* audit_to_watch() */
+			if (d->buf[off] != '/' || d->buf[off + val - 1] == '/' ||
+			    (list != AUDIT_FILTER_EXIT && list != AUDIT_FILTER_URING_EXIT) ||
+			    op != AUDIT_EQUAL || inode || watch || tree)
+				return -EINVAL;
+			watch = true;
+			break;
+		case AUDIT_DIR: /* audit_make_tree() */
+			if (d->buf[off] != '/' ||
+			    (list != AUDIT_FILTER_EXIT && list != AUDIT_FILTER_URING_EXIT) ||
+			    op != AUDIT_EQUAL || inode || watch || tree)
+				return -EINVAL;
+			tree = true;
+			break;
+		case AUDIT_INODE: /* audit_to_inode() */
+			if (list != AUDIT_FILTER_EXIT || inode || watch || tree)
+				return -EINVAL;
+			inode = op == AUDIT_EQUAL;
+			break;
+		case AUDIT_FILTERKEY:
+			if (key || val > AUDIT_MAX_KEY_LEN)
+				return -EINVAL;
+			key = true;
+			break;
+		case AUDIT_EXE:
+			if (exe || d->buf[off] != '/' || d->buf[off + val - 1] == '/')
+				return -EINVAL;
+			exe = true;
+			break;
+		}
+		if (rule_field_is_string(type)) {
+			off += val;
+			remain -= val;
+		}
+	}
+	return 0;
+}
+
+void kernel_rule_store(struct audit_rule_data *d, const struct kernel_classes *kc)
+{
+	d->flags &= ~AUDIT_FILTER_PREPEND;
+	for (int i = 0; i < AUDIT_SYSCALL_CLASSES; i++) {
+		int bit = MASK_BITS - i - 1;
+
+		if (!(d->mask[bit / 32] & (1U << (bit % 32))))
+			continue;
+		d->mask[bit / 32] &= ~(1U << (bit % 32));
+		/* Classes 10 to 15 are never registered. */
+		if (i < AUDIT_CLASSES)
+			mask_or(d->mask, kc->mask[i]);
+	}
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * audit_receive() handles each request under audit_ctl_lock() and
+ * acknowledges it (netlink_ack(), NLM_F_ACK being set), with the error when
+ * there is one. Data replies (audit_send_reply() for AUDIT_GET,
+ * audit_list_rules_send() for AUDIT_LIST_RULES, which ends with NLMSG_DONE)
+ * come from a kernel thread that waits for that lock, so usually after the
+ * acknowledgement; every reply carries the request's sequence number.
+ */
+#define _GNU_SOURCE /* recvmmsg() */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include "audit/netlink.h"
+
+/* Far more than a rule record: the kernel sends what userspace added. */
+#define RECV_BUF_SIZE 65536
+
+static __u32 last_seq;
+
+/*
+ * Room for a listing of thousands of rules: the kernel's listing thread
+ * drops what overflows the buffer (ENOBUFS, and the listing is taken
+ * again) when this process is slow to read, as on a loaded machine.
+ * SO_RCVBUFFORCE passes net.core.rmem_max with CAP_NET_ADMIN; without it
+ * SO_RCVBUF is capped there.
+ */
+#define SOCKET_RCVBUF (8 << 20)
+
+int auditnl_open(void)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	int size = SOCKET_RCVBUF;
+
+	if (fd < 0)
+		return -errno;
+	/* Best effort: the default buffer only means smaller batches. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	return fd;
+}
+
+void auditnl_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+int auditnl_send(int fd, __u16 type, const void *data, size_t len)
+{
+	/* Kept positive so that it can be returned as an int. */
+	int seq = (int)(__atomic_add_fetch(&last_seq, 1, __ATOMIC_RELAXED) & INT_MAX);
+	struct nlmsghdr nlh = {
+		.nlmsg_len = NLMSG_LENGTH(len),
+		.nlmsg_type = type,
+		.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+		.nlmsg_seq = (__u32)seq,
+	};
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct iovec iov[] = {
+		{ &nlh, NLMSG_HDRLEN },
+		{ (void *)data, len },
+	};
+	struct msghdr msg = {
+		.msg_name = &kernel,
+		.msg_namelen = sizeof(kernel),
+		.msg_iov = iov,
+		.msg_iovlen = len ? 2 : 1,
+	};
+	ssize_t n;
+
+	if (len > RECV_BUF_SIZE)
+		return -EMSGSIZE;
+	do
+		n = sendmsg(fd, &msg, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return seq;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Every syscall of this process walks audit's exit list like anyone
+ * else's, so with thousands of rules loaded a syscall costs tens of
+ * microseconds: a listing reads its one-rule datagrams many per
+ * recvmmsg(), and polls only when none is queued.
+ */
+#define RECV_BATCH 64
+
+struct recv_batch {
+	struct mmsghdr msg[RECV_BATCH];
+	struct iovec iov[RECV_BATCH];
+	struct sockaddr_nl from[RECV_BATCH];
+	char *buf; /* RECV_BATCH slots of RECV_BUF_SIZE; only the pages written become resident */
+};
+
+/*
+ * The datagrams queued now, or once one comes before `deadline`
+ * (CLOCK_MONOTONIC ms): how many, or -ETIMEDOUT, or another negative errno.
+ */
+static int recv_until(int fd, struct recv_batch *b, long long deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		long long left;
+		int n, ret;
+
+		for (int i = 0; i < RECV_BATCH; i++) {
+			b->iov[i] =
+				(struct iovec){ b->buf + (size_t)i * RECV_BUF_SIZE, RECV_BUF_SIZE };
+			b->msg[i].msg_hdr = (struct msghdr){
+				.msg_name = &b->from[i],
+				.msg_namelen = sizeof(b->from[i]),
+				.msg_iov = &b->iov[i],
+				.msg_iovlen = 1,
+			};
+		}
+		n = recvmmsg(fd, b->msg, RECV_BATCH, MSG_DONTWAIT, NULL);
+		if (n > 0)
+			return n;
+		if (n < 0 && errno != EINTR && errno != EAGAIN)
+			return -errno;
+		if (n < 0 && errno == EINTR)
+			continue;
+		left = deadline - now_ms();
+		ret = poll(&p, 1, left > 0 ? (int)left : 0);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (ret == 0)
+			return -ETIMEDOUT;
+	}
+}
+
+/* What one reply to the awaited request means: 1 done, 0 more to come, -errno. */
+static int handle_reply(const struct nlmsghdr *nlh, auditnl_reply_fn fn, void *arg)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+	switch (nlh->nlmsg_type) {
+	case NLMSG_ERROR:
+		if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+			return -EPROTO;
+		if (e->error)
+			return e->error < 0 ? e->error : -e->error;
+		return fn ? 0 : 1; /* the acknowledgement: data may follow */
+	case NLMSG_DONE:
+		return 1;
+	default:
+		return fn ? fn(nlh, arg) : 0;
+	}
+}
+
+int auditnl_handle_datagram(const void *data, size_t len, __u32 seq, auditnl_reply_fn fn, void *arg,
+			    bool *answered)
+{
+	const char *buf = data;
+	size_t off = 0;
+	int ret = 0;
+
+	while (ret == 0 && len - off >= NLMSG_HDRLEN) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(buf + off);
+
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - off)
+			return -EPROTO;
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+		if (off > len)
+			off = len;
+		if (nlh->nlmsg_seq != seq)
+			continue;
+		*answered = true;
+		ret = handle_reply(nlh, fn, arg);
+	}
+	return ret;
+}
+
+/* The datagrams of one batch, in order, until the request is done. */
+static int handle_batch(const struct recv_batch *b, int n, __u32 seq, auditnl_reply_fn fn,
+			void *arg, long long *deadline, int timeout_ms)
+{
+	int ret = 0;
+
+	for (int i = 0; i < n && ret == 0; i++) {
+		const struct msghdr *h = &b->msg[i].msg_hdr;
+		bool answered = false;
+
+		if (h->msg_flags & MSG_TRUNC)
+			return -EMSGSIZE;
+		/* Datagrams from other sockets (nl_pid not 0) are dropped. */
+		if (h->msg_namelen != sizeof(b->from[i]) || b->from[i].nl_pid != 0)
+			continue;
+		ret = auditnl_handle_datagram(h->msg_iov->iov_base, b->msg[i].msg_len, seq, fn, arg,
+					      &answered);
+		/* Each reply to the request restarts the wait. */
+		if (answered)
+			*deadline = now_ms() + timeout_ms;
+	}
+	return ret;
+}
+
+int auditnl_wait(int fd, __u32 seq, auditnl_reply_fn fn, void *arg, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	struct recv_batch *b = calloc(1, sizeof(*b));
+	int ret = 0;
+
+	if (b)
+		b->buf = malloc((size_t)RECV_BATCH * RECV_BUF_SIZE);
+	if (!b || !b->buf) {
+		free(b);
+		return -ENOMEM;
+	}
+	while (ret == 0) {
+		int n = recv_until(fd, b, deadline);
+
+		if (n < 0)
+			ret = n;
+		else
+			ret = handle_batch(b, n, seq, fn, arg, &deadline, timeout_ms);
+	}
+	free(b->buf);
+	free(b);
+	return ret < 0 ? ret : 0;
+}
+
+int auditnl_request(int fd, __u16 type, const void *data, size_t len, auditnl_reply_fn fn,
+		    void *arg)
+{
+	int seq = auditnl_send(fd, type, data, len);
+
+	if (seq < 0)
+		return seq;
+	return auditnl_wait(fd, (__u32)seq, fn, arg, AUDITNL_TIMEOUT_MS);
+}
+
+/* ------------------------------------------------------------ status --- */
+
+static int status_reply(const struct nlmsghdr *nlh, void *arg)
+{
+	size_t len = nlh->nlmsg_len - NLMSG_HDRLEN;
+
+	if (nlh->nlmsg_type != AUDIT_GET)
+		return 0;
+	/* Older kernels send a shorter struct audit_status. */
+	memcpy(arg, NLMSG_DATA(nlh),
+	       len < sizeof(struct audit_status) ? len : sizeof(struct audit_status));
+	return 1;
+}
+
+int auditnl_get_status(int fd, struct audit_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	return auditnl_request(fd, AUDIT_GET, NULL, 0, status_reply, st);
+}
+
+int auditnl_set_enabled(int fd, unsigned int enabled)
+{
+	struct audit_status s = { .mask = AUDIT_STATUS_ENABLED, .enabled = enabled };
+
+	return auditnl_request(fd, AUDIT_SET, &s, sizeof(s), NULL, NULL);
+}
+
+/* ------------------------------------------------------------- rules --- */
+
+int auditnl_rule_reply(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct audit_rule_data *d = NLMSG_DATA(nlh);
+	size_t len = nlh->nlmsg_len - NLMSG_HDRLEN;
+	struct auditnl_rule_walk *w = arg;
+
+	if (nlh->nlmsg_type != AUDIT_LIST_RULES)
+		return 0;
+	/* audit_krule_to_data(): the header, then buflen bytes of strings. */
+	if (len < sizeof(*d) || d->buflen > len - sizeof(*d))
+		return -EPROTO;
+	return w->fn(d, len, w->arg);
+}
+
+int auditnl_list_rules(int fd, auditnl_rule_fn fn, void *arg)
+{
+	struct auditnl_rule_walk w = { fn, arg };
+
+	return auditnl_request(fd, AUDIT_LIST_RULES, NULL, 0, auditnl_rule_reply, &w);
+}
+
+int auditnl_add_rule(int fd, const struct audit_rule_data *d)
+{
+	return auditnl_request(fd, AUDIT_ADD_RULE, d, sizeof(*d) + d->buflen, NULL, NULL);
+}
+
+int auditnl_delete_rule(int fd, const struct audit_rule_data *d)
+{
+	return auditnl_request(fd, AUDIT_DEL_RULE, d, sizeof(*d) + d->buflen, NULL, NULL);
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* asprintf() */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libaudit.h>
+#include "audit/netlink.h"
+#include "audit/ruleset.h"
+#include "audit/syscalls.h"
+
+bool rule_field_is_id(unsigned int field)
+{
+	switch (field) {
+	case AUDIT_UID:
+	case AUDIT_EUID:
+	case AUDIT_SUID:
+	case AUDIT_FSUID:
+	case AUDIT_LOGINUID:
+	case AUDIT_OBJ_UID:
+	case AUDIT_GID:
+	case AUDIT_EGID:
+	case AUDIT_SGID:
+	case AUDIT_FSGID:
+	case AUDIT_OBJ_GID:
+		return true;
+	}
+	return false;
+}
+
+bool rule_field_is_string(unsigned int field)
+{
+	switch (field) {
+	case AUDIT_SUBJ_USER ... AUDIT_SUBJ_CLR:
+	case AUDIT_OBJ_USER ... AUDIT_OBJ_LEV_HIGH:
+	case AUDIT_WATCH:
+	case AUDIT_DIR:
+	case AUDIT_FILTERKEY:
+	case AUDIT_EXE:
+		return true;
+	}
+	return false;
+}
+
+static void appendf(char *buf, size_t size, const char *fmt, const char *a, const char *b,
+		    const char *c)
+{
+	size_t len = strlen(buf);
+
+	if (len < size)
+		snprintf(buf + len, size - len, fmt, a, b, c);
+}
+
+static void describe_perm(unsigned int perm, char *out)
+{
+	char *p = out;
+
+	if (perm & AUDIT_PERM_READ)
+		*p++ = 'r';
+	if (perm & AUDIT_PERM_WRITE)
+		*p++ = 'w';
+	if (perm & AUDIT_PERM_EXEC)
+		*p++ = 'x';
+	if (perm & AUDIT_PERM_ATTR)
+		*p++ = 'a';
+	*p = '\0';
+}
+
+/* "-S getpid,openat" for up to a few names, else a count. */
+static void describe_syscalls(const struct audit_rule *r, int machine, char *out, size_t size)
+{
+	unsigned int bits = mask_count(r->mask), shown = 0;
+
+	out[0] = '\0';
+	if (mask_is_full(r->mask))
+		return;
+	if (bits > 6) {
+		snprintf(out, size, " -S <%u syscalls>", bits);
+		return;
+	}
+	for (unsigned int nr = 0; nr < MASK_BITS; nr++) {
+		char name[32];
+
+		if (!mask_test(r->mask, nr))
+			continue;
+		syscall_name(nr, machine, name, sizeof(name));
+		appendf(out, size, "%s%s%s", shown++ ? "," : " -S ", name, "");
+	}
+}
+
+/* audit_comparator() on a record's field, with the operator as userspace writes it. */
+static bool field_matches(__u32 left, __u32 op, __u32 right)
+{
+	switch (op) {
+	case AUDIT_EQUAL:
+		return left == right;
+	case AUDIT_NOT_EQUAL:
+		return left != right;
+	case AUDIT_LESS_THAN:
+		return left < right;
+	case AUDIT_LESS_THAN_OR_EQUAL:
+		return left <= right;
+	case AUDIT_GREATER_THAN:
+		return left > right;
+	case AUDIT_GREATER_THAN_OR_EQUAL:
+		return left >= right;
+	case AUDIT_BIT_MASK:
+		return left & right;
+	case AUDIT_BIT_TEST:
+		return (left & right) == right;
+	}
+	return true; /* unknown: assume it can match */
+}
+
+/*
+ * audit_log_start() drops a record that an exclude-list rule matches
+ * (audit_filter(), whatever the rule's action), silently: a rule whose
+ * msgtype fields all accept AUDIT_CONFIG_CHANGE (or that has none) can
+ * hide rule changes from the loader.
+ */
+static bool may_drop_config_change(const struct audit_rule_data *d)
+{
+	if ((d->flags & ~AUDIT_FILTER_PREPEND) != AUDIT_FILTER_EXCLUDE)
+		return false;
+	for (unsigned int i = 0; i < d->field_count; i++)
+		if (d->fields[i] == AUDIT_MSGTYPE &&
+		    !field_matches(AUDIT_CONFIG_CHANGE, d->fieldflags[i], d->values[i]))
+			return false;
+	return true;
+}
+
+int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len)
+{
+	const char *action = audit_action_to_name(d->action);
+	const char *list = audit_flag_to_name(d->flags & ~AUDIT_FILTER_PREPEND);
+	char fields[400] = "", syscalls[160];
+	size_t off = 0;
+	int machine = -1;
+
+	if (len < sizeof(*d) || d->field_count > AUDIT_MAX_FIELDS || len < sizeof(*d) + d->buflen)
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->list = d->flags & ~AUDIT_FILTER_PREPEND;
+	r->action = d->action;
+	memcpy(r->mask, d->mask, sizeof(r->mask));
+	r->field_count = d->field_count;
+	r->strings_len = d->buflen < RULE_STRINGS_MAX ? d->buflen : RULE_STRINGS_MAX;
+	r->fields = calloc(d->field_count ? d->field_count : 1, sizeof(*r->fields));
+	r->strings = malloc(r->strings_len ? r->strings_len : 1);
+	r->origin = strdup("");
+	if (!r->fields || !r->strings || !r->origin) {
+		rule_free(r);
+		return -ENOMEM;
+	}
+	memcpy(r->strings, d->buf, r->strings_len);
+	r->drops_config_change = may_drop_config_change(d);
+
+	for (unsigned int i = 0; i < d->field_count; i++) {
+		unsigned int f = d->fields[i], v = d->values[i], op = d->fieldflags[i];
+		const char *name = audit_field_to_name(f);
+		const char *sym = audit_operator_to_symbol(op);
+		char val[AUDIT_MAX_KEY_LEN + 1];
+
+		r->fields[i] = (struct rule_field){ .type = f, .op = op, .value = v };
+		if (rule_field_is_string(f)) {
+			if (off + v > d->buflen) {
+				rule_free(r);
+				return -EINVAL;
+			}
+			snprintf(val, sizeof(val), "%.*s", (int)v, d->buf + off);
+			off += v;
+		} else if (f == AUDIT_PERM) {
+			describe_perm(v, val);
+			/* perm!= matches what perm= does not: it narrows nothing. */
+			if (op == AUDIT_EQUAL)
+				r->perm = v;
+		} else if (f == AUDIT_ARCH) {
+			machine = audit_elf_to_machine(v);
+			if (op == AUDIT_EQUAL)
+				r->arch_elf = v;
+			snprintf(val, sizeof(val), "%s",
+				 machine >= 0 ? audit_machine_to_name(machine) : "?");
+		} else {
+			snprintf(val, sizeof(val), "%d", (int)v);
+		}
+
+		if (f == AUDIT_WATCH || (f == AUDIT_INODE && op == AUDIT_EQUAL))
+			r->inode_hash = true;
+		if (f == AUDIT_FILTERKEY) {
+			if (!r->key[0])
+				snprintf(r->key, sizeof(r->key), "%s", val);
+			appendf(fields, sizeof(fields), " -k %s%s%s", val, "", "");
+			continue;
+		}
+		appendf(fields, sizeof(fields), " -F %s%s%s", name ? name : "?", sym ? sym : "?",
+			val);
+	}
+
+	describe_syscalls(r, machine, syscalls, sizeof(syscalls));
+	if (asprintf(&r->text, "-a %s,%s%s%s", action ? action : "?", list ? list : "?", syscalls,
+		     fields) < 0) {
+		r->text = NULL;
+		rule_free(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rule_free(struct audit_rule *r)
+{
+	free(r->text);
+	free(r->fields);
+	free(r->strings);
+	free(r->origin);
+	r->text = r->strings = r->origin = NULL;
+	r->fields = NULL;
+}
+
+int rule_set_origin(struct audit_rule *r, const char *file, unsigned int line)
+{
+	char *origin;
+
+	if (asprintf(&origin, "%s:%u", file, line) < 0)
+		return -ENOMEM;
+	free(r->origin);
+	r->origin = origin;
+	return 0;
+}
+
+const char *rule_field_string(const struct audit_rule *r, unsigned int i, char *buf, size_t size)
+{
+	size_t off = 0, len;
+
+	for (unsigned int j = 0; j < i; j++)
+		if (rule_field_is_string(r->fields[j].type))
+			off += r->fields[j].value;
+	len = r->fields[i].value;
+	if (off > r->strings_len)
+		off = r->strings_len;
+	if (off + len > r->strings_len)
+		len = r->strings_len - off;
+	snprintf(buf, size, "%.*s", (int)len, r->strings + off);
+	return buf;
+}
+
+bool rule_on_list(const struct audit_rule *r, unsigned int list)
+{
+	return r->list == list && !r->inode_hash;
+}
+
+static void free_rules(struct audit_rule *rules, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rule_free(&rules[i]);
+}
+
+struct rule_list {
+	struct audit_rule *rules;
+	size_t n, cap;
+};
+
+/* Records rule_from_data() cannot read are left out. */
+static int add_listed_rule(const struct audit_rule_data *d, size_t len, void *arg)
+{
+	struct rule_list *l = arg;
+	int err;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct audit_rule *grown = realloc(l->rules, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		l->rules = grown;
+		l->cap = cap;
+	}
+	err = rule_from_data(&l->rules[l->n], d, len);
+	if (err == -ENOMEM)
+		return err;
+	if (!err)
+		l->n++;
+	return 0;
+}
+
+/*
+ * A listing whose records overflowed the socket (ENOBUFS: the kernel
+ * dropped some) is incomplete: taken again, a few times.
+ */
+#define LIST_TRIES 3
+
+int ruleset_load(struct ruleset *rs)
+{
+	struct rule_list l = { 0 };
+	int fd, err;
+
+	memset(rs, 0, sizeof(*rs));
+	for (int tries = 0;; tries++) {
+		fd = auditnl_open();
+		if (fd < 0)
+			return fd;
+		free_rules(l.rules, l.n);
+		l.n = 0;
+		err = auditnl_list_rules(fd, add_listed_rule, &l);
+		auditnl_close(fd);
+		if (err != -ENOBUFS || tries + 1 == LIST_TRIES)
+			break;
+	}
+	if (err) {
+		free_rules(l.rules, l.n);
+		free(l.rules);
+		return err;
+	}
+	rs->rules = l.rules;
+	rs->n = l.n;
+	return 0;
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void ruleset_free(struct ruleset *rs)
+{
+	free_rules(rs->rules, rs->n);
+	free(rs->rules);
+	free_strings(rs->sources, rs->nsources);
+	free_strings(rs->notes, rs->nnotes);
+	memset(rs, 0, sizeof(*rs));
+}
+
+size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		n += rule_on_list(&rs->rules[i], list);
+	return n;
+}
+
+void ruleset_mask(const struct ruleset *rs, unsigned int list, long skip, syscall_mask out)
+{
+	memset(out, 0, sizeof(syscall_mask));
+	for (size_t i = 0; i < rs->n; i++)
+		if ((long)i != skip && rule_on_list(&rs->rules[i], list))
+			mask_or(out, rs->rules[i].mask);
+}
+
+bool ruleset_may_drop_config_change(const struct ruleset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].drops_config_change)
+			return true;
+	return false;
+}
+
+size_t ruleset_counted_rules(const struct ruleset *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		unsigned int list = rs->rules[i].list;
+
+		n += list != AUDIT_FILTER_USER && list != AUDIT_FILTER_EXCLUDE &&
+		     list != AUDIT_FILTER_FS;
+	}
+	return n;
+}

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* memfd_create() */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "live/attach.h"
+#include "auditskip.skel.h"
+
+const struct mode_info modes[MODE_COUNT] = {
+	[MODE_FILTER_OP] = {
+		"filter-op", "__audit_filter_op",
+		"fentry on __audit_filter_op, syscall exit-list walks only",
+		"the outcome and time of a walk its task was switched out in (walks_switched_out)",
+	},
+	[MODE_FILTER_SYSCALL] = {
+		"filter-syscall", "audit_filter_syscall",
+		"fentry on audit_filter_syscall",
+		"the auditd exemption inside the function (approximated by auditd's pid), the "
+		"outcome and time of a walk its task was switched out in (walks_switched_out)",
+	},
+	[MODE_SYSCALL_EXIT] = {
+		"syscall-exit", "__audit_syscall_exit",
+		"fentry on __audit_syscall_exit, __audit_free and __audit_uring_exit, with the kernel's conditions for filtering",
+		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks",
+	},
+	[MODE_TRACEPOINT] = {
+		"tracepoint", NULL,
+		"raw_syscalls:sys_enter (a syscall's walk counted at the task's next entry, signal or end), and the audit context's dummy flag",
+		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks, "
+		"rule changes until the loader hears of them, the exit walk each io_uring op run "
+		"inline in io_uring_enter makes (uring_enter_walks counts those calls); the walk of "
+		"a task's last syscall when it ends in exit or exit_group or is killed without a "
+		"signal is inferred from the context at that syscall's entry (exit_walks_inferred)",
+	},
+};
+
+/* mirror_* programs keep the mirror; their target is in the section name. */
+static const char *mirror_target(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	if (strncmp(bpf_program__name(prog), "mirror_", 7))
+		return NULL;
+	return strchr(sec, '/') + 1;
+}
+
+/* Attaches and hands the link to the skeleton, whose destroy detaches it. */
+static int attach_prog(struct auditskip_bpf *s, struct bpf_program *prog)
+{
+	struct bpf_link *link = bpf_program__attach(prog);
+
+	if (!link)
+		return -errno;
+	for (int i = 0; i < s->skeleton->prog_cnt; i++)
+		if (*s->skeleton->progs[i].prog == prog)
+			*s->skeleton->progs[i].link = link;
+	return 0;
+}
+
+int mode_from_name(const char *name)
+{
+	for (int i = 0; i < MODE_COUNT; i++)
+		if (!strcmp(modes[i].name, name))
+			return i;
+	return -1;
+}
+
+static bool has_func(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+/* The kernel knows BPF helper `name` (BPF_FUNC_<name> in its enum bpf_func_id). */
+static bool has_helper(const struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	char want[64];
+
+	if (!t)
+		return false;
+	snprintf(want, sizeof(want), "BPF_FUNC_%s", name);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), want))
+			return true;
+	return false;
+}
+
+#define MAX_MODE_PROGS 3
+
+/*
+ * The hot path's programs test no option: a run that sets one gets their
+ * `detailed` twins, which do (bpf/auditskip.bpf.c says why).
+ */
+static bool wants_detailed(const struct attach_req *req)
+{
+	return req->filter_tasks || req->per_comm || req->timing || req->profile;
+}
+
+/* A mode's programs, the ones that must be attached first leading. */
+static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, bool detailed,
+		      struct bpf_program **progs)
+{
+	switch (mode) {
+	case MODE_FILTER_OP:
+		progs[0] = detailed ? s->progs.start_filter_op_detailed : s->progs.start_filter_op;
+		progs[1] = detailed ? s->progs.end_filter_op_detailed : s->progs.end_filter_op;
+		return 2;
+	case MODE_FILTER_SYSCALL:
+		progs[0] = detailed ? s->progs.start_filter_syscall_detailed :
+				      s->progs.start_filter_syscall;
+		progs[1] = detailed ? s->progs.end_filter_syscall_detailed :
+				      s->progs.end_filter_syscall;
+		return 2;
+	case MODE_SYSCALL_EXIT:
+		progs[0] = detailed ? s->progs.count_syscall_exit_detailed :
+				      s->progs.count_syscall_exit;
+		progs[1] = s->progs.count_audit_free;
+		progs[2] = s->progs.count_uring_exit;
+		return 3;
+	default:
+		progs[0] = detailed ? s->progs.count_sys_enter_detailed : s->progs.count_sys_enter;
+		progs[1] = s->progs.count_before_signal;
+		progs[2] = s->progs.count_exit_walk;
+		return 3;
+	}
+}
+
+static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode, bool detailed,
+			 const struct bpf_program *prog)
+{
+	struct bpf_program *progs[MAX_MODE_PROGS];
+	int n = mode_progs(s, mode, detailed, progs);
+
+	for (int i = 0; i < n; i++)
+		if (progs[i] == prog)
+			return true;
+	return false;
+}
+
+/* The mode's programs, the mirror's where the kernel has their targets, and the helpers'. */
+static void choose_programs(struct auditskip_bpf *s, const struct attach_req *req,
+			    const struct btf *btf, enum attach_mode mode, bool kernel_mirror)
+{
+	bool trampoline = modes[mode].target != NULL;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program (prog, s->obj) {
+		const char *target = mirror_target(prog);
+
+		bpf_program__set_autoload(
+			prog, is_mode_prog(s, mode, wants_detailed(req), prog) ||
+				      (target && kernel_mirror && has_func(btf, target)));
+	}
+	/*
+	 * Premarking a new rule's bits needs no list address: where the loader
+	 * keeps the mirror, it keeps a rule from matching before its listing.
+	 */
+	if (trampoline && has_func(btf, "audit_rule_change"))
+		bpf_program__set_autoload(s->progs.mirror_premark_add, true);
+	/* __audit_free() is where exit and exit_group walk; without it, those go uncounted. */
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_free"))
+		bpf_program__set_autoload(s->progs.count_audit_free, false);
+	/* io_uring audit came with 5.16: before it there is no inline op to count. */
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_uring_exit"))
+		bpf_program__set_autoload(s->progs.count_uring_exit, false);
+	bpf_program__set_autoload(s->progs.read_n_rules,
+				  trampoline && !kernel_mirror && req->n_rules_addr &&
+					  has_func(btf, "audit_list_rules_send"));
+	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
+	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
+	/* In tracepoint mode count_exit_walk forgets, after counting the exit walk. */
+	bpf_program__set_autoload(s->progs.forget_exit,
+				  req->follow_children && mode != MODE_TRACEPOINT);
+}
+
+static void size_maps(struct auditskip_bpf *s, const struct attach_req *req, enum attach_mode mode)
+{
+	/* Maps this run never uses shrink to one entry: no memory locked for them. */
+	if (!req->filter_tasks)
+		bpf_map__set_max_entries(s->maps.tracked, 1);
+	if (!req->per_comm)
+		bpf_map__set_max_entries(s->maps.comms, 1);
+	if (!req->timing)
+		bpf_map__set_max_entries(s->maps.walk_hist, 1);
+	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
+}
+
+static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
+{
+	s->rodata->filter_tasks = req->filter_tasks;
+	/* The mirror_* programs that use these load only with kernel_mirror. */
+	s->rodata->exit_list_addr = req->exit_list_addr;
+	s->rodata->uring_list_addr = req->uring_list_addr;
+	s->rodata->n_rules_addr = req->n_rules_addr;
+	s->rodata->classes_addr = req->classes_addr;
+	s->rodata->corrupt_nr = req->corrupt_nr;
+	s->rodata->per_comm = req->per_comm;
+	s->rodata->timing = req->timing;
+	s->rodata->follow_children = req->follow_children;
+	s->rodata->profile = req->profile;
+}
+
+/* One mode: 0, or a negative errno with `why` filled in. */
+static int try_mode(const struct attach_req *req, const struct btf *btf, const char *btf_copy,
+		    enum attach_mode mode, struct attached *out, char *why, size_t why_size)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_copy);
+	bool trampoline = modes[mode].target != NULL;
+	struct auditskip_bpf *s;
+	struct bpf_program *prog;
+	int err;
+
+	/*
+	 * A profile is taken with no rule loaded: then contexts are dummy and
+	 * audit never calls the filter functions these modes hook.
+	 */
+	if (req->profile && (mode == MODE_FILTER_OP || mode == MODE_FILTER_SYSCALL)) {
+		snprintf(
+			why, why_size,
+			"a profile needs no rule, and with none audit never calls %s (contexts are dummy): use syscall-exit or tracepoint",
+			modes[mode].target);
+		return -EOPNOTSUPP;
+	}
+	if (trampoline && !has_func(btf, modes[mode].target)) {
+		snprintf(why, why_size, "%s is not in this kernel's BTF (inlined or absent)",
+			 modes[mode].target);
+		return -ENOENT;
+	}
+	if (mode == MODE_TRACEPOINT &&
+	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
+		snprintf(
+			why, why_size,
+			"it keeps each task's syscall in BPF task storage, which this kernel lacks (Linux 5.11 and later have it)");
+		return -EOPNOTSUPP;
+	}
+	s = auditskip_bpf__open_opts(&opts);
+	if (!s) {
+		err = -errno;
+		snprintf(why, why_size, "cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	/* The rebuild walks the kernel's list with bpf_loop() (5.17 and later). */
+	out->kernel_mirror = trampoline && req->exit_list_addr && has_helper(btf, "loop");
+	out->detailed = wants_detailed(req);
+	choose_programs(s, req, btf, mode, out->kernel_mirror);
+	size_maps(s, req, mode);
+	set_options(s, req);
+
+	err = auditskip_bpf__load(s);
+	if (err) {
+		snprintf(why, why_size, "loading failed: %s", strerror(-err));
+		goto fail;
+	}
+	bpf_object__for_each_program (prog, s->obj) {
+		if (!bpf_program__autoload(prog) || is_mode_prog(s, mode, out->detailed, prog))
+			continue;
+		err = attach_prog(s, prog);
+		if (err) {
+			snprintf(why, why_size, "attaching %s failed: %s", bpf_program__name(prog),
+				 strerror(-err));
+			goto fail;
+		}
+	}
+	out->skel = s;
+	out->mode = mode;
+	return 0;
+fail:
+	auditskip_bpf__destroy(s);
+	return err;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	(void)fmt;
+	(void)args;
+	return 0;
+}
+
+static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, args);
+}
+
+/*
+ * The kernel's BTF in a memfd, read once: libbpf would read
+ * /sys/kernel/btf/vmlinux again for each mode tried, a page a read(), and
+ * each read is a syscall the exit filter walks (10,000 rules deep on a
+ * large rule set). Returns the descriptor, or -1 (libbpf then reads it).
+ */
+static int btf_copy_fd(const struct btf *btf)
+{
+	__u32 size;
+	const void *data = btf__raw_data(btf, &size);
+	int fd = data ? memfd_create("vmlinux-btf", MFD_CLOEXEC) : -1;
+
+	if (fd >= 0 && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+int attach_prepare(const struct attach_req *req, struct attached *out)
+{
+	char copy_path[32];
+	int copy_fd;
+	const char *path = req->btf_path ? req->btf_path : "/sys/kernel/btf/vmlinux";
+	char why[256];
+	struct btf *btf;
+	int err = -ENOENT;
+
+	libbpf_set_print(req->verbose ? libbpf_verbose : libbpf_quiet);
+	memset(out, 0, sizeof(*out));
+	if (access(path, R_OK)) {
+		fprintf(stderr,
+			"auditskip: no kernel BTF at %s: use a kernel built with CONFIG_DEBUG_INFO_BTF=y, or point --btf at its BTF\n",
+			path);
+		return -ENOENT;
+	}
+	btf = req->btf_path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		fprintf(stderr, "auditskip: cannot read kernel BTF from %s: %s\n", path,
+			strerror(-err));
+		return err;
+	}
+	if (btf__find_by_name_kind(btf, "audit_context", BTF_KIND_STRUCT) <= 0) {
+		fprintf(stderr,
+			"auditskip: this kernel has no syscall auditing (CONFIG_AUDITSYSCALL is off): there is no exit filter to measure\n");
+		btf__free(btf);
+		return -EOPNOTSUPP;
+	}
+	copy_fd = req->btf_path ? -1 : btf_copy_fd(btf);
+	snprintf(copy_path, sizeof(copy_path), "/proc/self/fd/%d", copy_fd);
+	for (int m = 0; m < MODE_COUNT; m++) {
+		if (req->mode >= 0 && m != req->mode)
+			continue;
+		err = try_mode(req, btf, copy_fd >= 0 ? copy_path : req->btf_path, m, out, why,
+			       sizeof(why));
+		if (!err)
+			break;
+		if (req->mode >= 0)
+			fprintf(stderr, "auditskip: mode %s cannot run on this kernel: %s\n",
+				modes[m].name, why);
+		else if (req->verbose || (err != -ENOENT && err != -EPERM && err != -EOPNOTSUPP))
+			/* Not absent, not refused by policy: the verifier said no. Say so. */
+			fprintf(stderr, "auditskip: passing over mode %s: %s%s\n", modes[m].name,
+				why, req->verbose ? "" : " (run with -v for the verifier's log)");
+	}
+	btf__free(btf);
+	if (copy_fd >= 0)
+		close(copy_fd);
+	if (err && req->mode < 0)
+		fprintf(stderr,
+			"auditskip: no attach mode loads on this kernel (last: %s); run with -v for each reason\n",
+			why);
+	return err;
+}
+
+int attach_start_counting(struct attached *at)
+{
+	struct bpf_program *progs[MAX_MODE_PROGS];
+	int n = mode_progs(at->skel, at->mode, at->detailed, progs), err = 0;
+
+	for (int i = 0; i < n && !err; i++) {
+		if (!bpf_program__autoload(progs[i]))
+			continue;
+		err = attach_prog(at->skel, progs[i]);
+		if (err)
+			fprintf(stderr, "auditskip: attaching %s failed: %s\n",
+				bpf_program__name(progs[i]), strerror(-err));
+	}
+	return err;
+}
+
+void attach_destroy(struct attached *at)
+{
+	auditskip_bpf__destroy(at->skel);
+	at->skel = NULL;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The BPF side's per-CPU count maps, read into the model's sums. */
+#ifndef __COUNTS_READ_H
+#define __COUNTS_READ_H
+
+#include "model/counts.h"
+
+/* Sums every CPU's counters of the first `slots` of a per-CPU counts map; 0 or -errno. */
+int counts_read(int map_fd, __u32 slots, struct counts_snapshot *s);
+/* Fills hist[NR_COUNT_SLOTS] from the walk_hist map; 0 or -errno. */
+int hist_read(int map_fd, slot_hist *hist);
+/* Every name in the comms map, most skippable walks first; 0 or -errno. */
+int comms_read(int map_fd, struct comm_row **rows, size_t *n);
+
+#endif /* __COUNTS_READ_H */

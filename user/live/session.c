@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "auditskip.h" /* before the skeleton: its mirror section is a struct mask_mirror */
+#include "auditskip.skel.h"
+#include "output/metrics_textfile.h"
+#include "live/privileges.h"
+#include "audit/netlink.h"
+#include "live/config_change.h"
+#include "live/counts_read.h"
+#include "live/session.h"
+#include "audit/syscalls.h"
+#include "live/sysinfo.h"
+#include "model/profile.h"
+#include "model/sharper_masks.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Wakes the sleep in the main loop; waitpid() tells which child. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A command that died at its gate must not kill us when we open it. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPU time of this thread: what a listing costs the loader, kernel side included. */
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What the change records read tell, but whether to list. */
+static void hear(struct session *ss, const struct config_changes *c)
+{
+	ss->notifications += c->records;
+	if (c->audit_off)
+		resync_audit_off(&ss->resync);
+	if (c->status)
+		ss->status_due = true;
+	if (c->lost || c->rules) {
+		ss->change_heard = true;
+		ss->last_change_s = wall_s();
+	}
+}
+
+/*
+ * Sleeps up to `s` seconds, less when a signal arrives or audit logs a
+ * change of its configuration on `notify_fd` (-1: none to hear).
+ */
+static void wait_s(struct session *ss, double s, int notify_fd)
+{
+	struct pollfd pfd = { .fd = notify_fd, .events = POLLIN };
+	struct config_changes c = { 0 };
+	int ms = s > 0 ? (int)(s * 1000) + 1 : 0;
+
+	/* poll() with no descriptor (-1 is ignored) is a sleep a signal ends. */
+	if (poll(&pfd, 1, ms) <= 0 || notify_fd < 0)
+		return;
+	config_change_drain(notify_fd, &c);
+	hear(ss, &c);
+	if (c.lost)
+		resync_want(&ss->resync, RESYNC_LOST);
+	else if (c.rules)
+		resync_want(&ss->resync, RESYNC_CHANGE);
+}
+
+/*
+ * The time model: the file asked for, else the default file if there is
+ * one, else the series' slope. A file that is asked for and missing, or
+ * corrupt, is an error: estimates from the wrong model would mislead.
+ */
+int load_calibration(const struct env *env, struct calibration *c, const char **from)
+{
+	const char *path = env->calibration ? env->calibration : calibration_default_path();
+	int err = calibration_load(path, c);
+
+	*from = err ? NULL : path;
+	if (!err || (err == -ENOENT && !env->calibration)) {
+		if (err)
+			*c = (struct calibration){ .ns_per_entry = DEFAULT_NS_PER_ENTRY };
+		return 0;
+	}
+	if (err == -ENOENT)
+		fprintf(stderr,
+			"auditskip: no calibration at %s: run 'auditskip calibrate --calibration %s'\n",
+			path, path);
+	else if (err == -EINVAL)
+		fprintf(stderr,
+			"auditskip: %s is not a valid calibration: remove it or run 'auditskip calibrate'\n",
+			path);
+	else
+		fprintf(stderr, "auditskip: cannot read %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+static int read_walks(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	int err = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit);
+
+	if (!err && ss->hist)
+		err = hist_read(bpf_map__fd(skel->maps.walk_hist), ss->hist);
+	return err ? err :
+		     counts_read(bpf_map__fd(skel->maps.uring_counts), NR_SLOTS, &ss->now->uring);
+}
+
+static int mirror_fd(const struct session *ss)
+{
+	return bpf_map__fd(ss->at.skel->maps.data_mirror);
+}
+
+/*
+ * Where no BPF program rebuilds it, the loader writes the mirror itself.
+ * Its write count moves on, like a rebuild's, so a walk that ran across it
+ * is told apart as raced.
+ */
+static int write_netlink_mirror(struct session *ss)
+{
+	struct mask_mirror *cur = &ss->report.live.mirror;
+	struct mask_mirror m = {
+		.exit_rules = ruleset_exit_rules(&ss->rules),
+		.uring_rules = ruleset_rules_on(&ss->rules, AUDIT_FILTER_URING_EXIT),
+		.source = MIRROR_NETLINK,
+		.kernel_n_rules = -1,
+		.generation = cur->generation,
+		.seq = cur->seq + 1,
+	};
+	__u32 zero = 0;
+
+	ruleset_exit_mask(&ss->rules, -1, m.mask);
+	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
+	if (ss->env->corrupt_nr >= 0)
+		m.mask[ss->env->corrupt_nr / 32] &= ~(1U << (ss->env->corrupt_nr % 32));
+	if (cur->source == m.source && cur->exit_rules == m.exit_rules &&
+	    cur->uring_rules == m.uring_rules && mask_equal(cur->mask, m.mask) &&
+	    mask_equal(cur->uring_mask, m.uring_mask))
+		return 0;
+	m.generation++;
+	if (bpf_map_update_elem(mirror_fd(ss), &zero, &m, BPF_ANY))
+		return -errno;
+	*cur = m;
+	return 0;
+}
+
+/*
+ * Whether every audit record queued so far has reached us and none of them
+ * is a change still unread: kauditd multicasts each record as it takes it
+ * off audit's queue (kauditd_send_queue()), so once the backlog is empty,
+ * what was logged before is on notify_fd. Unread records stay for wait_s().
+ * False when changes cannot be heard at all, or the backlog did not empty
+ * within 200 ms.
+ */
+static bool nothing_unheard(const struct session *ss)
+{
+	struct pollfd pfd = { .fd = ss->notify_fd, .events = POLLIN };
+	struct audit_status_info st;
+
+	if (ss->notify_fd < 0)
+		return false;
+	for (int tries = 0; tries < 40 && audit_status_read(&st) == 0; tries++) {
+		if (!st.backlog)
+			return poll(&pfd, 1, 0) == 0;
+		usleep(5000);
+	}
+	return false;
+}
+
+/* The tally of an ended ruleless epoch, as the interval a verdict can rest on. */
+static void ended_interval(const struct session *ss, const struct stale_tally *t,
+			   struct stale_interval *iv)
+{
+	struct timespec mono;
+	double wall = wall_s(), mono_s;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	mono_s = mono.tv_sec + mono.tv_nsec / 1e9;
+	*iv = (struct stale_interval){
+		.from_s = ss->epoch_began_s,
+		.to_s = wall,
+		.last_change_s = ss->last_change_s,
+		.walks = t->walks,
+		.proofs = t->proofs,
+		.nlog = t->proofs < STALE_LOG ? t->proofs : STALE_LOG,
+	};
+	memcpy(iv->log, t->log, sizeof(iv->log));
+	for (unsigned int i = 0; i < iv->nlog; i++)
+		iv->seen_s[i] = wall - (mono_s - t->log[i].seen_ns / 1e9);
+}
+
+/*
+ * tracepoint mode, where audit_n_rules cannot be read: each listing ends the
+ * ruleless epoch the last one began and begins the next (epoch 0 while rules
+ * that count are loaded). Syscalls that entered in an epoch tally what their
+ * contexts showed (note_ruleless() in the BPF object); the tally is final
+ * once the next epoch has begun, and is weighed only if the epoch ended with
+ * no rule that counts and every rule change made in it was heard: a rule
+ * added and deleted between two listings is seen by no listing, but its
+ * records are.
+ */
+static void watch_ruleless(struct session *ss, bool ruleless)
+{
+	struct stale_report *st = &ss->report.live.stale;
+	struct auditskip_bpf *skel = ss->at.skel;
+	__u64 ended = skel->bss->ruleless_epoch, next = ruleless ? ++ss->epochs : 0;
+	struct stale_tally tally;
+	struct stale_interval iv;
+	bool undisturbed;
+
+	if (next) {
+		memset(&skel->bss->stale_tally[next & 1], 0, sizeof(tally));
+		skel->bss->stale_tally[next & 1].epoch = next;
+	}
+	__atomic_store_n(&skel->bss->ruleless_epoch, next, __ATOMIC_RELEASE);
+	if (ended) {
+		memcpy(&tally, &skel->bss->stale_tally[ended & 1], sizeof(tally));
+		undisturbed = ruleless && !ss->change_heard && nothing_unheard(ss);
+		ended_interval(ss, &tally, &iv);
+		stale_learn(st, stale_finding(&tally, undisturbed), &iv);
+	}
+	ss->epoch_began_s = wall_s();
+	if (!ruleless)
+		stale_rules_loaded(st);
+}
+
+/*
+ * audit_n_rules counts every rule outside the user, exclude and fs lists.
+ * Where BPF can read it, a larger value than the rules listed is staleness;
+ * elsewhere tracepoint mode watches the times without such rules
+ * (watch_ruleless()).
+ */
+static void update_stale(struct session *ss)
+{
+	struct stale_report *st = &ss->report.live.stale;
+	struct auditskip_bpf *skel = ss->at.skel;
+	bool ruleless, walked;
+	__u64 walks;
+
+	st->counted_rules = ruleset_counted_rules(&ss->rules);
+	st->kernel_n_rules = ss->report.live.mirror.source == MIRROR_KERNEL_LIST ?
+				     ss->report.live.mirror.kernel_n_rules :
+				     skel->data->listed_n_rules;
+	ruleless = st->counted_rules == 0;
+	if (ss->at.mode == MODE_TRACEPOINT)
+		watch_ruleless(ss, ruleless);
+	walks = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit) ?
+			ss->walks_then :
+			ss->now->exit.total.walks;
+	walked = ss->was_ruleless && ruleless && walks != ss->walks_then;
+	/*
+	 * Where the kernel's counter says stale, the walks between two listings
+	 * that found no rule that counts are what it costs (the other modes
+	 * cannot tell a sleeper's last walk from them; it is one walk each).
+	 */
+	if (ss->at.mode != MODE_TRACEPOINT && walked && st->kernel_n_rules > (int)st->counted_rules)
+		st->syscalls += walks - ss->walks_then;
+	ss->walks_then = walks;
+	ss->was_ruleless = ruleless;
+	ss->change_heard = false;
+
+	if (st->kernel_n_rules >= 0) {
+		st->verdict =
+			(unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES : STALE_NO;
+		st->reason = "audit_n_rules read from the kernel";
+	} else if (ss->at.mode == MODE_TRACEPOINT) {
+		return;
+	} else if (ruleless && !walked) {
+		st->verdict = STALE_NO;
+		st->reason = "no walk while no rule counted";
+	} else {
+		st->verdict = STALE_UNKNOWN;
+		st->reason =
+			"audit_n_rules cannot be read, and this mode cannot tell when a walk's syscall entered";
+	}
+}
+
+/* What the BPF side logged since the last sync, for the report. */
+static void read_bpf_state(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	struct report_state *live = &ss->report.live;
+
+	if (ss->env->per_comm) {
+		free(ss->comms);
+		ss->comms = NULL;
+		if (comms_read(bpf_map__fd(skel->maps.comms), &ss->comms, &live->ncomms))
+			live->ncomms = 0;
+		live->comms = ss->comms;
+		live->comms_lost = skel->bss->comms_lost;
+	}
+	live->missed_total = skel->bss->missed_total;
+	live->clock_ns = skel->bss->clock_ns;
+	live->lost_descendants = skel->bss->lost_children;
+	live->exit_walks_inferred = skel->bss->exit_walks_inferred;
+	live->uring_enter_walks = skel->bss->uring_enter_walks;
+	live->walks_switched_out = skel->bss->walks_switched_out;
+	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
+		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
+}
+
+/* Audit's state for the BPF side, and for when to list (lost records, audit off). */
+static void read_status(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	struct audit_status_info st;
+
+	ss->status_due = false;
+	if (audit_status_read(&st))
+		return;
+	skel->bss->audit_on = st.enabled;
+	skel->bss->auditd_tgid = st.auditd_pid;
+	resync_status(&ss->resync, st.enabled, st.lost);
+}
+
+/*
+ * Lists the rules and refreshes what the loader owns from them: names,
+ * keys and staleness, the mirror where no BPF program keeps it, the
+ * what-if masks.
+ */
+static int list_and_apply(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	struct whatif_masks w;
+	struct ruleset fresh;
+	__u32 zero = 0;
+	int err;
+
+	/*
+	 * One syscall that logs no record in every ruleless epoch, so that a
+	 * stale count shows on an idle machine too (note_ruleless()).
+	 */
+	if (ss->at.mode == MODE_TRACEPOINT)
+		syscall(SYS_getppid);
+	/* What is queued now is in this listing; what comes later is for the next. */
+	if (ss->notify_fd >= 0) {
+		struct config_changes c = { 0 };
+
+		config_change_drain(ss->notify_fd, &c);
+		hear(ss, &c);
+	}
+	/* A rule premarked while we listed is missing from the listing: list again. */
+	for (int tries = 0;; tries++) {
+		__u64 seq = ss->report.live.mirror.seq;
+
+		err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
+		if (err)
+			return err;
+		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror)) {
+			ruleset_free(&fresh);
+			return -errno;
+		}
+		if (ss->report.live.mirror.source == MIRROR_KERNEL_LIST ||
+		    ss->report.live.mirror.seq == seq || tries == 3)
+			break;
+		ruleset_free(&fresh);
+	}
+	ruleset_free(&ss->rules);
+	ss->rules = fresh;
+	ss->report.live.rules = &ss->rules;
+	if (ss->report.live.mirror.source != MIRROR_KERNEL_LIST) {
+		err = write_netlink_mirror(ss);
+		if (err)
+			return err;
+	}
+	whatif_build(&ss->rules, NULL, &w);
+	w.mirror_seq = ss->report.live.mirror.seq;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.data_whatif), &zero, &w, BPF_ANY))
+		return -errno;
+	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
+	update_stale(ss);
+	return 0;
+}
+
+/* A listing's CPU time sets when the next one may run; a failed one is tried again. */
+static int list_rules(struct session *ss, enum resync_reason why)
+{
+	double cpu0 = thread_cpu_s();
+	int err = list_and_apply(ss);
+
+	if (err)
+		resync_failed(&ss->resync, now_s(), thread_cpu_s() - cpu0);
+	else
+		resync_listed(&ss->resync, why, now_s(), thread_cpu_s() - cpu0,
+			      !ruleset_may_drop_config_change(&ss->rules));
+	return err;
+}
+
+/* Status, rules and what BPF logged: at start, and for the summary. */
+static int sync_rules(struct session *ss)
+{
+	int err;
+
+	read_status(ss);
+	err = list_rules(ss, RESYNC_START);
+	read_bpf_state(ss);
+	return err;
+}
+
+static int track(struct session *ss, pid_t pid)
+{
+	__u32 key = pid;
+	__u8 one = 1;
+
+	if (bpf_map__update_elem(ss->at.skel->maps.tracked, &key, sizeof(key), &one, sizeof(one),
+				 BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Where audit's lists, its rule count and its syscall classes are, for BPF to
+ * read. Data symbols are listed only with CONFIG_KALLSYMS_ALL (Debian has
+ * it); without it, reading the list would cost thousands of syscalls for
+ * nothing.
+ */
+static void find_kernel_lists(struct session *ss)
+{
+	static const char *const symbols[] = { "audit_filter_list", "audit_n_rules", "classes" };
+	__u64 addrs[3] = { 0 };
+
+	if (kernel_config("CONFIG_KALLSYMS_ALL") != 0)
+		kallsyms_lookup(symbols, addrs, 3);
+	if (addrs[0]) {
+		ss->req.exit_list_addr = addrs[0] + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
+		ss->req.uring_list_addr = addrs[0] + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
+	} else if (ss->env->verbose) {
+		fprintf(stderr,
+			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
+	}
+	ss->req.n_rules_addr = addrs[1];
+	ss->req.classes_addr = addrs[2];
+}
+
+/* Kernel symbols, the time model, the metrics port: what can fail before BPF loads. */
+int session_open(struct session *ss, struct env *env)
+{
+	const char *calib_from;
+
+	*ss = (struct session){
+		.env = env,
+		.notify_fd = -1,
+		.command_status = -1,
+		.report.live.stale.kernel_n_rules = -1,
+		.req = {
+			.mode = env->mode,
+			.filter_tasks = env->pid || env->argv,
+			.follow_children = env->argv != NULL,
+			.btf_path = env->btf_path,
+			.verbose = env->verbose,
+			.corrupt_nr = env->corrupt_nr,
+			.per_comm = env->per_comm > 0,
+			.timing = env->timing,
+			.profile = env->command == CMD_PROFILE,
+		},
+	};
+	stale_start(&ss->report.live.stale);
+	if (load_calibration(env, &ss->calib, &calib_from))
+		return -EINVAL;
+	find_kernel_lists(ss);
+
+	ss->now = calloc(1, sizeof(*ss->now));
+	ss->prev = calloc(1, sizeof(*ss->prev));
+	ss->delta = calloc(1, sizeof(*ss->delta));
+	if (env->timing)
+		ss->hist = calloc(NR_COUNT_SLOTS, sizeof(*ss->hist));
+	ss->report.live.hist = ss->hist;
+	if (!ss->now || !ss->prev || !ss->delta || (env->timing && !ss->hist)) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return -ENOMEM;
+	}
+	if (env->user) {
+		char why[256];
+
+		if (run_as_lookup(env->user, &ss->run_as, why, sizeof(why))) {
+			fprintf(stderr, "auditskip: --user: %s\n", why);
+			return -EINVAL;
+		}
+	}
+	if (env->metrics) {
+		char why[768];
+
+		ss->metrics = metrics_open(env->metrics, env->web_config, why, sizeof(why));
+		if (!ss->metrics) {
+			fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", env->metrics,
+				why);
+			return -EINVAL;
+		}
+	}
+	resync_init(&ss->resync, env->sync_ms, env->list_period_ms);
+	ss->report.live.resync = &ss->resync;
+	ss->report.live.notifications = &ss->notifications;
+	kernel_release(ss->kernel, sizeof(ss->kernel));
+	ss->report.cfg = (struct report_settings){
+		.out = stdout,
+		.json = env->json,
+		.top = env->top,
+		.kernel = ss->kernel,
+		.scope = ss->scope,
+		.mirror_how = ss->mirror_how,
+		.comm_top = env->per_comm,
+		.timing = env->timing,
+		.calib = &ss->calib,
+		.calib_from = calib_from,
+		.ncpus = libbpf_num_possible_cpus(),
+	};
+	return 0;
+}
+
+/* Everything but the counting program, then the first sync builds the mirror. */
+int session_attach(struct session *ss)
+{
+	struct report_settings *cfg = &ss->report.cfg;
+	__u32 zero = 0;
+	int err;
+
+	install_handlers();
+	err = attach_prepare(&ss->req, &ss->at);
+	if (err)
+		return err;
+	if (ss->env->timing && ss->at.mode != MODE_FILTER_OP &&
+	    ss->at.mode != MODE_FILTER_SYSCALL) {
+		fprintf(stderr,
+			"auditskip: --timing needs mode filter-op or filter-syscall (fentry and fexit on the walk), not %s\n",
+			modes[ss->at.mode].name);
+		return -EINVAL;
+	}
+	cfg->mode = modes[ss->at.mode].name;
+	cfg->blind = modes[ss->at.mode].blind;
+	cfg->outcomes = ss->at.mode == MODE_FILTER_OP || ss->at.mode == MODE_FILTER_SYSCALL;
+	cfg->uring = ss->at.mode == MODE_FILTER_OP;
+	cfg->infers_exit_walks = ss->at.mode == MODE_TRACEPOINT;
+	if (ss->at.kernel_mirror)
+		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
+			 "rebuilt by BPF from the kernel's exit list on every rule change");
+	else
+		snprintf(
+			ss->mirror_how, sizeof(ss->mirror_how),
+			"kept by the loader from the netlink rule list, resynced on every rule change audit logs, and listed again at least every %d ms or %.0f times a listing's CPU time",
+			ss->env->sync_ms, 1 / RESYNC_PERIODIC_SHARE);
+	err = sync_rules(ss);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
+		return err;
+	}
+	/*
+	 * The first listing had BPF copy the kernel's classes, for advise,
+	 * which must not trust a table older than the kernel. The counts'
+	 * perm-narrowed mask takes its classes from the tables in every mode,
+	 * so that all modes count the same: tracepoint mode cannot read the
+	 * kernel's.
+	 */
+	bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero, &ss->kernel_classes);
+	ss->report.live.perm_classes = whatif_perm_classes(NULL);
+	return 0;
+}
+
+/* The totals so far to the metrics endpoint and the node_exporter textfile. */
+static void publish_metrics(struct session *ss)
+{
+	if ((!ss->metrics && !ss->env->metrics_textfile) || read_walks(ss))
+		return;
+	if (ss->metrics)
+		metrics_update(ss->metrics, &ss->report, &ss->now->exit);
+	if (ss->env->metrics_textfile)
+		metrics_textfile_write(ss->env->metrics_textfile, &ss->report, &ss->now->exit);
+}
+
+/*
+ * The command is forked first and waits at its gate, so its pid can be
+ * tracked before it runs; it execs only once every program is attached.
+ */
+int session_start_target(struct session *ss)
+{
+	struct env *env = ss->env;
+	int err = 0;
+
+	if (env->argv) {
+		err = command_spawn(&ss->child, env->argv);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot start %s: %s\n", env->argv[0],
+				strerror(-err));
+			return err;
+		}
+		/* Tracked from its exec on, by BPF: see track_exec. */
+		err = env->test_fail_start ? -ECANCELED : 0;
+		ss->at.skel->bss->exec_tgid = ss->child.pid;
+		if (err) {
+			fprintf(stderr, "auditskip: cannot track %s (pid %d): %s\n", env->argv[0],
+				ss->child.pid, strerror(-err));
+			return err;
+		}
+		snprintf(ss->scope, sizeof(ss->scope), "%s (pid %d) and its descendants",
+			 env->argv[0], ss->child.pid);
+	} else if (env->pid) {
+		err = track(ss, env->pid);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot track pid %d: %s\n", env->pid,
+				strerror(-err));
+			return err;
+		}
+		snprintf(ss->scope, sizeof(ss->scope), "pid %d", env->pid);
+	} else {
+		snprintf(ss->scope, sizeof(ss->scope), "whole machine");
+	}
+	err = attach_start_counting(&ss->at);
+	if (err)
+		return err;
+	if (env->argv) {
+		err = command_release(&ss->child);
+		if (err) {
+			fprintf(stderr, "auditskip: cannot execute %s: %s\n", env->argv[0],
+				strerror(-err));
+			ss->exec_failed = true;
+			return err;
+		}
+	}
+	if (env->command != CMD_PROFILE)
+		report_start(&ss->report);
+	else
+		printf("auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
+		       modes[ss->at.mode].name, env->output);
+	fflush(stdout);
+	publish_metrics(ss);
+	ss->notify_fd = config_change_open(env->notify_rcvbuf);
+	if (ss->notify_fd < 0) {
+		if (env->verbose)
+			fprintf(stderr,
+				"auditskip: cannot hear of rule changes (%s): listing the rules every %d ms\n",
+				strerror(-ss->notify_fd), env->sync_ms);
+		/* Nothing will be heard: every tick is a periodic check. */
+		ss->resync.fixed_period_s = ss->resync.tick_s;
+	}
+	/* A change between the first listing and the socket's bind was not heard. */
+	resync_want(&ss->resync, RESYNC_START);
+	return 0;
+}
+
+/* What the loop reads most often: if this works, every map read does. */
+static int probe_map_read(void *arg)
+{
+	struct session *ss = arg;
+	struct mask_mirror m;
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(mirror_fd(ss), &zero, &m) ? -errno : 0;
+}
+
+/*
+ * Everything that needed privilege is done: programs attached, port bound,
+ * the log group joined, the command released. The loop keeps only what it
+ * uses (privileges.c says what and why), then the server threads start.
+ */
+int session_lower_privileges(struct session *ss)
+{
+	const char *textfile = ss->env->metrics_textfile;
+	char kept[256], why[512];
+	int err;
+
+	err = privileges_lower(&ss->run_as, probe_map_read, ss, kept, sizeof(kept), why,
+			       sizeof(why));
+	if (err) {
+		fprintf(stderr, "auditskip: %s\n", why);
+		return err;
+	}
+	if (ss->env->verbose)
+		fprintf(stderr, "auditskip: counting with %s only%s%s\n", kept,
+			ss->run_as.name ? ", as user " : "",
+			ss->run_as.name ? ss->run_as.name : "");
+	/* The first page was written as root: say now if the new user cannot replace it. */
+	if (textfile && metrics_textfile_check(textfile, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: --metrics-textfile %s: %s\n", textfile, why);
+		return -EACCES;
+	}
+	if (metrics_serve(ss->metrics, why, sizeof(why))) {
+		fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", ss->env->metrics,
+			why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One interval line; the intervals add up to the summary. */
+static void report_delta(struct session *ss, double seconds)
+{
+	walks_subtract(ss->delta, ss->now, ss->prev);
+	report_interval(&ss->report, ss->delta, seconds);
+	*ss->prev = *ss->now;
+}
+
+static bool target_gone(struct session *ss)
+{
+	if (ss->child.pid) {
+		ss->command_status = command_poll(&ss->child, false);
+		return ss->command_status >= 0;
+	}
+	return ss->env->pid && kill(ss->env->pid, 0) && errno == ESRCH;
+}
+
+/*
+ * Until a signal, the end of -d, or the target's exit. Every tick reads
+ * audit's status and what BPF logged; the rules are listed when resync
+ * says (a change heard, a record lost, the periodic check).
+ */
+int session_run(struct session *ss)
+{
+	const struct env *env = ss->env;
+	double tick_s = env->sync_ms / 1000.0, next_tick, next_report, end;
+
+	ss->start = now_s();
+	next_tick = ss->start + tick_s;
+	next_report = env->interval ? ss->start + env->interval : 0;
+	end = env->duration ? ss->start + env->duration : 0;
+	while (!stop_signal && !target_gone(ss)) {
+		double t = now_s(), wake;
+		__u32 zero = 0;
+
+		if (end && t >= end)
+			break;
+		if (t >= next_tick || ss->status_due) {
+			read_status(ss);
+			read_bpf_state(ss);
+			if (t >= next_tick) {
+				publish_metrics(ss);
+				next_tick = t + tick_s;
+			}
+		}
+		if (t >= resync_due(&ss->resync)) {
+			list_rules(ss, resync_reason(&ss->resync));
+			publish_metrics(ss);
+		}
+		if (next_report && t >= next_report) {
+			/* In trampoline modes the mirror changes between syncs. */
+			bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror);
+			read_walks(ss);
+			report_delta(ss, t - (next_report - env->interval));
+			next_report += env->interval;
+		}
+		wake = next_tick < resync_due(&ss->resync) ? next_tick : resync_due(&ss->resync);
+		if (next_report && next_report < wake)
+			wake = next_report;
+		if (end && end < wake)
+			wake = end;
+		/* With a listing already wanted, what audit logs meanwhile is in it. */
+		wait_s(ss, wake - now_s(), ss->resync.wanted ? -1 : ss->notify_fd);
+	}
+	/* A signal meant for us also ends the command, so its report is whole. */
+	if (ss->child.pid && ss->command_status < 0) {
+		kill(ss->child.pid, stop_signal ? stop_signal : SIGTERM);
+		ss->command_status = command_poll(&ss->child, true);
+	}
+	if (env->interval) {
+		read_walks(ss);
+		report_delta(ss, now_s() - (next_report - env->interval));
+	}
+	return 0;
+}
+
+void session_finish(struct session *ss)
+{
+	sync_rules(ss);
+	read_walks(ss);
+	report_summary(&ss->report, ss->now, now_s() - ss->start, ss->command_status);
+	publish_metrics(ss);
+}
+
+int session_save_profile(struct session *ss, const char *path)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	__u64 calls = 0, syscalls = 0;
+	int err;
+
+	if (!p) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return -ENOMEM;
+	}
+	err = read_walks(ss);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot read the counts: %s\n", strerror(-err));
+		free(p);
+		return err;
+	}
+	read_bpf_state(ss);
+	profile_from_counts(p, &ss->now->exit);
+	snprintf(p->kernel, sizeof(p->kernel), "%s", ss->kernel);
+	snprintf(p->mode, sizeof(p->mode), "%s", modes[ss->at.mode].name);
+	snprintf(p->scope, sizeof(p->scope), "%s", ss->scope);
+	p->seconds = now_s() - ss->start;
+	p->blind_spots_known = ss->at.mode == MODE_TRACEPOINT;
+	p->exit_calls_inferred = ss->report.live.exit_walks_inferred;
+	p->uring_enter_calls = ss->report.live.uring_enter_walks;
+	err = profile_save(path, p);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot write the profile to %s: %s\n", path,
+			strerror(-err));
+		free(p);
+		return err;
+	}
+	for (unsigned int i = 0; i < NR_COUNT_SLOTS; i++) {
+		calls += p->calls[i];
+		syscalls += p->calls[i] != 0;
+	}
+	printf("auditskip: profile of %s over %.1f s (mode %s): %llu calls of %llu syscalls audit would filter, written to %s\n",
+	       p->scope, p->seconds, p->mode, (unsigned long long)calls,
+	       (unsigned long long)syscalls, path);
+	if (!calls)
+		printf("  no call was recorded: tasks started before audit was enabled are never audited\n");
+	free(p);
+	return 0;
+}
+
+int session_close(struct session *ss, int err)
+{
+	int ret = ss->exec_failed ? 127 : err ? 1 : ss->child.pid ? ss->command_status : 0;
+
+	/* Never leave a command running uncounted: it may not have exec'd yet. */
+	if (err && ss->child.pid)
+		command_abort(&ss->child);
+	if (ss->notify_fd >= 0)
+		close(ss->notify_fd);
+	metrics_stop(ss->metrics);
+	attach_destroy(&ss->at);
+	ruleset_free(&ss->rules);
+	free(ss->comms);
+	free(ss->now);
+	free(ss->prev);
+	free(ss->delta);
+	free(ss->hist);
+	return ret;
+}

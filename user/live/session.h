@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One counting run, in the order bootstrap-style tools use: open (time
+ * model, metrics port, kernel symbols), attach (everything but the counting
+ * program, and the first rule sync), start the target, lower privileges
+ * (and start serving metrics), run (sync, read,
+ * report until told to stop), finish (last sync and the summary) and close.
+ */
+#ifndef __SESSION_H
+#define __SESSION_H
+
+#include "cli/args.h"
+#include "live/attach.h"
+#include "live/calibrate.h"
+#include "live/command.h"
+#include "model/counts.h"
+#include "output/metrics.h"
+#include "live/privileges.h"
+#include "output/report.h"
+#include "live/resync.h"
+#include "audit/ruleset.h"
+
+struct session {
+	struct env *env;
+	struct attach_req req;
+	struct attached at;
+	struct metrics_server *metrics;
+	struct run_as run_as; /* --user; name NULL: stay root */
+	struct command child; /* `-- COMMAND`; pid 0 without one */
+	int notify_fd;	      /* rule changes audit logs, -1: none */
+	struct calibration calib;
+	char kernel[128], scope[256], mirror_how[192];
+	struct ruleset rules;
+	struct kernel_classes kernel_classes; /* as BPF read them, for advise */
+	struct report_ctx report;
+	struct walk_counts *now, *prev, *delta;
+	struct comm_row *comms; /* --per-comm */
+	slot_hist *hist;	/* --timing: walk times by slot, since start */
+	/* Staleness: what the last sync saw (see update_stale()). */
+	bool was_ruleless;
+	bool change_heard;    /* audit logged a rule change since the last sync */
+	struct resync resync; /* when to list the rules */
+	bool status_due;      /* audit logged a change of its settings: read them now */
+	__u64 notifications;  /* AUDIT_CONFIG_CHANGE records heard */
+	__u64 walks_then;
+	__u64 epochs;	      /* tracepoint mode: ruleless epochs begun (see watch_ruleless()) */
+	double epoch_began_s; /* wall clock: the listing that began the current one */
+	double last_change_s; /* wall clock: the last rule change heard */
+	double start;
+	int command_status; /* -1 while the command runs, or without one */
+	bool exec_failed;   /* the command could not be executed: exit 127 */
+};
+
+/*
+ * The time model: --calibration FILE, else the default file if there is
+ * one (*from names it), else the series' slope (*from NULL). 0, or a
+ * negative errno after one line: a file asked for must be there and valid.
+ */
+int load_calibration(const struct env *env, struct calibration *c, const char **from);
+
+/*
+ * Each phase prints one line on failure and returns a negative errno;
+ * session_close() undoes whatever the earlier phases did, and kills and
+ * reaps a command that was started but never counted.
+ */
+int session_open(struct session *ss, struct env *env);
+int session_attach(struct session *ss);
+int session_start_target(struct session *ss);
+/* Drops what the loop does not need (and switches to --user), then serves metrics. */
+int session_lower_privileges(struct session *ss);
+int session_run(struct session *ss);
+void session_finish(struct session *ss);
+/* `profile`: instead of session_finish(), the counts as a profile in `path`. */
+int session_save_profile(struct session *ss, const char *path);
+/* The exit status: the command's, 0, or 1 (127 when the command cannot run). */
+int session_close(struct session *ss, int err);
+
+#endif /* __SESSION_H */

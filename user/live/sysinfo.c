@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
+#include <cap-ng.h>
+#include "audit/netlink.h"
+#include "live/sysinfo.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+void kernel_release(char *buf, size_t size)
+{
+	struct utsname u;
+
+	snprintf(buf, size, "%s", uname(&u) ? "unknown" : u.release);
+}
+
+int kernel_config(const char *option)
+{
+	char path[320], line[256], release[256];
+	size_t len = strlen(option);
+	gzFile f = gzopen("/proc/config.gz", "r");
+	int found = 0;
+
+	if (!f) {
+		kernel_release(release, sizeof(release));
+		snprintf(path, sizeof(path), "/boot/config-%s", release);
+		/* gzopen reads an uncompressed file as it is. */
+		f = gzopen(path, "r");
+	}
+	if (!f)
+		return -1;
+	while (!found && gzgets(f, line, sizeof(line)))
+		found = !strncmp(line, option, len) && !strcmp(line + len, "=y\n");
+	gzclose(f);
+	return found;
+}
+
+int kallsyms_lookup(const char *const *names, __u64 *addrs, size_t n)
+{
+	/*
+	 * One pass for every symbol: /proc/kallsyms gives a page a read(),
+	 * thousands of them, and each is a syscall the exit filter walks
+	 * (10,000 rules deep on a large rule set).
+	 */
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], type;
+	unsigned long long a;
+	size_t found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		addrs[i] = 0;
+	if (!f)
+		return -errno;
+	while (found < n && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			/* Without CAP_SYSLOG or with kptr_restrict, every address reads 0. */
+			if (!addrs[i] && a && !strcmp(sym, names[i])) {
+				addrs[i] = a;
+				found++;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+int audit_status_read(struct audit_status_info *st)
+{
+	struct audit_status s;
+	int fd, err;
+
+	fd = auditnl_open();
+	if (fd < 0)
+		return fd;
+	err = auditnl_get_status(fd, &s);
+	auditnl_close(fd);
+	if (err)
+		return err;
+	st->enabled = s.enabled != 0;
+	st->auditd_pid = s.pid;
+	st->lost = s.lost;
+	st->backlog = s.backlog;
+	return 0;
+}
+
+const char *missing_privilege(void)
+{
+	bool bpf;
+
+	if (capng_get_caps_process())
+		return "cannot read this process's capabilities";
+	bpf = capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN) ||
+	      (capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF) &&
+	       capng_have_capability(CAPNG_EFFECTIVE, CAP_PERFMON));
+	if (!bpf)
+		return "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) to load BPF programs";
+	/* audit_netlink_ok(): AUDIT_GET and AUDIT_LIST_RULES need it. */
+	if (!capng_have_capability(CAPNG_EFFECTIVE, CAP_AUDIT_CONTROL))
+		return "CAP_AUDIT_CONTROL to read audit's status and rules";
+	return NULL;
+}

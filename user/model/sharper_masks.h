@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Sharper aggregate masks than the patch's, to say what more they would skip. */
+#ifndef __WHATIF_H
+#define __WHATIF_H
+
+#include "auditskip.h"
+#include "audit/ruleset.h"
+
+/*
+ * The syscalls a rule can match on the arches it applies to: its own mask,
+ * or for a rule with a perm= field and every syscall bit, only those
+ * audit_match_perm() can accept.
+ */
+void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out);
+/*
+ * ORs into `m` the syscalls of arch `machine` (compat: this machine's compat
+ * arch) that can pass perm=`perm` in audit_match_perm(): the classes of
+ * `kc`, else those of the tables by name and every number libaudit cannot
+ * name; and the syscalls audit_classify_syscall() checks by open flags, as
+ * execve or as bind.
+ */
+void perm_syscalls(unsigned int perm, int machine, bool compat, const struct kernel_classes *kc,
+		   syscall_mask m);
+/* This machine's AUDIT_ARCH and its compat one (0: none), in slot order. */
+void whatif_arches(__u32 elf[NR_ARCHES]);
+/* Per-arch and perm-narrowed aggregates of the exit rules; kc NULL: the tables' classes. */
+void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc,
+		  struct whatif_masks *w);
+/* kc if it holds audit's classes as BPF read them, else NULL. */
+const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *kc);
+/* Whether a what-if mask differs from the patch's: else BPF need not look them up. */
+bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w);
+/* Where the perm-narrowed mask's syscall classes come from, for the report. */
+const char *whatif_perm_classes(const struct kernel_classes *kc);
+
+#endif /* __WHATIF_H */

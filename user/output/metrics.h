@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* --metrics ADDR:PORT: Prometheus text exposition at /metrics. */
+#ifndef __METRICS_H
+#define __METRICS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "output/report.h"
+
+struct metrics_server;
+
+/*
+ * Reads the web configuration (NULL: plain HTTP, no authentication) and
+ * the files it names, and binds the port; NULL with `err` filled (a port
+ * in use, a bad file). Nothing is served until metrics_serve().
+ */
+struct metrics_server *metrics_open(const char *listen, const char *web_config, char *err,
+				    size_t err_size);
+/*
+ * Starts the server threads; after the capabilities are dropped, since
+ * threads keep their own. 0 (also for NULL), or -1 with `err` filled.
+ */
+int metrics_serve(struct metrics_server *m, char *err, size_t err_size);
+/* Renders the totals so far; scrapes see the latest rendering. */
+void metrics_update(struct metrics_server *m, const struct report_ctx *r,
+		    const struct counts_snapshot *total);
+void metrics_stop(struct metrics_server *m);
+/* The page metrics_update serves: text exposition format 0.0.4. */
+void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_snapshot *total);
+
+#endif /* __METRICS_H */

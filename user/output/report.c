@@ -1,0 +1,972 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+#include <libaudit.h>
+#include "output/report.h"
+#include "output/blockers_report.h"
+#include "audit/syscalls.h"
+#include "model/sharper_masks.h"
+
+/* Bumped when a key changes meaning or goes away; new keys keep it. */
+#define JSON_SCHEMA 2
+
+static double share(__u64 part, __u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static unsigned int rules_naming(const struct ruleset *rs, unsigned int nr)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		n += rule_on_exit_list(&rs->rules[i]) && mask_test(rs->rules[i].mask, nr);
+	return n;
+}
+
+static const struct counts_snapshot *sort_snap;
+
+static int by_skippable(const void *a, const void *b)
+{
+	const struct scan_counts *x = &sort_snap->slot[*(const unsigned int *)a];
+	const struct scan_counts *y = &sort_snap->slot[*(const unsigned int *)b];
+
+	if (x->skippable_walks != y->skippable_walks)
+		return x->skippable_walks < y->skippable_walks ? 1 : -1;
+	if (x->walks != y->walks)
+		return x->walks < y->walks ? 1 : -1;
+	return 0;
+}
+
+/* Slots with any walk, most skippable first; returns how many. */
+static unsigned int seen_slots(const struct counts_snapshot *s, unsigned int slots,
+			       unsigned int *order)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < slots; i++)
+		if (s->slot[i].walks)
+			order[n++] = i;
+	sort_snap = s;
+	qsort(order, n, sizeof(*order), by_skippable);
+	return n;
+}
+
+static void print_json(FILE *out, json_object *o)
+{
+	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(out);
+	json_object_put(o);
+}
+
+static void add_u64(json_object *o, const char *key, __u64 v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static void add_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static json_object *mask_json(json_object *o, const syscall_mask m, __u32 exit_rules)
+{
+	char hex[MASK_HEX_LEN + 1];
+
+	mask_to_hex(m, hex);
+	add_u64(o, "exit_rules", exit_rules);
+	add_u64(o, "mask_bits", mask_count(m));
+	add_str(o, "mask_hex", hex);
+	return o;
+}
+
+/* For each exit rule that sets every syscall bit: the aggregate without it. */
+static json_object *full_mask_rules_json(const struct ruleset *rs)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *rule = &rs->rules[i];
+		json_object *o;
+		syscall_mask without;
+
+		if (!rule_sets_every_bit(rule))
+			continue;
+		ruleset_exit_mask(rs, i, without);
+		o = json_object_new_object();
+		add_str(o, "key", rule->key);
+		add_str(o, "text", rule->text);
+		add_u64(o, "mask_bits_without", mask_count(without));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* Counters exist only where the mode can know them: null says "cannot see". */
+static bool counter_known(const struct report_ctx *r, enum counter_kind kind)
+{
+	switch (kind) {
+	case COUNTER_OUTCOME:
+	case COUNTER_WHATIF_OUTCOME:
+		return r->cfg.outcomes;
+	case COUNTER_TIMING:
+		return r->cfg.timing;
+	default:
+		return true;
+	}
+}
+
+/* The series leaves the io_uring list alone: its walks are never skippable. */
+static bool counter_applies(enum counter_kind kind, bool uring, const char *name)
+{
+	if (!uring)
+		return true;
+	return kind == COUNTER_OUTCOME || (kind == COUNTER_BASE && !strcmp(name, "walks"));
+}
+
+static void add_counters(json_object *o, const struct report_ctx *r, const struct scan_counts *c,
+			 bool uring)
+{
+	for (enum counter_id id = 0; id < NR_COUNTERS; id++) {
+		const struct counter_info *ci = &counters[id];
+
+		if (counter_applies(ci->kind, uring, ci->name))
+			json_object_object_add(
+				o, ci->name,
+				counter_known(r, ci->kind) ?
+					json_object_new_uint64(counter_value(c, id)) :
+					NULL);
+	}
+}
+
+/* Skippable walks times what one walk over their mean list length costs. */
+static double saved_ns(const struct report_ctx *r, const struct scan_counts *c)
+{
+	if (!c->skippable_walks)
+		return 0;
+	return c->skippable_walks *
+	       calibration_walk_ns(r->cfg.calib,
+				   (double)c->needless_rule_visits / c->skippable_walks);
+}
+
+double report_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s)
+{
+	double ns = 0;
+
+	for (unsigned int i = 0; i < NR_COUNT_SLOTS; i++)
+		ns += saved_ns(r, &s->slot[i]);
+	return ns;
+}
+
+static double cpu_share(const struct report_ctx *r, double ns, double seconds)
+{
+	return seconds > 0 ? ns / (seconds * 1e9 * r->cfg.ncpus) : 0;
+}
+
+/* Bucket b holds [2^b, 2^(b+1)) ns; bucket 0 also holds 0. */
+static unsigned long long bucket_from(unsigned int b)
+{
+	return b ? 1ULL << b : 0;
+}
+
+/* --timing: the slot's walk times, funclatency's buckets; null without it. */
+static json_object *hist_json(const struct report_ctx *r, unsigned int slot)
+{
+	json_object *arr;
+
+	if (!r->live.hist)
+		return NULL;
+	arr = json_object_new_array();
+	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
+		const struct hist_value *h = &r->live.hist[slot][b];
+		json_object *e;
+
+		if (!h->walks)
+			continue;
+		e = json_object_new_object();
+		add_u64(e, "from_ns", bucket_from(b));
+		add_u64(e, "to_ns", (1ULL << (b + 1)) - 1);
+		add_u64(e, "walks", h->walks);
+		add_u64(e, "ns", h->ns);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+/* Like funclatency: one line per bucket from the first to the last used, a bar of 40. */
+static void print_hist(FILE *out, const struct hist_value *h, const char *name)
+{
+	unsigned int first = HIST_BUCKETS, last = 0;
+	__u64 most = 0;
+
+	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
+		if (!h[b].walks)
+			continue;
+		first = b < first ? b : first;
+		last = b;
+		most = h[b].walks > most ? h[b].walks : most;
+	}
+	if (first == HIST_BUCKETS)
+		return;
+	fprintf(out, "\n  %s: walk time, ns\n  %20s : %-10s %-12s %s\n", name, "ns", "walks",
+		"total ns", "distribution");
+	for (unsigned int b = first; b <= last; b++) {
+		char bar[41];
+		int len = (int)(40 * h[b].walks / most);
+
+		memset(bar, '*', len);
+		bar[len] = '\0';
+		fprintf(out, "  %9llu -> %-9llu: %-10llu %-12llu |%-40s|\n", bucket_from(b),
+			(1ULL << (b + 1)) - 1, (unsigned long long)h[b].walks,
+			(unsigned long long)h[b].ns, bar);
+	}
+}
+
+/* with_hist: the histograms run since start, so only the summary has them. */
+static json_object *slots_json(const struct report_ctx *r, const struct counts_snapshot *s,
+			       bool uring, bool with_hist)
+{
+	static unsigned int order[NR_COUNT_SLOTS];
+	json_object *arr = json_object_new_array();
+	unsigned int n = seen_slots(s, uring ? NR_SLOTS : NR_COUNT_SLOTS, order);
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct scan_counts *c = &s->slot[order[i]];
+		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS;
+		json_object *e = json_object_new_object();
+		char name[64];
+
+		json_object_object_add(e, uring ? "op" : "nr", json_object_new_int(nr));
+		if (!uring) {
+			slot_name(arch, nr, name, sizeof(name));
+			add_str(e, "name", name);
+			add_str(e, "arch", arch_name(arch));
+		}
+		add_counters(e, r, c, uring);
+		if (!uring) {
+			json_object_object_add(e, "saved_ns",
+					       json_object_new_double(saved_ns(r, c)));
+			if (with_hist)
+				json_object_object_add(e, "walk_ns_log2", hist_json(r, order[i]));
+		}
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static json_object *uring_json(const struct report_ctx *r, const struct counts_snapshot *s)
+{
+	json_object *o;
+
+	if (!r->cfg.uring)
+		return NULL;
+	o = json_object_new_object();
+	add_u64(o, "exit_rules", r->live.mirror.uring_rules);
+	add_u64(o, "mask_bits", mask_count(r->live.mirror.uring_mask));
+	add_counters(o, r, &s->total, true);
+	json_object_object_add(o, "ops", slots_json(r, s, true, false));
+	return o;
+}
+
+/* What the mode cannot count exactly, counted. */
+static json_object *blind_spots_json(const struct report_ctx *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "exit_walks_inferred",
+			       r->cfg.infers_exit_walks ?
+				       json_object_new_uint64(r->live.exit_walks_inferred) :
+				       NULL);
+	json_object_object_add(o, "uring_enter_walks",
+			       r->cfg.infers_exit_walks ?
+				       json_object_new_uint64(r->live.uring_enter_walks) :
+				       NULL);
+	json_object_object_add(
+		o, "walks_switched_out",
+		r->cfg.outcomes ? json_object_new_uint64(r->live.walks_switched_out) : NULL);
+	return o;
+}
+
+static json_object *missed_json(const struct report_ctx *r)
+{
+	json_object *arr = json_object_new_array();
+
+	for (__u64 i = 0; i < r->live.missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->live.missed[i];
+		json_object *e = json_object_new_object();
+		char name[64];
+
+		json_object_object_add(e, m->uring ? "op" : "nr", json_object_new_int(m->nr));
+		if (!m->uring) {
+			syscall_name(m->nr, -1, name, sizeof(name));
+			add_str(e, "name", name);
+		}
+		add_str(e, "key", m->key);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+/* What the stale contexts cost: the fixed price of a non-dummy context each. */
+static double stale_cost_ns(const struct report_ctx *r)
+{
+	return r->live.stale.syscalls * r->cfg.calib->ns_context;
+}
+
+/*
+ * Wall-clock seconds with milliseconds: UTC as RFC 3339 writes it (JSON),
+ * or the local time of day (the text report).
+ */
+static void format_time(double s, bool utc, char *buf, size_t size)
+{
+	time_t t = (time_t)s;
+	struct tm tm;
+	size_t n;
+
+	if (utc)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	n = strftime(buf, size, utc ? "%Y-%m-%dT%H:%M:%S" : "%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, utc ? ".%03dZ" : ".%03d", (int)((s - (double)t) * 1000));
+}
+
+static json_object *utc_json(double s)
+{
+	char buf[40];
+
+	if (s <= 0)
+		return NULL;
+	format_time(s, true, buf, sizeof(buf));
+	return json_object_new_string(buf);
+}
+
+/* The interval a "yes" rests on: when, and the walks that prove it. */
+static json_object *stale_evidence_json(const struct stale_interval *iv)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(o, "from", utc_json(iv->from_s));
+	json_object_object_add(o, "to", utc_json(iv->to_s));
+	json_object_object_add(o, "last_rule_change", utc_json(iv->last_change_s));
+	add_u64(o, "walks", iv->walks);
+	add_u64(o, "proofs", iv->proofs);
+	for (unsigned int i = 0; i < iv->nlog; i++) {
+		const struct stale_walk *w = &iv->log[i];
+		json_object *e = json_object_new_object();
+		char name[64];
+
+		slot_name(w->arch, w->nr, name, sizeof(name));
+		add_str(e, "syscall", name);
+		add_str(e, "arch", arch_name(w->arch));
+		add_u64(e, "pid", w->pid);
+		add_u64(e, "tgid", w->tgid);
+		add_str(e, "comm", w->comm);
+		json_object_object_add(e, "seen", utc_json(iv->seen_s[i]));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "syscalls", arr);
+	return o;
+}
+
+static json_object *stale_json(const struct report_ctx *r)
+{
+	const struct stale_report *st = &r->live.stale;
+	json_object *o = json_object_new_object();
+
+	add_str(o, "state", stale_name(st->verdict));
+	json_object_object_add(o, "reason", st->reason ? json_object_new_string(st->reason) : NULL);
+	json_object_object_add(o, "evidence",
+			       st->has_evidence ? stale_evidence_json(&st->evidence) : NULL);
+	add_u64(o, "syscalls", st->syscalls);
+	json_object_object_add(o, "audit_n_rules",
+			       st->kernel_n_rules >= 0 ? json_object_new_int(st->kernel_n_rules) :
+							 NULL);
+	add_u64(o, "counted_rules", st->counted_rules);
+	json_object_object_add(
+		o, "cost_ns",
+		r->cfg.calib->ns_context > 0 ? json_object_new_double(stale_cost_ns(r)) : NULL);
+	return o;
+}
+
+/* How often the loader listed the rules, why, and what a listing cost it. */
+static json_object *resync_json(const struct report_ctx *r)
+{
+	static const char *const reasons[NR_RESYNC_REASONS] = {
+		[RESYNC_START] = "start",
+		[RESYNC_CHANGE] = "change",
+		[RESYNC_LOST] = "lost",
+		[RESYNC_PERIODIC] = "periodic",
+	};
+	const struct resync *rs = r->live.resync;
+	json_object *o = json_object_new_object(), *by = json_object_new_object();
+	__u64 total = 0;
+
+	for (int i = 0; i < NR_RESYNC_REASONS; i++) {
+		add_u64(by, reasons[i], rs ? rs->listings[i] : 0);
+		total += rs ? rs->listings[i] : 0;
+	}
+	add_u64(o, "listings", total);
+	json_object_object_add(o, "by_reason", by);
+	add_u64(o, "notifications", r->live.notifications ? *r->live.notifications : 0);
+	json_object_object_add(o, "listing_cpu_s", json_object_new_double(rs ? rs->cost_s : 0));
+	json_object_object_add(o, "period_s", json_object_new_double(rs ? rs->period_s : 0));
+	return o;
+}
+
+static json_object *calibration_json(const struct report_ctx *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "calibrated", json_object_new_boolean(r->cfg.calib_from != NULL));
+	json_object_object_add(
+		o, "file", r->cfg.calib_from ? json_object_new_string(r->cfg.calib_from) : NULL);
+	json_object_object_add(o, "ns_per_entry",
+			       json_object_new_double(r->cfg.calib->ns_per_entry));
+	json_object_object_add(o, "ns_context", json_object_new_double(r->cfg.calib->ns_context));
+	json_object_object_add(o, "ns_walk_call",
+			       json_object_new_double(r->cfg.calib->ns_walk_call));
+	return o;
+}
+
+static json_object *counts_json(const struct report_ctx *r, const char *type,
+				const struct walk_counts *w, double seconds)
+{
+	double saved = report_saved_ns(r, &w->exit);
+
+	json_object *o = json_object_new_object();
+
+	add_str(o, "type", type);
+	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+	add_u64(o, "time", (__u64)time(NULL));
+	json_object_object_add(o, "seconds", json_object_new_double(seconds));
+	add_str(o, "mode", r->cfg.mode);
+	add_str(o, "kernel", r->cfg.kernel);
+	add_str(o, "mirror_source",
+		r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink");
+	add_u64(o, "mirror_generation", r->live.mirror.generation);
+	mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
+	add_counters(o, r, &w->exit.total, false);
+	json_object_object_add(o, "timing_clock_ns",
+			       r->cfg.timing ? json_object_new_uint64(r->live.clock_ns) : NULL);
+	add_str(o, "perm_classes", r->live.perm_classes);
+	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
+	json_object_object_add(o, "saved_ns_per_s",
+			       json_object_new_double(seconds > 0 ? saved / seconds : 0));
+	json_object_object_add(o, "saved_cpu_share",
+			       json_object_new_double(cpu_share(r, saved, seconds)));
+	json_object_object_add(o, "calibration", calibration_json(r));
+	json_object_object_add(o, "missed", missed_json(r));
+	add_u64(o, "lost_descendants", r->live.lost_descendants);
+	json_object_object_add(o, "syscalls",
+			       slots_json(r, &w->exit, false, !strcmp(type, "summary")));
+	json_object_object_add(o, "uring", uring_json(r, &w->uring));
+	json_object_object_add(o, "stale", stale_json(r));
+	json_object_object_add(o, "blind_spots", blind_spots_json(r));
+	json_object_object_add(o, "resync", resync_json(r));
+	return o;
+}
+
+void report_start(const struct report_ctx *r)
+{
+	unsigned int bits = mask_count(r->live.mirror.mask);
+
+	if (r->cfg.json) {
+		json_object *o = json_object_new_object();
+
+		add_str(o, "type", "start");
+		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+		add_str(o, "mode", r->cfg.mode);
+		add_str(o, "kernel", r->cfg.kernel);
+		add_str(o, "blind_to", r->cfg.blind);
+		add_str(o, "mirror", r->cfg.mirror_how);
+		add_str(o, "scope", r->cfg.scope);
+		mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
+		print_json(r->cfg.out, o);
+		return;
+	}
+	fprintf(r->cfg.out, "auditskip: kernel %s, mode %s\n", r->cfg.kernel, r->cfg.mode);
+	fprintf(r->cfg.out, "  cannot see: %s\n", r->cfg.blind);
+	fprintf(r->cfg.out, "  mask mirror: %s\n", r->cfg.mirror_how);
+	fprintf(r->cfg.out, "  exit-list rules: %u, mask bits set: %u of %u\n",
+		r->live.mirror.exit_rules, bits, MASK_BITS);
+	fprintf(r->cfg.out, "  counting: %s\n", r->cfg.scope);
+	fflush(r->cfg.out);
+}
+
+void report_interval(const struct report_ctx *r, const struct walk_counts *w, double seconds)
+{
+	const struct counts_snapshot *d = &w->exit;
+	char stamp[16];
+	time_t now = time(NULL);
+
+	if (r->cfg.json) {
+		print_json(r->cfg.out, counts_json(r, "interval", w, seconds));
+		return;
+	}
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
+	fprintf(r->cfg.out,
+		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u\n",
+		stamp, (unsigned long long)d->total.walks,
+		(unsigned long long)d->total.skippable_walks,
+		share(d->total.skippable_walks, d->total.walks),
+		(unsigned long long)d->total.needless_rule_visits, r->live.mirror.exit_rules,
+		mask_count(r->live.mirror.mask));
+	if (r->cfg.outcomes && d->total.missed_matches)
+		fprintf(r->cfg.out, "          MISSED MATCHES %llu: see the summary\n",
+			(unsigned long long)d->total.missed_matches);
+	fflush(r->cfg.out);
+}
+
+static json_object *comms_json(const struct report_ctx *r)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
+		json_object *e = json_object_new_object();
+
+		add_str(e, "comm", r->live.comms[i].comm);
+		add_u64(e, "walks", r->live.comms[i].c.walks);
+		add_u64(e, "skippable_walks", r->live.comms[i].c.skippable_walks);
+		add_u64(e, "needless_rule_visits", r->live.comms[i].c.needless_rule_visits);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static void print_comms(FILE *out, const struct report_ctx *r)
+{
+	if (!r->cfg.comm_top || !r->live.ncomms)
+		return;
+	fprintf(out, "\nTop processes by skippable walks (since start):\n");
+	fprintf(out, "  %-16s %12s %12s %7s %15s\n", "COMM", "WALKS", "SKIPPABLE", "SHARE",
+		"NEEDLESS VISITS");
+	for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
+		const struct comm_counts *c = &r->live.comms[i].c;
+
+		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->live.comms[i].comm,
+			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
+			share(c->skippable_walks, c->walks),
+			(unsigned long long)c->needless_rule_visits);
+	}
+	if (r->live.comms_lost)
+		fprintf(out, "  (%llu walks of further names not counted: %d names at most)\n",
+			(unsigned long long)r->live.comms_lost, MAX_COMMS);
+}
+
+static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *rule = &rs->rules[i];
+		syscall_mask without;
+
+		if (!rule_sets_every_bit(rule))
+			continue;
+		if (!any)
+			fprintf(out,
+				"\nRules that set every syscall bit (while one is loaded the skip never fires):\n");
+		any = true;
+		ruleset_exit_mask(rs, i, without);
+		if (mask_is_full(without))
+			fprintf(out,
+				"  %s\n    without it the aggregate mask would still have every bit: other rules fill it (see the fewest rules below)\n",
+				rule->text);
+		else
+			fprintf(out,
+				"  %s\n    without it the aggregate mask would have %u bits set\n",
+				rule->text, mask_count(without));
+	}
+}
+
+/* One summary row: the counter's own label, its value, and what it means. */
+static void print_counter(const struct report_ctx *r, const struct scan_counts *t,
+			  enum counter_id id, const char *note)
+{
+	const struct counter_info *ci = &counters[id];
+
+	if (!counter_known(r, ci->kind)) {
+		fprintf(r->cfg.out, "  %-24s %12s  (mode %s cannot see a walk's outcome)\n",
+			ci->label, "n/a", r->cfg.mode);
+		return;
+	}
+	fprintf(r->cfg.out, "  %-24s %12llu  (%s)\n", ci->label,
+		(unsigned long long)counter_value(t, id), note);
+}
+
+static void print_safety(const struct report_ctx *r, const struct scan_counts *t)
+{
+	FILE *out = r->cfg.out;
+
+	print_counter(r, t, COUNTER_ID_missed_matches,
+		      "a rule matched with its bit clear: must be 0");
+	print_counter(r, t, COUNTER_ID_missed_arch_mask, "the same for the per-arch masks");
+	print_counter(r, t, COUNTER_ID_missed_perm_mask, "the same for the perm-narrowed mask");
+	if (!r->cfg.outcomes)
+		return;
+	print_counter(r, t, COUNTER_ID_needless_despite_mask, "bit set, no rule matched");
+	print_counter(r, t, COUNTER_ID_raced_matches, "the rule was published during the walk");
+	if (!r->live.missed_total)
+		return;
+	fprintf(out,
+		"\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",
+		(unsigned long long)r->live.missed_total);
+	for (__u64 i = 0; i < r->live.missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->live.missed[i];
+		char name[64];
+
+		if (m->uring)
+			snprintf(name, sizeof(name), "io_uring op %u", m->nr);
+		else
+			syscall_name(m->nr, -1, name, sizeof(name));
+		fprintf(out, "     %s, rule key \"%s\"\n", name, m->key[0] ? m->key : "(none)");
+	}
+}
+
+static void print_stale_evidence(FILE *out, const struct stale_interval *iv)
+{
+	char from[24], to[24], change[24] = "none heard", seen[24];
+
+	format_time(iv->from_s, false, from, sizeof(from));
+	format_time(iv->to_s, false, to, sizeof(to));
+	if (iv->last_change_s > 0)
+		format_time(iv->last_change_s, false, change, sizeof(change));
+	fprintf(out,
+		"    evidence: between listings at %s and %s that found no rule that counts (last rule change before: %s),\n"
+		"    %llu syscalls walked, %llu of them syscalls that log no record:\n",
+		from, to, change, (unsigned long long)iv->walks, (unsigned long long)iv->proofs);
+	for (unsigned int i = 0; i < iv->nlog; i++) {
+		const struct stale_walk *w = &iv->log[i];
+		char name[64];
+
+		slot_name(w->arch, w->nr, name, sizeof(name));
+		format_time(iv->seen_s[i], false, seen, sizeof(seen));
+		fprintf(out, "      %s (%s) by pid %u, tgid %u, \"%s\", counted at %s\n", name,
+			arch_name(w->arch), w->pid, w->tgid, w->comm, seen);
+	}
+}
+
+static void print_stale(FILE *out, const struct report_ctx *r)
+{
+	const struct stale_report *st = &r->live.stale;
+	char n_rules[32] = "unreadable";
+
+	if (st->kernel_n_rules >= 0)
+		snprintf(n_rules, sizeof(n_rules), "%d", st->kernel_n_rules);
+	fprintf(out, "  stale rule accounting  %14s  (audit_n_rules %s, rules that count %u)\n",
+		stale_name(st->verdict), n_rules, st->counted_rules);
+	if (st->verdict == STALE_YES)
+		fprintf(out,
+			"    %llu syscalls ran with a full audit context no rule needed; it lasts until reboot\n",
+			(unsigned long long)st->syscalls);
+	if (st->syscalls && r->cfg.calib->ns_context > 0)
+		fprintf(out, "    estimated cost: %.3f ms (%.0f ns a syscall, calibrated)\n",
+			stale_cost_ns(r) / 1e6, r->cfg.calib->ns_context);
+	if (st->reason)
+		fprintf(out, "    %s\n", st->reason);
+	if (st->has_evidence)
+		print_stale_evidence(out, &st->evidence);
+}
+
+static void print_saved(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t,
+			double seconds)
+{
+	double ns = report_saved_ns(r, t);
+
+	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n",
+		ns / 1e6, seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));
+	if (r->cfg.timing)
+		fprintf(out,
+			"    measured (--timing): skippable walks took %.3f ms, all walks %.3f ms\n"
+			"    (fentry to fexit, less one clock read of %llu ns; the probes' own entry cost is outside)\n",
+			t->total.measured_skippable_walk_ns / 1e6, t->total.measured_walk_ns / 1e6,
+			(unsigned long long)r->live.clock_ns);
+	if (r->cfg.calib_from)
+		fprintf(out, "    calibrated (%s, %s)\n", r->cfg.calib_from, r->cfg.calib->kernel);
+	else
+		fprintf(out,
+			"    UNCALIBRATED: %.1f ns per visited entry, the series' slope from 128 to 256 rules;\n"
+			"    run 'auditskip calibrate' to measure this machine\n",
+			r->cfg.calib->ns_per_entry);
+}
+
+static void print_summary_json(const struct report_ctx *r, const struct walk_counts *w,
+			       double seconds, int command_status)
+{
+	json_object *o = counts_json(r, "summary", w, seconds);
+
+	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
+	json_object_object_add(o, "skip_blockers", skip_blockers_json(r->live.rules));
+	if (r->cfg.comm_top) {
+		json_object_object_add(o, "comms", comms_json(r));
+		add_u64(o, "comms_lost", r->live.comms_lost);
+	}
+	if (command_status >= 0)
+		json_object_object_add(o, "command_status", json_object_new_int(command_status));
+	print_json(r->cfg.out, o);
+}
+
+/* The summary's totals, one counter a line, then time saved and staleness. */
+static void print_totals(const struct report_ctx *r, const struct walk_counts *w, double seconds)
+{
+	const struct counts_snapshot *t = &w->exit;
+	FILE *out = r->cfg.out;
+	char note[64];
+
+	print_counter(r, &t->total, COUNTER_ID_walks,
+		      "every audited syscall's exit walks the list");
+	snprintf(note, sizeof(note), "%.1f%% of walks",
+		 share(t->total.skippable_walks, t->total.walks));
+	print_counter(r, &t->total, COUNTER_ID_skippable_walks, note);
+	print_counter(r, &t->total, COUNTER_ID_needless_rule_visits,
+		      "rule entries those walks visited");
+	fprintf(out, "  %-24s %12u  (mask bits set: %u)\n", "exit-list rules now",
+		r->live.mirror.exit_rules, mask_count(r->live.mirror.mask));
+	print_counter(r, &t->total, COUNTER_ID_skippable_arch_mask,
+		      "one aggregate per arch, beyond the patch");
+	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->live.perm_classes);
+	print_safety(r, &t->total);
+	if (r->cfg.uring)
+		fprintf(out,
+			"  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
+			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
+			r->live.mirror.uring_rules);
+	if (r->cfg.infers_exit_walks) {
+		fprintf(out,
+			"  %-24s %12llu  (a task's last syscall, judged by the context at its entry)\n",
+			"exit walks inferred", (unsigned long long)r->live.exit_walks_inferred);
+		if (r->live.uring_enter_walks)
+			fprintf(out,
+				"  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
+				"io_uring_enter walks",
+				(unsigned long long)r->live.uring_enter_walks);
+	}
+	if (r->live.walks_switched_out)
+		fprintf(out,
+			"  %-24s %12llu  (switched out mid-walk: outcome and time not counted)\n",
+			"walks not paired", (unsigned long long)r->live.walks_switched_out);
+	print_saved(out, r, t, seconds);
+	print_stale(out, r);
+	if (!t->total.walks)
+		fprintf(out,
+			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"
+			"  started before audit was enabled are never audited.\n");
+}
+
+/* The slots in `order` (most skippable first), named from their own arch's table. */
+static void print_top_syscalls(const struct report_ctx *r, const struct counts_snapshot *t,
+			       const unsigned int *order, unsigned int n)
+{
+	FILE *out = r->cfg.out;
+
+	if (!n)
+		return;
+	fprintf(out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
+	fprintf(out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS", "SKIPPABLE",
+		"SHARE", "NEEDLESS VISITS", "RULES");
+	for (unsigned int i = 0; i < n && i < (unsigned int)r->cfg.top; i++) {
+		const struct scan_counts *c = &t->slot[order[i]];
+		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS;
+		char name[64];
+
+		slot_name(arch, nr, name, sizeof(name));
+		if (arch != ARCH_NATIVE)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (%s)",
+				 arch_name(arch));
+		fprintf(out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", nr, name,
+			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
+			share(c->skippable_walks, c->walks),
+			(unsigned long long)c->needless_rule_visits,
+			rules_naming(r->live.rules, nr));
+	}
+}
+
+/* --timing: the walk-time histograms of the first three syscalls of the table. */
+static void print_walk_times(const struct report_ctx *r, const unsigned int *order, unsigned int n)
+{
+	unsigned int shown = r->cfg.top < 3 ? r->cfg.top : 3;
+
+	if (!r->live.hist || !n)
+		return;
+	fprintf(r->cfg.out, "\nWalk times (--timing) of the first %u syscalls above:\n", shown);
+	for (unsigned int i = 0; i < n && i < shown; i++) {
+		char name[64];
+
+		slot_name(order[i] / NR_SLOTS, order[i] % NR_SLOTS, name, sizeof(name));
+		print_hist(r->cfg.out, r->live.hist[order[i]], name);
+	}
+}
+
+void report_summary(const struct report_ctx *r, const struct walk_counts *w, double seconds,
+		    int command_status)
+{
+	static unsigned int order[NR_COUNT_SLOTS];
+	unsigned int n;
+
+	if (r->cfg.json) {
+		print_summary_json(r, w, seconds, command_status);
+		return;
+	}
+	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds,
+		r->cfg.mode, r->cfg.kernel, r->cfg.scope);
+	print_totals(r, w, seconds);
+	n = seen_slots(&w->exit, NR_COUNT_SLOTS, order);
+	print_top_syscalls(r, &w->exit, order, n);
+	print_walk_times(r, order, n);
+	print_comms(r->cfg.out, r);
+	print_full_mask_rules(r->cfg.out, r->live.rules);
+	print_skip_blockers(r->cfg.out, r->live.rules, false);
+	if (command_status >= 0)
+		fprintf(r->cfg.out, "\nCommand exited with status %d.\n", command_status);
+	fflush(r->cfg.out);
+}
+
+/* Named syscalls whose bit is (or is not) set; the list only when short. */
+static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char *title)
+{
+	unsigned int n = 0, listed = 0;
+	char name[64];
+
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		n += mask_test(m, nr) == set && strncmp(name, "syscall_", 8);
+	}
+	fprintf(out, "%s: %u", title, n);
+	if (n > 48) {
+		fprintf(out, " (too many to list)\n");
+		return;
+	}
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		if (mask_test(m, nr) == set && strncmp(name, "syscall_", 8))
+			fprintf(out, "%s%s", listed++ % 8 ? " " : "\n  ", name);
+	}
+	fprintf(out, "\n");
+}
+
+static json_object *rule_fields_json(const struct audit_rule *rule)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned int i = 0; i < rule->field_count; i++) {
+		const struct rule_field *f = &rule->fields[i];
+		const char *name = audit_field_to_name(f->type);
+		const char *op = audit_operator_to_symbol(f->op);
+		json_object *e = json_object_new_object();
+		char buf[RULE_STRINGS_MAX + 1];
+
+		add_str(e, "field", name ? name : "?");
+		add_str(e, "op", op ? op : "?");
+		if (rule_field_is_string(f->type))
+			add_str(e, "value", rule_field_string(rule, i, buf, sizeof(buf)));
+		else
+			add_u64(e, "value", f->value);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static json_object *strings_json(char *const *v, size_t n)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, json_object_new_string(v[i]));
+	return arr;
+}
+
+static void print_read_from(FILE *out, const struct ruleset *rs)
+{
+	fprintf(out, "Read from %s (nothing loaded):\n", rs->nsources == 1 ? "a file" : "files");
+	for (size_t i = 0; i < rs->nsources; i++)
+		fprintf(out, "  %s\n", rs->sources[i]);
+	if (rs->nnotes)
+		fprintf(out, "Lines that are not rules, and warnings:\n");
+	for (size_t i = 0; i < rs->nnotes; i++)
+		fprintf(out, "  %s\n", rs->notes[i]);
+	fprintf(out, "\n");
+}
+
+void report_rules(FILE *out, const struct ruleset *rs, bool json)
+{
+	struct whatif_masks w;
+	syscall_mask all;
+	char name[64], hex[MASK_HEX_LEN + 1];
+
+	ruleset_exit_mask(rs, -1, all);
+	if (json) {
+		json_object *o = json_object_new_object(), *arr = json_object_new_array();
+		json_object *skip = json_object_new_array();
+
+		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+		add_str(o, "source", rs->nsources ? "file" : "kernel");
+		json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));
+		json_object_object_add(o, "notes", strings_json(rs->notes, rs->nnotes));
+		mask_json(o, all, ruleset_exit_rules(rs));
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct audit_rule *rule = &rs->rules[i];
+			json_object *e = json_object_new_object();
+
+			add_str(e, "text", rule->text);
+			add_str(e, "key", rule->key);
+			add_u64(e, "list", rule->list);
+			json_object_object_add(e, "exit_list",
+					       json_object_new_boolean(rule_on_exit_list(rule)));
+			json_object_object_add(e, "inode_hash",
+					       json_object_new_boolean(rule->inode_hash));
+			add_u64(e, "mask_bits", mask_count(rule->mask));
+			add_str(e, "action",
+				audit_action_to_name(rule->action) ?
+					audit_action_to_name(rule->action) :
+					"?");
+			mask_to_hex(rule->mask, hex);
+			add_str(e, "mask_hex", hex);
+			json_object_object_add(e, "fields", rule_fields_json(rule));
+			add_str(e, "origin", rule->origin);
+			json_object_array_add(arr, e);
+		}
+		json_object_object_add(o, "rules", arr);
+		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+			syscall_name(nr, -1, name, sizeof(name));
+			if (!mask_test(all, nr) && strncmp(name, "syscall_", 8))
+				json_object_array_add(skip, json_object_new_string(name));
+		}
+		json_object_object_add(o, "skipped_syscalls", skip);
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
+		json_object_object_add(o, "skip_blockers", skip_blockers_json(rs));
+		whatif_build(rs, NULL, &w);
+		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
+		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
+		add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
+		print_json(out, o);
+		return;
+	}
+
+	if (rs->nsources)
+		print_read_from(out, rs);
+	fprintf(out,
+		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rule_on_exit_list(&rs->rules[i]))
+			fprintf(out, "  %4u bits  %s\n", mask_count(rs->rules[i].mask),
+				rs->rules[i].text);
+	fprintf(out, "\nOn the inode hash (not walked by the exit filter):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].inode_hash)
+			fprintf(out, "            %s\n", rs->rules[i].text);
+	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
+		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
+	whatif_build(rs, NULL, &w);
+	fprintf(out,
+		"Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
+		"perm-narrowed mask %u bits\n",
+		mask_count(w.arch_mask[0]), mask_count(w.arch_mask[1]), mask_count(w.perm_mask));
+	print_syscalls(out, all, true, "Syscalls that still walk the list");
+	print_syscalls(out, all, false, "Syscalls the fast path would skip");
+	print_full_mask_rules(out, rs);
+	print_skip_blockers(out, rs, true);
+}

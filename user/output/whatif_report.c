@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* qsort_r */
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "output/whatif_report.h"
+#include "audit/syscalls.h"
+
+/* The counters a prediction has, named as counting names them (counters.h). */
+static const enum counter_id predicted[] = {
+	COUNTER_ID_walks,
+	COUNTER_ID_skippable_walks,
+	COUNTER_ID_needless_rule_visits,
+	COUNTER_ID_skippable_arch_mask,
+	COUNTER_ID_skippable_perm_mask,
+};
+#define NR_PREDICTED (sizeof(predicted) / sizeof(predicted[0]))
+
+static const char *rules_label(const struct whatif_run *w)
+{
+	return strcmp(w->rules_path, "-") ? w->rules_path : "the rules loaded now";
+}
+
+static double share(__u64 part, __u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+static double slot_saved_ns(const struct whatif_run *w, const struct scan_counts *c)
+{
+	return c->skippable_walks * calibration_walk_ns(w->calib, w->pred->exit_rules);
+}
+
+static void add_u64(json_object *o, const char *key, __u64 v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static void add_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+}
+
+static void add_counters(json_object *o, const struct scan_counts *c)
+{
+	for (size_t i = 0; i < NR_PREDICTED; i++)
+		add_u64(o, counters[predicted[i]].name, counter_value(c, predicted[i]));
+}
+
+/* Why the prediction may differ from a loaded run, one line each. */
+static json_object *notes_json(const struct whatif_run *w)
+{
+	const struct prediction *pr = w->pred;
+	json_object *a = json_object_new_array();
+	char line[600];
+
+	if (pr->task_never)
+		json_object_array_add(
+			a,
+			json_object_new_string(
+				"an unconditional never,task rule: tasks forked after it get no audit context, nothing walks"));
+	else if (!pr->walks_at_all)
+		json_object_array_add(
+			a,
+			json_object_new_string(
+				"no rule counts in audit_n_rules: contexts stay dummy, nothing walks"));
+	if (pr->conditional_task_rules) {
+		snprintf(
+			line, sizeof(line),
+			"%zu task rules with fields: assumed to leave every profiled task its context",
+			pr->conditional_task_rules);
+		json_object_array_add(a, json_object_new_string(line));
+	}
+	/* What reading the rules file noted: control lines, rules this kernel would refuse. */
+	for (size_t i = 0; i < w->rules->nnotes; i++) {
+		snprintf(line, sizeof(line), "rules file: %s", w->rules->notes[i]);
+		json_object_array_add(a, json_object_new_string(line));
+	}
+	if (w->profile->uring_enter_calls) {
+		snprintf(
+			line, sizeof(line),
+			"%llu io_uring_enter calls: the ops they ran inline walk the lists again, not in the profile",
+			(unsigned long long)w->profile->uring_enter_calls);
+		json_object_array_add(a, json_object_new_string(line));
+	}
+	return a;
+}
+
+static json_object *calibration_json(const struct whatif_run *w)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "calibrated", json_object_new_boolean(w->calib_from != NULL));
+	add_str(o, "file", w->calib_from);
+	json_object_object_add(o, "ns_per_entry", json_object_new_double(w->calib->ns_per_entry));
+	json_object_object_add(
+		o, "walk_ns",
+		json_object_new_double(calibration_walk_ns(w->calib, w->pred->exit_rules)));
+	return o;
+}
+
+static void print_json(FILE *out, const struct whatif_run *w)
+{
+	const struct prediction *pr = w->pred;
+	const struct profile *p = w->profile;
+	json_object *o = json_object_new_object(), *prof = json_object_new_object();
+	json_object *sys = json_object_new_array(), *rules = json_object_new_array(), *blind = NULL;
+
+	add_str(o, "type", "whatif");
+	json_object_object_add(o, "schema", json_object_new_int(1));
+	add_str(o, "kernel", w->kernel);
+	add_str(o, "rules_file", w->rules_path);
+	add_str(prof, "file", w->profile_path);
+	add_str(prof, "kernel", p->kernel);
+	add_str(prof, "mode", p->mode);
+	add_str(prof, "scope", p->scope);
+	json_object_object_add(prof, "seconds", json_object_new_double(p->seconds));
+	json_object_object_add(o, "profile", prof);
+	add_u64(o, "exit_rules", pr->exit_rules);
+	add_u64(o, "mask_bits", pr->mask_bits);
+	add_u64(o, "native_arch_mask_bits", pr->native_arch_mask_bits);
+	add_u64(o, "compat_arch_mask_bits", pr->compat_arch_mask_bits);
+	add_u64(o, "perm_mask_bits", pr->perm_mask_bits);
+	add_str(o, "perm_classes", w->perm_classes);
+	json_object_object_add(o, "walks_at_all", json_object_new_boolean(pr->walks_at_all));
+	add_counters(o, &pr->total);
+	json_object_object_add(o, "saved_ns",
+			       json_object_new_double(prediction_saved_ns(
+				       pr, w->calib, COUNTER_ID_skippable_walks)));
+	json_object_object_add(o, "saved_ns_arch_mask",
+			       json_object_new_double(prediction_saved_ns(
+				       pr, w->calib, COUNTER_ID_skippable_arch_mask)));
+	json_object_object_add(o, "saved_ns_perm_mask",
+			       json_object_new_double(prediction_saved_ns(
+				       pr, w->calib, COUNTER_ID_skippable_perm_mask)));
+	json_object_object_add(o, "calibration", calibration_json(w));
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
+		json_object *e;
+		char name[64];
+
+		if (!p->calls[s])
+			continue;
+		slot_name(s / NR_SLOTS, s % NR_SLOTS, name, sizeof(name));
+		e = json_object_new_object();
+		add_u64(e, "nr", s % NR_SLOTS);
+		add_str(e, "name", name);
+		add_str(e, "arch", arch_name(s / NR_SLOTS));
+		add_u64(e, "calls", p->calls[s]);
+		add_counters(e, &pr->slot[s]);
+		json_object_object_add(e, "saved_ns",
+				       json_object_new_double(slot_saved_ns(w, &pr->slot[s])));
+		json_object_array_add(sys, e);
+	}
+	json_object_object_add(o, "syscalls", sys);
+	for (size_t i = 0; i < w->rules->n; i++) {
+		const struct audit_rule *r = &w->rules->rules[i];
+		json_object *e = json_object_new_object();
+
+		add_str(e, "text", r->text);
+		add_str(e, "key", r->key);
+		json_object_object_add(e, "exit_list",
+				       json_object_new_boolean(rule_on_exit_list(r)));
+		json_object_object_add(e, "full_mask",
+				       json_object_new_boolean(rule_sets_every_bit(r)));
+		add_u64(e, "field_checks", pr->field_checks[i]);
+		add_u64(e, "field_checks_own_arch", pr->field_checks_own_arch[i]);
+		json_object_array_add(rules, e);
+	}
+	json_object_object_add(o, "rules", rules);
+	if (p->blind_spots_known) {
+		blind = json_object_new_object();
+		add_u64(blind, "uring_enter_calls", p->uring_enter_calls);
+		add_u64(blind, "exit_calls_inferred", p->exit_calls_inferred);
+	}
+	json_object_object_add(o, "blind_spots", blind);
+	json_object_object_add(o, "notes", notes_json(w));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+static int by_walks(const void *a, const void *b, void *arg)
+{
+	const struct prediction *pr = arg;
+	__u64 x = pr->slot[*(const unsigned int *)a].walks,
+	      y = pr->slot[*(const unsigned int *)b].walks;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void print_syscalls(FILE *out, const struct whatif_run *w)
+{
+	static unsigned int order[NR_COUNT_SLOTS];
+	const struct prediction *pr = w->pred;
+	unsigned int n = 0;
+
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++)
+		if (pr->slot[s].walks)
+			order[n++] = s;
+	if (!n)
+		return;
+	qsort_r(order, n, sizeof(order[0]), by_walks, (void *)pr);
+	fprintf(out,
+		"\nTop syscalls by predicted walks (skippable under the patch's mask, the\n"
+		"per-arch masks, the perm-narrowed masks):\n");
+	fprintf(out, "  %5s %-24s %12s %12s %12s %12s %15s\n", "NR", "SYSCALL", "WALKS",
+		"SKIPPABLE", "ARCH MASKS", "PERM MASKS", "NEEDLESS VISITS");
+	for (unsigned int i = 0; i < n && i < (unsigned int)w->top; i++) {
+		const struct scan_counts *c = &pr->slot[order[i]];
+		unsigned int arch = order[i] / NR_SLOTS;
+		char name[64];
+
+		slot_name(arch, order[i] % NR_SLOTS, name, sizeof(name));
+		if (arch != ARCH_NATIVE)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (%s)",
+				 arch_name(arch));
+		fprintf(out, "  %5u %-24s %12llu %12llu %12llu %12llu %15llu\n",
+			order[i] % NR_SLOTS, name, (unsigned long long)c->walks,
+			(unsigned long long)c->skippable_walks,
+			(unsigned long long)c->skippable_arch_mask,
+			(unsigned long long)c->skippable_perm_mask,
+			(unsigned long long)c->needless_rule_visits);
+	}
+}
+
+/* Most field checks first; rules with as many in their order in the set. */
+static int by_checks(const void *a, const void *b, void *arg)
+{
+	const __u64 *checks = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (checks[i] != checks[j])
+		return checks[i] < checks[j] ? 1 : -1;
+	return i < j ? -1 : i > j;
+}
+
+/* The exit rules whose masks send the most walks into their fields. */
+static void print_field_checks(FILE *out, const struct whatif_run *w)
+{
+	const struct ruleset *rs = w->rules;
+	size_t n = 0, *order;
+
+	if (!w->pred->exit_rules || !w->pred->walks_at_all)
+		return;
+	order = calloc(rs->n, sizeof(*order));
+	if (!order)
+		return;
+	for (size_t i = 0; i < rs->n; i++)
+		if (rule_on_exit_list(&rs->rules[i]))
+			order[n++] = i;
+	qsort_r(order, n, sizeof(*order), by_checks, w->pred->field_checks);
+	fprintf(out,
+		"\nField checks per exit rule (walks its syscall mask sends into the rule's\n"
+		"fields, any arch; OWN ARCH: those on the rule's arch. A walk stops at the first\n"
+		"rule that matches, so after a rule that can match these are upper bounds):\n");
+	fprintf(out, "  %12s %12s  %s\n", "CHECKS", "OWN ARCH", "RULE");
+	for (size_t k = 0; k < n && k < (size_t)w->top; k++)
+		fprintf(out, "  %12llu %12llu  %s\n",
+			(unsigned long long)w->pred->field_checks[order[k]],
+			(unsigned long long)w->pred->field_checks_own_arch[order[k]],
+			rs->rules[order[k]].text);
+	if (n > (size_t)w->top)
+		fprintf(out, "  ... and %zu more exit rules (-n N shows more, --json all)\n",
+			n - w->top);
+	free(order);
+}
+
+static void print_text(FILE *out, const struct whatif_run *w)
+{
+	const struct prediction *pr = w->pred;
+	const struct scan_counts *t = &pr->total;
+	const struct profile *p = w->profile;
+	json_object *notes = notes_json(w);
+	__u64 calls = 0;
+
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++)
+		calls += p->calls[s];
+	fprintf(out, "What-if (offline: predicted, no rule loaded for it)\n");
+	fprintf(out, "  rules:   %s: %zu rules, %zu on the exit list, mask bits set: %u of %d\n",
+		rules_label(w), w->rules->n, pr->exit_rules, pr->mask_bits, MASK_BITS);
+	fprintf(out, "  profile: %s: %llu calls in %.1f s (kernel %s, mode %s, %s)\n",
+		w->profile_path, (unsigned long long)calls, p->seconds, p->kernel, p->mode,
+		p->scope[0] ? p->scope : "scope not recorded");
+	fprintf(out, "  %-30s %12llu\n", "exit-filter walks", (unsigned long long)t->walks);
+	fprintf(out, "  %-30s %12llu  (%.1f%% of walks)\n", "skippable walks (patch's mask)",
+		(unsigned long long)t->skippable_walks, share(t->skippable_walks, t->walks));
+	fprintf(out, "  %-30s %12llu  (%.1f%%; masks of %u and %u bits)\n",
+		"skippable, per-arch masks", (unsigned long long)t->skippable_arch_mask,
+		share(t->skippable_arch_mask, t->walks), pr->native_arch_mask_bits,
+		pr->compat_arch_mask_bits);
+	fprintf(out, "  %-30s %12llu  (%.1f%%; %u bits, %s)\n", "skippable, perm-narrowed",
+		(unsigned long long)t->skippable_perm_mask, share(t->skippable_perm_mask, t->walks),
+		pr->perm_mask_bits, w->perm_classes);
+	fprintf(out, "  %-30s %12llu  (rule entries the skippable walks visit)\n",
+		"needless rule visits", (unsigned long long)t->needless_rule_visits);
+	fprintf(out, "  %-30s %12.3f ms  (per-arch masks %.3f ms, perm-narrowed %.3f ms)\n",
+		"estimated time saved",
+		prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_walks) / 1e6,
+		prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_arch_mask) / 1e6,
+		prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_perm_mask) / 1e6);
+	if (w->calib_from)
+		fprintf(out, "    calibrated (%s, %s): %.1f ns a walk over %zu rules\n",
+			w->calib_from, w->calib->kernel,
+			calibration_walk_ns(w->calib, pr->exit_rules), pr->exit_rules);
+	else
+		fprintf(out,
+			"    UNCALIBRATED (no calibration file): %.1f ns per visited entry, the series'\n"
+			"    slope from 128 to 256 rules; run 'auditskip calibrate' to measure this machine\n",
+			w->calib->ns_per_entry);
+	for (size_t i = 0; i < json_object_array_length(notes); i++)
+		fprintf(out, "  note: %s\n",
+			json_object_get_string(json_object_array_get_idx(notes, i)));
+	json_object_put(notes);
+	print_syscalls(out, w);
+	print_field_checks(out, w);
+}
+
+void prediction_report(FILE *out, const struct whatif_run *w, bool json)
+{
+	if (json)
+		print_json(out, w);
+	else
+		print_text(out, w);
+	fflush(out);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `auditskip whatif`: a prediction (prediction.h) in text or JSON. */
+#ifndef __PREDICTION_REPORT_H
+#define __PREDICTION_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "model/calibration.h"
+#include "model/prediction.h"
+#include "model/profile.h"
+#include "audit/ruleset.h"
+
+struct whatif_run {
+	const char *rules_path; /* "-": the rules loaded now */
+	const char *profile_path;
+	const struct ruleset *rules;
+	const struct profile *profile;
+	const struct prediction *pred;
+	const struct calibration *calib;
+	const char *calib_from; /* NULL: no calibration file, the series' slope */
+	const char *kernel;	/* where the prediction is made */
+	const char *perm_classes;
+	int top;
+};
+
+void prediction_report(FILE *out, const struct whatif_run *w, bool json);
+
+#endif /* __PREDICTION_REPORT_H */
