@@ -16,7 +16,7 @@
 #include <linux/audit.h>
 #include <linux/netlink.h>
 #include "live/config_change.h"
-#include "live/resync.h"
+#include "model/resync.h"
 #include "audit/ruleset.h"
 
 static enum config_change_kind classify(const char *text)

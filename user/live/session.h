@@ -17,7 +17,7 @@
 #include "output/metrics.h"
 #include "live/privileges.h"
 #include "output/report.h"
-#include "live/resync.h"
+#include "model/resync.h"
 #include "audit/ruleset.h"
 
 struct session {

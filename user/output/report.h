@@ -8,7 +8,7 @@
 #include "auditskip.h"
 #include "live/calibrate.h"
 #include "model/counts.h"
-#include "live/resync.h"
+#include "model/resync.h"
 #include "audit/ruleset.h"
 #include "model/stale.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
-#include "live/resync.h"
+#include "model/resync.h"
 
 void resync_init(struct resync *r, int tick_ms, int fixed_period_ms)
 {
