@@ -9,12 +9,15 @@
  */
 #define _GNU_SOURCE /* recvmmsg() */
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/filter.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include "audit/netlink.h"
@@ -305,4 +308,107 @@ int auditnl_add_rule(int fd, const struct audit_rule_data *d)
 int auditnl_delete_rule(int fd, const struct audit_rule_data *d)
 {
 	return auditnl_request(fd, AUDIT_DEL_RULE, d, sizeof(*d) + d->buflen, NULL, NULL);
+}
+
+/* ---------------------------------------------- the log multicast group --- */
+
+/*
+ * kauditd copies every record to the AUDIT_NLGRP_READLOG multicast group
+ * (kauditd_send_multicast_skb()), auditd or not. A socket filter drops
+ * every other type in the kernel, so a busy audit log costs the reader
+ * nothing.
+ */
+int auditnl_log_open(__u16 type, int rcvbuf)
+{
+	/* Classic BPF loads are big-endian; htons() makes the compare work on both. */
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, offsetof(struct nlmsghdr, nlmsg_type)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htons(type), 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1U << (AUDIT_NLGRP_READLOG - 1),
+	};
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_AUDIT);
+
+	if (fd < 0)
+		return -errno;
+	if ((rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf))) ||
+	    setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int auditnl_log_datagram(const void *data, size_t len, auditnl_record_fn fn, void *arg)
+{
+	const char *buf = data;
+	size_t off = 0;
+
+	while (len - off >= NLMSG_HDRLEN) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(buf + off);
+
+		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - off)
+			return -EPROTO;
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+		if (off > len)
+			off = len;
+		fn(nlh->nlmsg_type, NLMSG_DATA(nlh), nlh->nlmsg_len - NLMSG_HDRLEN, arg);
+	}
+	return 0;
+}
+
+/*
+ * Datagrams read per recvmmsg(): with many rules loaded each syscall walks
+ * a long exit list. A record longer than a slot (a path of thousands of
+ * characters, hex-encoded) is cut short and counts as lost.
+ */
+#define DRAIN_BATCH 16
+#define DRAIN_SLOT 16384
+
+int auditnl_log_drain(int fd, auditnl_record_fn fn, void *arg)
+{
+	struct mmsghdr msg[DRAIN_BATCH];
+	struct iovec iov[DRAIN_BATCH];
+	char *buf = malloc((size_t)DRAIN_BATCH * DRAIN_SLOT);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOBUFS;
+	for (;;) {
+		int n;
+
+		for (int i = 0; i < DRAIN_BATCH; i++) {
+			iov[i] = (struct iovec){ buf + (size_t)i * DRAIN_SLOT, DRAIN_SLOT };
+			msg[i].msg_hdr = (struct msghdr){ .msg_iov = &iov[i], .msg_iovlen = 1 };
+		}
+		n = recvmmsg(fd, msg, DRAIN_BATCH, MSG_DONTWAIT, NULL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* The socket overflowed: records were dropped, read on. */
+		if (n < 0 && errno == ENOBUFS) {
+			ret = -ENOBUFS;
+			continue;
+		}
+		if (n <= 0)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (msg[i].msg_hdr.msg_flags & MSG_TRUNC)
+				ret = -ENOBUFS;
+			else if (auditnl_log_datagram(buf + (size_t)i * DRAIN_SLOT, msg[i].msg_len,
+						      fn, arg))
+				ret = -ENOBUFS;
+		}
+		if (n < DRAIN_BATCH)
+			break;
+	}
+	free(buf);
+	return ret;
 }

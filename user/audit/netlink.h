@@ -69,4 +69,30 @@ int auditnl_list_rules(int fd, auditnl_rule_fn fn, void *arg);
 int auditnl_add_rule(int fd, const struct audit_rule_data *d);
 int auditnl_delete_rule(int fd, const struct audit_rule_data *d);
 
+/* ------------------------------------------------- the log multicast group --- */
+
+/*
+ * Called for each record read from the log multicast group: its type and
+ * its text (`len` bytes, not NUL-terminated).
+ */
+typedef void (*auditnl_record_fn)(__u16 type, const char *text, size_t len, void *arg);
+
+/*
+ * A non-blocking socket on audit's log multicast group that receives only
+ * records of `type` (a socket filter drops the rest in the kernel), or a
+ * negative errno. `rcvbuf`: its receive buffer in bytes, 0 for the default.
+ */
+int auditnl_log_open(__u16 type, int rcvbuf);
+/*
+ * The records of one datagram from the group, in order, to `fn`: 0, or
+ * -EPROTO when a message is malformed (the records before it were handed on).
+ */
+int auditnl_log_datagram(const void *data, size_t len, auditnl_record_fn fn, void *arg);
+/*
+ * Reads every datagram queued on `fd` and hands its records to `fn`: 0, or
+ * -ENOBUFS when records were lost on the way (dropped by a full socket,
+ * cut short, malformed, or left unread for want of memory).
+ */
+int auditnl_log_drain(int fd, auditnl_record_fn fn, void *arg);
+
 #endif /* __AUDITNL_H */

@@ -13,16 +13,9 @@
  * tells when audit is back: the moment to list the rules that changed
  * unlogged meanwhile.
  */
-#define _GNU_SOURCE /* recvmmsg() */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <arpa/inet.h>
 #include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/netlink.h>
-#include <sys/socket.h>
+#include "audit/netlink.h"
 #include "live/config_change.h"
 
 /* The fields a record's meaning rests on; each may appear once. */
@@ -109,120 +102,43 @@ enum config_change_kind config_change_classify(const char *text, size_t len)
 	return CONFIG_CHANGE_RULES;
 }
 
+/* One record from the log group, added to what the records so far told. */
+static void count_record(__u16 type, const char *text, size_t len, void *arg)
+{
+	struct config_changes *c = arg;
+
+	if (type != AUDIT_CONFIG_CHANGE)
+		return;
+	c->records++;
+	switch (config_change_classify(text, len)) {
+	case CONFIG_CHANGE_RULES:
+		c->rules = true;
+		break;
+	case CONFIG_CHANGE_STATUS:
+		c->status = true;
+		break;
+	case CONFIG_CHANGE_AUDIT_OFF:
+		c->status = true;
+		c->audit_off = true;
+		break;
+	case CONFIG_CHANGE_NONE:
+		break;
+	}
+}
+
 void config_change_datagram(const void *data, size_t len, struct config_changes *c)
 {
-	const char *buf = data;
-	size_t off = 0;
-
-	while (len - off >= NLMSG_HDRLEN) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(buf + off);
-
-		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - off) {
-			c->lost = true;
-			return;
-		}
-		off += NLMSG_ALIGN(nlh->nlmsg_len);
-		if (off > len)
-			off = len;
-		if (nlh->nlmsg_type != AUDIT_CONFIG_CHANGE)
-			continue;
-		c->records++;
-		switch (config_change_classify(NLMSG_DATA(nlh), nlh->nlmsg_len - NLMSG_HDRLEN)) {
-		case CONFIG_CHANGE_RULES:
-			c->rules = true;
-			break;
-		case CONFIG_CHANGE_STATUS:
-			c->status = true;
-			break;
-		case CONFIG_CHANGE_AUDIT_OFF:
-			c->status = true;
-			c->audit_off = true;
-			break;
-		case CONFIG_CHANGE_NONE:
-			break;
-		}
-	}
+	if (auditnl_log_datagram(data, len, count_record, c))
+		c->lost = true;
 }
 
-/*
- * kauditd copies every record to the AUDIT_NLGRP_READLOG multicast group
- * (kauditd_send_multicast_skb()), auditd or not. A socket filter drops
- * everything but AUDIT_CONFIG_CHANGE in the kernel, so a busy audit log
- * costs the loader nothing.
- */
 int config_change_open(int rcvbuf)
 {
-	/* Classic BPF loads are big-endian; htons() makes the compare work on both. */
-	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, offsetof(struct nlmsghdr, nlmsg_type)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htons(AUDIT_CONFIG_CHANGE), 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, 0xffff),
-		BPF_STMT(BPF_RET | BPF_K, 0),
-	};
-	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
-	struct sockaddr_nl sa = {
-		.nl_family = AF_NETLINK,
-		.nl_groups = 1U << (AUDIT_NLGRP_READLOG - 1),
-	};
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_AUDIT);
-
-	if (fd < 0)
-		return -errno;
-	if ((rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf))) ||
-	    setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
+	return auditnl_log_open(AUDIT_CONFIG_CHANGE, rcvbuf);
 }
-
-/*
- * Records read per recvmmsg(): with many rules loaded each syscall walks a
- * long exit list. A record longer than a slot (a path of thousands of
- * characters, hex-encoded) is cut short and counts as lost.
- */
-#define DRAIN_BATCH 16
-#define DRAIN_SLOT 16384
 
 void config_change_drain(int fd, struct config_changes *c)
 {
-	struct mmsghdr msg[DRAIN_BATCH];
-	struct iovec iov[DRAIN_BATCH];
-	char *buf = malloc((size_t)DRAIN_BATCH * DRAIN_SLOT);
-
-	if (!buf) {
+	if (auditnl_log_drain(fd, count_record, c))
 		c->lost = true;
-		return;
-	}
-	for (;;) {
-		int n;
-
-		for (int i = 0; i < DRAIN_BATCH; i++) {
-			iov[i] = (struct iovec){ buf + (size_t)i * DRAIN_SLOT, DRAIN_SLOT };
-			msg[i].msg_hdr = (struct msghdr){ .msg_iov = &iov[i], .msg_iovlen = 1 };
-		}
-		n = recvmmsg(fd, msg, DRAIN_BATCH, MSG_DONTWAIT, NULL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		/* The socket overflowed: records were dropped, read on. */
-		if (n < 0 && errno == ENOBUFS) {
-			c->lost = true;
-			continue;
-		}
-		if (n <= 0)
-			break;
-		for (int i = 0; i < n; i++) {
-			if (msg[i].msg_hdr.msg_flags & MSG_TRUNC)
-				c->lost = true;
-			else
-				config_change_datagram(buf + (size_t)i * DRAIN_SLOT, msg[i].msg_len,
-						       c);
-		}
-		if (n < DRAIN_BATCH)
-			break;
-	}
-	free(buf);
 }
