@@ -163,7 +163,7 @@ static int mirror_fd(const struct session *ss)
  */
 static int write_netlink_mirror(struct session *ss)
 {
-	struct mask_mirror *cur = &ss->report.live.mirror;
+	struct mask_mirror *cur = &ss->run.live.mirror;
 	struct mask_mirror m = {
 		.exit_rules = ruleset_exit_rules(&ss->rules),
 		.uring_rules = ruleset_rules_on(&ss->rules, AUDIT_FILTER_URING_EXIT),
@@ -246,7 +246,7 @@ static void ended_interval(const struct session *ss, const struct stale_tally *t
  */
 static void watch_ruleless(struct session *ss, bool ruleless)
 {
-	struct stale_report *st = &ss->report.live.stale;
+	struct stale_report *st = &ss->run.live.stale;
 	struct auditskip_bpf *skel = ss->at.skel;
 	__u64 ended = skel->bss->ruleless_epoch, next = ruleless ? ++ss->epochs : 0;
 	struct stale_tally tally;
@@ -277,14 +277,14 @@ static void watch_ruleless(struct session *ss, bool ruleless)
  */
 static void update_stale(struct session *ss)
 {
-	struct stale_report *st = &ss->report.live.stale;
+	struct stale_report *st = &ss->run.live.stale;
 	struct auditskip_bpf *skel = ss->at.skel;
 	bool ruleless, walked;
 	__u64 walks;
 
 	st->counted_rules = ruleset_counted_rules(&ss->rules);
-	st->kernel_n_rules = ss->report.live.mirror.source == MIRROR_KERNEL_LIST ?
-				     ss->report.live.mirror.kernel_n_rules :
+	st->kernel_n_rules = ss->run.live.mirror.source == MIRROR_KERNEL_LIST ?
+				     ss->run.live.mirror.kernel_n_rules :
 				     skel->data->listed_n_rules;
 	ruleless = st->counted_rules == 0;
 	if (ss->at.mode == MODE_TRACEPOINT)
@@ -324,7 +324,7 @@ static void update_stale(struct session *ss)
 static void read_bpf_state(struct session *ss)
 {
 	struct auditskip_bpf *skel = ss->at.skel;
-	struct report_state *live = &ss->report.live;
+	struct run_live *live = &ss->run.live;
 
 	if (ss->env->per_comm) {
 		free(ss->comms);
@@ -386,30 +386,30 @@ static int list_and_apply(struct session *ss)
 	}
 	/* A rule premarked while we listed is missing from the listing: list again. */
 	for (int tries = 0;; tries++) {
-		__u64 seq = ss->report.live.mirror.seq;
+		__u64 seq = ss->run.live.mirror.seq;
 
 		err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
 		if (err)
 			return err;
-		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror)) {
+		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->run.live.mirror)) {
 			ruleset_free(&fresh);
 			return -errno;
 		}
-		if (ss->report.live.mirror.source == MIRROR_KERNEL_LIST ||
-		    ss->report.live.mirror.seq == seq || tries == 3)
+		if (ss->run.live.mirror.source == MIRROR_KERNEL_LIST ||
+		    ss->run.live.mirror.seq == seq || tries == 3)
 			break;
 		ruleset_free(&fresh);
 	}
 	ruleset_free(&ss->rules);
 	ss->rules = fresh;
-	ss->report.live.rules = &ss->rules;
-	if (ss->report.live.mirror.source != MIRROR_KERNEL_LIST) {
+	ss->run.live.rules = &ss->rules;
+	if (ss->run.live.mirror.source != MIRROR_KERNEL_LIST) {
 		err = write_netlink_mirror(ss);
 		if (err)
 			return err;
 	}
 	whatif_build(&ss->rules, NULL, &w);
-	w.mirror_seq = ss->report.live.mirror.seq;
+	w.mirror_seq = ss->run.live.mirror.seq;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.data_whatif), &zero, &w, BPF_ANY))
 		return -errno;
 	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
@@ -486,7 +486,7 @@ int session_open(struct session *ss, struct env *env)
 		.env = env,
 		.notify_fd = -1,
 		.command_status = -1,
-		.report.live.stale.kernel_n_rules = -1,
+		.run.live.stale.kernel_n_rules = -1,
 		.req = {
 			.mode = env->mode,
 			.filter_tasks = env->pid || env->argv,
@@ -499,7 +499,7 @@ int session_open(struct session *ss, struct env *env)
 			.profile = env->command == CMD_PROFILE,
 		},
 	};
-	stale_start(&ss->report.live.stale);
+	stale_start(&ss->run.live.stale);
 	if (load_calibration(env, &ss->calib, &calib_from))
 		return -EINVAL;
 	find_kernel_lists(ss);
@@ -509,7 +509,7 @@ int session_open(struct session *ss, struct env *env)
 	ss->delta = calloc(1, sizeof(*ss->delta));
 	if (env->timing)
 		ss->hist = calloc(NR_COUNT_SLOTS, sizeof(*ss->hist));
-	ss->report.live.hist = ss->hist;
+	ss->run.live.hist = ss->hist;
 	if (!ss->now || !ss->prev || !ss->delta || (env->timing && !ss->hist)) {
 		fprintf(stderr, "auditskip: out of memory\n");
 		return -ENOMEM;
@@ -533,13 +533,16 @@ int session_open(struct session *ss, struct env *env)
 		}
 	}
 	resync_init(&ss->resync, env->sync_ms, env->list_period_ms);
-	ss->report.live.resync = &ss->resync;
-	ss->report.live.notifications = &ss->notifications;
+	ss->run.live.resync = &ss->resync;
+	ss->run.live.notifications = &ss->notifications;
 	kernel_release(ss->kernel, sizeof(ss->kernel));
-	ss->report.cfg = (struct report_settings){
+	ss->report = (struct report_ctx){
 		.out = stdout,
 		.json = env->json,
 		.top = env->top,
+		.run = &ss->run,
+	};
+	ss->run.cfg = (struct run_settings){
 		.kernel = ss->kernel,
 		.scope = ss->scope,
 		.mirror_how = ss->mirror_how,
@@ -555,7 +558,7 @@ int session_open(struct session *ss, struct env *env)
 /* Everything but the counting program, then the first sync builds the mirror. */
 int session_attach(struct session *ss)
 {
-	struct report_settings *cfg = &ss->report.cfg;
+	struct run_settings *cfg = &ss->run.cfg;
 	__u32 zero = 0;
 	int err;
 
@@ -596,7 +599,7 @@ int session_attach(struct session *ss)
 	 * kernel's.
 	 */
 	bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero, &ss->kernel_classes);
-	ss->report.live.perm_classes = whatif_perm_classes(NULL);
+	ss->run.live.perm_classes = whatif_perm_classes(NULL);
 	return 0;
 }
 
@@ -606,9 +609,9 @@ static void publish_metrics(struct session *ss)
 	if ((!ss->metrics && !ss->env->metrics_textfile) || read_walks(ss))
 		return;
 	if (ss->metrics)
-		metrics_update(ss->metrics, &ss->report, &ss->now->exit);
+		metrics_update(ss->metrics, &ss->run, &ss->now->exit);
 	if (ss->env->metrics_textfile)
-		metrics_textfile_write(ss->env->metrics_textfile, &ss->report, &ss->now->exit);
+		metrics_textfile_write(ss->env->metrics_textfile, &ss->run, &ss->now->exit);
 }
 
 /*
@@ -776,7 +779,7 @@ int session_run(struct session *ss)
 		}
 		if (next_report && t >= next_report) {
 			/* In trampoline modes the mirror changes between syncs. */
-			bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->report.live.mirror);
+			bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->run.live.mirror);
 			read_walks(ss);
 			report_delta(ss, t - (next_report - env->interval));
 			next_report += env->interval;
@@ -832,8 +835,8 @@ int session_save_profile(struct session *ss, const char *path)
 	snprintf(p->scope, sizeof(p->scope), "%s", ss->scope);
 	p->seconds = now_s() - ss->start;
 	p->blind_spots_known = ss->at.mode == MODE_TRACEPOINT;
-	p->exit_calls_inferred = ss->report.live.exit_walks_inferred;
-	p->uring_enter_calls = ss->report.live.uring_enter_walks;
+	p->exit_calls_inferred = ss->run.live.exit_walks_inferred;
+	p->uring_enter_calls = ss->run.live.uring_enter_walks;
 	err = profile_save(path, p);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot write the profile to %s: %s\n", path,

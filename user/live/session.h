@@ -32,6 +32,7 @@ struct session {
 	char kernel[128], scope[256], mirror_how[192];
 	struct ruleset rules;
 	struct kernel_classes kernel_classes; /* as BPF read them, for advise */
+	struct run_state run;		      /* what the reports and the metrics show */
 	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
 	struct comm_row *comms; /* --per-comm */

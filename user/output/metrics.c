@@ -37,6 +37,7 @@
 #include "audit/mask.h"
 #include "output/metrics.h"
 #include "audit/syscalls.h"
+#include "model/time_saved.h"
 
 #ifndef AUDITSKIP_VERSION
 #define AUDITSKIP_VERSION "unknown"
@@ -96,7 +97,7 @@ static void per_syscall_counter(FILE *out, const struct counts_snapshot *t, enum
  * Counters that exist only where the mode can know them (outcomes): a series
  * that is always 0 would look like a measurement.
  */
-static void counter_metrics(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
+static void counter_metrics(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
 {
 	char name[96];
 
@@ -124,7 +125,7 @@ static unsigned int full_mask_rules(const struct ruleset *rs)
 	return n;
 }
 
-static void info(FILE *out, const struct report_ctx *r)
+static void info(FILE *out, const struct run_state *r)
 {
 	const char *labels[][2] = {
 		{ "mode", r->cfg.mode },
@@ -152,7 +153,7 @@ static void info(FILE *out, const struct report_ctx *r)
  */
 
 /* auditskip_stale (gauge): audit_n_rules left counting rules no list holds. */
-static void stale_state(FILE *out, const struct report_ctx *r)
+static void stale_state(FILE *out, const struct run_state *r)
 {
 	gauge(out, "auditskip_stale",
 	      "1 when audit_n_rules counts rules that are gone (every syscall pays for a full "
@@ -168,16 +169,17 @@ static void stale_state(FILE *out, const struct report_ctx *r)
 }
 
 /* auditskip_estimated_saved_seconds_total (counter): CPU time the skip would have saved. */
-static void estimated_saved_seconds(FILE *out, const struct report_ctx *r,
+static void estimated_saved_seconds(FILE *out, const struct run_state *r,
 				    const struct counts_snapshot *t)
 {
 	family(out, "auditskip_estimated_saved_seconds_total", "counter",
 	       "CPU time the skip would have saved, from the calibrated time model.");
-	fprintf(out, "auditskip_estimated_saved_seconds_total %.9f\n", report_saved_ns(r, t) / 1e9);
+	fprintf(out, "auditskip_estimated_saved_seconds_total %.9f\n",
+		time_saved_ns(r->cfg.calib, t) / 1e9);
 }
 
 /* --per-comm: the top names only, so label cardinality stays bounded. */
-static void per_comm(FILE *out, const struct report_ctx *r)
+static void per_comm(FILE *out, const struct run_state *r)
 {
 	static const struct {
 		const char *name, *help;
@@ -205,7 +207,7 @@ static void per_comm(FILE *out, const struct report_ctx *r)
 	}
 }
 
-void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t)
+void metrics_render(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
 {
 	counter_metrics(out, r, t);
 	gauge(out, "auditskip_exit_rules",
@@ -246,7 +248,7 @@ int metrics_serve(struct metrics_server *m, char *err, size_t err_size)
 	return 0;
 }
 
-void metrics_update(struct metrics_server *m, const struct report_ctx *r,
+void metrics_update(struct metrics_server *m, const struct run_state *r,
 		    const struct counts_snapshot *total)
 {
 	(void)m;
@@ -739,7 +741,7 @@ int metrics_serve(struct metrics_server *m, char *err, size_t err_size)
 	return 0;
 }
 
-void metrics_update(struct metrics_server *m, const struct report_ctx *r,
+void metrics_update(struct metrics_server *m, const struct run_state *r,
 		    const struct counts_snapshot *total)
 {
 	struct page *page, *old;

@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "output/report.h"
+#include "model/counts.h"
+#include "model/run_state.h"
 
 struct metrics_server;
 
@@ -22,10 +23,10 @@ struct metrics_server *metrics_open(const char *listen, const char *web_config, 
  */
 int metrics_serve(struct metrics_server *m, char *err, size_t err_size);
 /* Renders the totals so far; scrapes see the latest rendering. */
-void metrics_update(struct metrics_server *m, const struct report_ctx *r,
+void metrics_update(struct metrics_server *m, const struct run_state *r,
 		    const struct counts_snapshot *total);
 void metrics_stop(struct metrics_server *m);
 /* The page metrics_update serves: text exposition format 0.0.4. */
-void metrics_render(FILE *out, const struct report_ctx *r, const struct counts_snapshot *total);
+void metrics_render(FILE *out, const struct run_state *r, const struct counts_snapshot *total);
 
 #endif /* __METRICS_H */

@@ -47,7 +47,7 @@ int metrics_textfile_check(const char *path, char *err, size_t err_size)
 	return ret;
 }
 
-static int write_page(const char *path, const char *tmp, const struct report_ctx *r,
+static int write_page(const char *path, const char *tmp, const struct run_state *r,
 		      const struct counts_snapshot *total)
 {
 	FILE *out;
@@ -76,7 +76,7 @@ fail:
 	return err;
 }
 
-void metrics_textfile_write(const char *path, const struct report_ctx *r,
+void metrics_textfile_write(const char *path, const struct run_state *r,
 			    const struct counts_snapshot *total)
 {
 	static int last_err;

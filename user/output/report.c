@@ -8,6 +8,7 @@
 #include "output/blockers_report.h"
 #include "audit/syscalls.h"
 #include "model/sharper_masks.h"
+#include "model/time_saved.h"
 
 /* Bumped when a key changes meaning or goes away; new keys keep it. */
 #define JSON_SCHEMA 2
@@ -110,9 +111,9 @@ static bool counter_known(const struct report_ctx *r, enum counter_kind kind)
 	switch (kind) {
 	case COUNTER_OUTCOME:
 	case COUNTER_WHATIF_OUTCOME:
-		return r->cfg.outcomes;
+		return r->run->cfg.outcomes;
 	case COUNTER_TIMING:
-		return r->cfg.timing;
+		return r->run->cfg.timing;
 	default:
 		return true;
 	}
@@ -141,30 +142,6 @@ static void add_counters(json_object *o, const struct report_ctx *r, const struc
 	}
 }
 
-/* Skippable walks times what one walk over their mean list length costs. */
-static double saved_ns(const struct report_ctx *r, const struct scan_counts *c)
-{
-	if (!c->skippable_walks)
-		return 0;
-	return c->skippable_walks *
-	       calibration_walk_ns(r->cfg.calib,
-				   (double)c->needless_rule_visits / c->skippable_walks);
-}
-
-double report_saved_ns(const struct report_ctx *r, const struct counts_snapshot *s)
-{
-	double ns = 0;
-
-	for (unsigned int i = 0; i < NR_COUNT_SLOTS; i++)
-		ns += saved_ns(r, &s->slot[i]);
-	return ns;
-}
-
-static double cpu_share(const struct report_ctx *r, double ns, double seconds)
-{
-	return seconds > 0 ? ns / (seconds * 1e9 * r->cfg.ncpus) : 0;
-}
-
 /* Bucket b holds [2^b, 2^(b+1)) ns; bucket 0 also holds 0. */
 static unsigned long long bucket_from(unsigned int b)
 {
@@ -176,11 +153,11 @@ static json_object *hist_json(const struct report_ctx *r, unsigned int slot)
 {
 	json_object *arr;
 
-	if (!r->live.hist)
+	if (!r->run->live.hist)
 		return NULL;
 	arr = json_object_new_array();
 	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
-		const struct hist_value *h = &r->live.hist[slot][b];
+		const struct hist_value *h = &r->run->live.hist[slot][b];
 		json_object *e;
 
 		if (!h->walks)
@@ -246,8 +223,9 @@ static json_object *slots_json(const struct report_ctx *r, const struct counts_s
 		}
 		add_counters(e, r, c, uring);
 		if (!uring) {
-			json_object_object_add(e, "saved_ns",
-					       json_object_new_double(saved_ns(r, c)));
+			json_object_object_add(
+				e, "saved_ns",
+				json_object_new_double(time_saved_slot_ns(r->run->cfg.calib, c)));
 			if (with_hist)
 				json_object_object_add(e, "walk_ns_log2", hist_json(r, order[i]));
 		}
@@ -260,11 +238,11 @@ static json_object *uring_json(const struct report_ctx *r, const struct counts_s
 {
 	json_object *o;
 
-	if (!r->cfg.uring)
+	if (!r->run->cfg.uring)
 		return NULL;
 	o = json_object_new_object();
-	add_u64(o, "exit_rules", r->live.mirror.uring_rules);
-	add_u64(o, "mask_bits", mask_count(r->live.mirror.uring_mask));
+	add_u64(o, "exit_rules", r->run->live.mirror.uring_rules);
+	add_u64(o, "mask_bits", mask_count(r->run->live.mirror.uring_mask));
 	add_counters(o, r, &s->total, true);
 	json_object_object_add(o, "ops", slots_json(r, s, true, false));
 	return o;
@@ -276,16 +254,17 @@ static json_object *blind_spots_json(const struct report_ctx *r)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "exit_walks_inferred",
-			       r->cfg.infers_exit_walks ?
-				       json_object_new_uint64(r->live.exit_walks_inferred) :
+			       r->run->cfg.infers_exit_walks ?
+				       json_object_new_uint64(r->run->live.exit_walks_inferred) :
 				       NULL);
 	json_object_object_add(o, "uring_enter_walks",
-			       r->cfg.infers_exit_walks ?
-				       json_object_new_uint64(r->live.uring_enter_walks) :
+			       r->run->cfg.infers_exit_walks ?
+				       json_object_new_uint64(r->run->live.uring_enter_walks) :
 				       NULL);
-	json_object_object_add(
-		o, "walks_switched_out",
-		r->cfg.outcomes ? json_object_new_uint64(r->live.walks_switched_out) : NULL);
+	json_object_object_add(o, "walks_switched_out",
+			       r->run->cfg.outcomes ?
+				       json_object_new_uint64(r->run->live.walks_switched_out) :
+				       NULL);
 	return o;
 }
 
@@ -293,8 +272,8 @@ static json_object *missed_json(const struct report_ctx *r)
 {
 	json_object *arr = json_object_new_array();
 
-	for (__u64 i = 0; i < r->live.missed_total && i < MISSED_LOG; i++) {
-		const struct missed_match *m = &r->live.missed[i];
+	for (__u64 i = 0; i < r->run->live.missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->run->live.missed[i];
 		json_object *e = json_object_new_object();
 		char name[64];
 
@@ -307,12 +286,6 @@ static json_object *missed_json(const struct report_ctx *r)
 		json_object_array_add(arr, e);
 	}
 	return arr;
-}
-
-/* What the stale contexts cost: the fixed price of a non-dummy context each. */
-static double stale_cost_ns(const struct report_ctx *r)
-{
-	return r->live.stale.syscalls * r->cfg.calib->ns_context;
 }
 
 /*
@@ -373,7 +346,8 @@ static json_object *stale_evidence_json(const struct stale_interval *iv)
 
 static json_object *stale_json(const struct report_ctx *r)
 {
-	const struct stale_report *st = &r->live.stale;
+	const struct stale_report *st = &r->run->live.stale;
+	const struct calibration *calib = r->run->cfg.calib;
 	json_object *o = json_object_new_object();
 
 	add_str(o, "state", stale_name(st->verdict));
@@ -385,9 +359,10 @@ static json_object *stale_json(const struct report_ctx *r)
 			       st->kernel_n_rules >= 0 ? json_object_new_int(st->kernel_n_rules) :
 							 NULL);
 	add_u64(o, "counted_rules", st->counted_rules);
-	json_object_object_add(
-		o, "cost_ns",
-		r->cfg.calib->ns_context > 0 ? json_object_new_double(stale_cost_ns(r)) : NULL);
+	json_object_object_add(o, "cost_ns",
+			       calib->ns_context > 0 ? json_object_new_double(time_stale_cost_ns(
+							       calib, st->syscalls)) :
+						       NULL);
 	return o;
 }
 
@@ -400,7 +375,7 @@ static json_object *resync_json(const struct report_ctx *r)
 		[RESYNC_LOST] = "lost",
 		[RESYNC_PERIODIC] = "periodic",
 	};
-	const struct resync *rs = r->live.resync;
+	const struct resync *rs = r->run->live.resync;
 	json_object *o = json_object_new_object(), *by = json_object_new_object();
 	__u64 total = 0;
 
@@ -410,7 +385,7 @@ static json_object *resync_json(const struct report_ctx *r)
 	}
 	add_u64(o, "listings", total);
 	json_object_object_add(o, "by_reason", by);
-	add_u64(o, "notifications", r->live.notifications ? *r->live.notifications : 0);
+	add_u64(o, "notifications", r->run->live.notifications ? *r->run->live.notifications : 0);
 	json_object_object_add(o, "listing_cpu_s", json_object_new_double(rs ? rs->cost_s : 0));
 	json_object_object_add(o, "period_s", json_object_new_double(rs ? rs->period_s : 0));
 	return o;
@@ -420,21 +395,24 @@ static json_object *calibration_json(const struct report_ctx *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "calibrated", json_object_new_boolean(r->cfg.calib_from != NULL));
+	json_object_object_add(o, "calibrated",
+			       json_object_new_boolean(r->run->cfg.calib_from != NULL));
 	json_object_object_add(
-		o, "file", r->cfg.calib_from ? json_object_new_string(r->cfg.calib_from) : NULL);
+		o, "file",
+		r->run->cfg.calib_from ? json_object_new_string(r->run->cfg.calib_from) : NULL);
 	json_object_object_add(o, "ns_per_entry",
-			       json_object_new_double(r->cfg.calib->ns_per_entry));
-	json_object_object_add(o, "ns_context", json_object_new_double(r->cfg.calib->ns_context));
+			       json_object_new_double(r->run->cfg.calib->ns_per_entry));
+	json_object_object_add(o, "ns_context",
+			       json_object_new_double(r->run->cfg.calib->ns_context));
 	json_object_object_add(o, "ns_walk_call",
-			       json_object_new_double(r->cfg.calib->ns_walk_call));
+			       json_object_new_double(r->run->cfg.calib->ns_walk_call));
 	return o;
 }
 
 static json_object *counts_json(const struct report_ctx *r, const char *type,
 				const struct walk_counts *w, double seconds)
 {
-	double saved = report_saved_ns(r, &w->exit);
+	double saved = time_saved_ns(r->run->cfg.calib, &w->exit);
 
 	json_object *o = json_object_new_object();
 
@@ -442,24 +420,26 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
 	add_u64(o, "time", (__u64)time(NULL));
 	json_object_object_add(o, "seconds", json_object_new_double(seconds));
-	add_str(o, "mode", r->cfg.mode);
-	add_str(o, "kernel", r->cfg.kernel);
+	add_str(o, "mode", r->run->cfg.mode);
+	add_str(o, "kernel", r->run->cfg.kernel);
 	add_str(o, "mirror_source",
-		r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink");
-	add_u64(o, "mirror_generation", r->live.mirror.generation);
-	mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
+		r->run->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink");
+	add_u64(o, "mirror_generation", r->run->live.mirror.generation);
+	mask_json(o, r->run->live.mirror.mask, r->run->live.mirror.exit_rules);
 	add_counters(o, r, &w->exit.total, false);
 	json_object_object_add(o, "timing_clock_ns",
-			       r->cfg.timing ? json_object_new_uint64(r->live.clock_ns) : NULL);
-	add_str(o, "perm_classes", r->live.perm_classes);
+			       r->run->cfg.timing ? json_object_new_uint64(r->run->live.clock_ns) :
+						    NULL);
+	add_str(o, "perm_classes", r->run->live.perm_classes);
 	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
 	json_object_object_add(o, "saved_ns_per_s",
 			       json_object_new_double(seconds > 0 ? saved / seconds : 0));
-	json_object_object_add(o, "saved_cpu_share",
-			       json_object_new_double(cpu_share(r, saved, seconds)));
+	json_object_object_add(
+		o, "saved_cpu_share",
+		json_object_new_double(time_saved_cpu_share(saved, seconds, r->run->cfg.ncpus)));
 	json_object_object_add(o, "calibration", calibration_json(r));
 	json_object_object_add(o, "missed", missed_json(r));
-	add_u64(o, "lost_descendants", r->live.lost_descendants);
+	add_u64(o, "lost_descendants", r->run->live.lost_descendants);
 	json_object_object_add(o, "syscalls",
 			       slots_json(r, &w->exit, false, !strcmp(type, "summary")));
 	json_object_object_add(o, "uring", uring_json(r, &w->uring));
@@ -471,30 +451,31 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 
 void report_start(const struct report_ctx *r)
 {
-	unsigned int bits = mask_count(r->live.mirror.mask);
+	unsigned int bits = mask_count(r->run->live.mirror.mask);
 
-	if (r->cfg.json) {
+	if (r->json) {
 		json_object *o = json_object_new_object();
 
 		add_str(o, "type", "start");
 		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
-		add_str(o, "mode", r->cfg.mode);
-		add_str(o, "kernel", r->cfg.kernel);
-		add_str(o, "blind_to", r->cfg.blind);
-		add_str(o, "mirror", r->cfg.mirror_how);
-		add_str(o, "scope", r->cfg.scope);
-		mask_json(o, r->live.mirror.mask, r->live.mirror.exit_rules);
-		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
-		print_json(r->cfg.out, o);
+		add_str(o, "mode", r->run->cfg.mode);
+		add_str(o, "kernel", r->run->cfg.kernel);
+		add_str(o, "blind_to", r->run->cfg.blind);
+		add_str(o, "mirror", r->run->cfg.mirror_how);
+		add_str(o, "scope", r->run->cfg.scope);
+		mask_json(o, r->run->live.mirror.mask, r->run->live.mirror.exit_rules);
+		json_object_object_add(o, "full_mask_rules",
+				       full_mask_rules_json(r->run->live.rules));
+		print_json(r->out, o);
 		return;
 	}
-	fprintf(r->cfg.out, "auditskip: kernel %s, mode %s\n", r->cfg.kernel, r->cfg.mode);
-	fprintf(r->cfg.out, "  cannot see: %s\n", r->cfg.blind);
-	fprintf(r->cfg.out, "  mask mirror: %s\n", r->cfg.mirror_how);
-	fprintf(r->cfg.out, "  exit-list rules: %u, mask bits set: %u of %u\n",
-		r->live.mirror.exit_rules, bits, MASK_BITS);
-	fprintf(r->cfg.out, "  counting: %s\n", r->cfg.scope);
-	fflush(r->cfg.out);
+	fprintf(r->out, "auditskip: kernel %s, mode %s\n", r->run->cfg.kernel, r->run->cfg.mode);
+	fprintf(r->out, "  cannot see: %s\n", r->run->cfg.blind);
+	fprintf(r->out, "  mask mirror: %s\n", r->run->cfg.mirror_how);
+	fprintf(r->out, "  exit-list rules: %u, mask bits set: %u of %u\n",
+		r->run->live.mirror.exit_rules, bits, MASK_BITS);
+	fprintf(r->out, "  counting: %s\n", r->run->cfg.scope);
+	fflush(r->out);
 }
 
 void report_interval(const struct report_ctx *r, const struct walk_counts *w, double seconds)
@@ -503,35 +484,35 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *w, do
 	char stamp[16];
 	time_t now = time(NULL);
 
-	if (r->cfg.json) {
-		print_json(r->cfg.out, counts_json(r, "interval", w, seconds));
+	if (r->json) {
+		print_json(r->out, counts_json(r, "interval", w, seconds));
 		return;
 	}
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
-	fprintf(r->cfg.out,
+	fprintf(r->out,
 		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u\n",
 		stamp, (unsigned long long)d->total.walks,
 		(unsigned long long)d->total.skippable_walks,
 		share(d->total.skippable_walks, d->total.walks),
-		(unsigned long long)d->total.needless_rule_visits, r->live.mirror.exit_rules,
-		mask_count(r->live.mirror.mask));
-	if (r->cfg.outcomes && d->total.missed_matches)
-		fprintf(r->cfg.out, "          MISSED MATCHES %llu: see the summary\n",
+		(unsigned long long)d->total.needless_rule_visits, r->run->live.mirror.exit_rules,
+		mask_count(r->run->live.mirror.mask));
+	if (r->run->cfg.outcomes && d->total.missed_matches)
+		fprintf(r->out, "          MISSED MATCHES %llu: see the summary\n",
 			(unsigned long long)d->total.missed_matches);
-	fflush(r->cfg.out);
+	fflush(r->out);
 }
 
 static json_object *comms_json(const struct report_ctx *r)
 {
 	json_object *arr = json_object_new_array();
 
-	for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
+	for (size_t i = 0; i < r->run->live.ncomms && i < (size_t)r->run->cfg.comm_top; i++) {
 		json_object *e = json_object_new_object();
 
-		add_str(e, "comm", r->live.comms[i].comm);
-		add_u64(e, "walks", r->live.comms[i].c.walks);
-		add_u64(e, "skippable_walks", r->live.comms[i].c.skippable_walks);
-		add_u64(e, "needless_rule_visits", r->live.comms[i].c.needless_rule_visits);
+		add_str(e, "comm", r->run->live.comms[i].comm);
+		add_u64(e, "walks", r->run->live.comms[i].c.walks);
+		add_u64(e, "skippable_walks", r->run->live.comms[i].c.skippable_walks);
+		add_u64(e, "needless_rule_visits", r->run->live.comms[i].c.needless_rule_visits);
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -539,22 +520,22 @@ static json_object *comms_json(const struct report_ctx *r)
 
 static void print_comms(FILE *out, const struct report_ctx *r)
 {
-	if (!r->cfg.comm_top || !r->live.ncomms)
+	if (!r->run->cfg.comm_top || !r->run->live.ncomms)
 		return;
 	fprintf(out, "\nTop processes by skippable walks (since start):\n");
 	fprintf(out, "  %-16s %12s %12s %7s %15s\n", "COMM", "WALKS", "SKIPPABLE", "SHARE",
 		"NEEDLESS VISITS");
-	for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
-		const struct comm_counts *c = &r->live.comms[i].c;
+	for (size_t i = 0; i < r->run->live.ncomms && i < (size_t)r->run->cfg.comm_top; i++) {
+		const struct comm_counts *c = &r->run->live.comms[i].c;
 
-		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->live.comms[i].comm,
+		fprintf(out, "  %-16s %12llu %12llu %6.1f%% %15llu\n", r->run->live.comms[i].comm,
 			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
 			share(c->skippable_walks, c->walks),
 			(unsigned long long)c->needless_rule_visits);
 	}
-	if (r->live.comms_lost)
+	if (r->run->live.comms_lost)
 		fprintf(out, "  (%llu walks of further names not counted: %d names at most)\n",
-			(unsigned long long)r->live.comms_lost, MAX_COMMS);
+			(unsigned long long)r->run->live.comms_lost, MAX_COMMS);
 }
 
 static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
@@ -590,33 +571,33 @@ static void print_counter(const struct report_ctx *r, const struct scan_counts *
 	const struct counter_info *ci = &counters[id];
 
 	if (!counter_known(r, ci->kind)) {
-		fprintf(r->cfg.out, "  %-24s %12s  (mode %s cannot see a walk's outcome)\n",
-			ci->label, "n/a", r->cfg.mode);
+		fprintf(r->out, "  %-24s %12s  (mode %s cannot see a walk's outcome)\n", ci->label,
+			"n/a", r->run->cfg.mode);
 		return;
 	}
-	fprintf(r->cfg.out, "  %-24s %12llu  (%s)\n", ci->label,
+	fprintf(r->out, "  %-24s %12llu  (%s)\n", ci->label,
 		(unsigned long long)counter_value(t, id), note);
 }
 
 static void print_safety(const struct report_ctx *r, const struct scan_counts *t)
 {
-	FILE *out = r->cfg.out;
+	FILE *out = r->out;
 
 	print_counter(r, t, COUNTER_ID_missed_matches,
 		      "a rule matched with its bit clear: must be 0");
 	print_counter(r, t, COUNTER_ID_missed_arch_mask, "the same for the per-arch masks");
 	print_counter(r, t, COUNTER_ID_missed_perm_mask, "the same for the perm-narrowed mask");
-	if (!r->cfg.outcomes)
+	if (!r->run->cfg.outcomes)
 		return;
 	print_counter(r, t, COUNTER_ID_needless_despite_mask, "bit set, no rule matched");
 	print_counter(r, t, COUNTER_ID_raced_matches, "the rule was published during the walk");
-	if (!r->live.missed_total)
+	if (!r->run->live.missed_total)
 		return;
 	fprintf(out,
 		"\n  !! %llu MISSED MATCHES: the aggregate mask would have suppressed audit records.\n",
-		(unsigned long long)r->live.missed_total);
-	for (__u64 i = 0; i < r->live.missed_total && i < MISSED_LOG; i++) {
-		const struct missed_match *m = &r->live.missed[i];
+		(unsigned long long)r->run->live.missed_total);
+	for (__u64 i = 0; i < r->run->live.missed_total && i < MISSED_LOG; i++) {
+		const struct missed_match *m = &r->run->live.missed[i];
 		char name[64];
 
 		if (m->uring)
@@ -652,7 +633,8 @@ static void print_stale_evidence(FILE *out, const struct stale_interval *iv)
 
 static void print_stale(FILE *out, const struct report_ctx *r)
 {
-	const struct stale_report *st = &r->live.stale;
+	const struct stale_report *st = &r->run->live.stale;
+	const struct calibration *calib = r->run->cfg.calib;
 	char n_rules[32] = "unreadable";
 
 	if (st->kernel_n_rules >= 0)
@@ -663,9 +645,9 @@ static void print_stale(FILE *out, const struct report_ctx *r)
 		fprintf(out,
 			"    %llu syscalls ran with a full audit context no rule needed; it lasts until reboot\n",
 			(unsigned long long)st->syscalls);
-	if (st->syscalls && r->cfg.calib->ns_context > 0)
+	if (st->syscalls && calib->ns_context > 0)
 		fprintf(out, "    estimated cost: %.3f ms (%.0f ns a syscall, calibrated)\n",
-			stale_cost_ns(r) / 1e6, r->cfg.calib->ns_context);
+			time_stale_cost_ns(calib, st->syscalls) / 1e6, calib->ns_context);
 	if (st->reason)
 		fprintf(out, "    %s\n", st->reason);
 	if (st->has_evidence)
@@ -675,23 +657,25 @@ static void print_stale(FILE *out, const struct report_ctx *r)
 static void print_saved(FILE *out, const struct report_ctx *r, const struct counts_snapshot *t,
 			double seconds)
 {
-	double ns = report_saved_ns(r, t);
+	double ns = time_saved_ns(r->run->cfg.calib, t);
 
 	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n",
-		ns / 1e6, seconds > 0 ? ns / seconds : 0, 100 * cpu_share(r, ns, seconds));
-	if (r->cfg.timing)
+		ns / 1e6, seconds > 0 ? ns / seconds : 0,
+		100 * time_saved_cpu_share(ns, seconds, r->run->cfg.ncpus));
+	if (r->run->cfg.timing)
 		fprintf(out,
 			"    measured (--timing): skippable walks took %.3f ms, all walks %.3f ms\n"
 			"    (fentry to fexit, less one clock read of %llu ns; the probes' own entry cost is outside)\n",
 			t->total.measured_skippable_walk_ns / 1e6, t->total.measured_walk_ns / 1e6,
-			(unsigned long long)r->live.clock_ns);
-	if (r->cfg.calib_from)
-		fprintf(out, "    calibrated (%s, %s)\n", r->cfg.calib_from, r->cfg.calib->kernel);
+			(unsigned long long)r->run->live.clock_ns);
+	if (r->run->cfg.calib_from)
+		fprintf(out, "    calibrated (%s, %s)\n", r->run->cfg.calib_from,
+			r->run->cfg.calib->kernel);
 	else
 		fprintf(out,
 			"    UNCALIBRATED: %.1f ns per visited entry, the series' slope from 128 to 256 rules;\n"
 			"    run 'auditskip calibrate' to measure this machine\n",
-			r->cfg.calib->ns_per_entry);
+			r->run->cfg.calib->ns_per_entry);
 }
 
 static void print_summary_json(const struct report_ctx *r, const struct walk_counts *w,
@@ -699,22 +683,22 @@ static void print_summary_json(const struct report_ctx *r, const struct walk_cou
 {
 	json_object *o = counts_json(r, "summary", w, seconds);
 
-	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->live.rules));
-	json_object_object_add(o, "skip_blockers", skip_blockers_json(r->live.rules));
-	if (r->cfg.comm_top) {
+	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->run->live.rules));
+	json_object_object_add(o, "skip_blockers", skip_blockers_json(r->run->live.rules));
+	if (r->run->cfg.comm_top) {
 		json_object_object_add(o, "comms", comms_json(r));
-		add_u64(o, "comms_lost", r->live.comms_lost);
+		add_u64(o, "comms_lost", r->run->live.comms_lost);
 	}
 	if (command_status >= 0)
 		json_object_object_add(o, "command_status", json_object_new_int(command_status));
-	print_json(r->cfg.out, o);
+	print_json(r->out, o);
 }
 
 /* The summary's totals, one counter a line, then time saved and staleness. */
 static void print_totals(const struct report_ctx *r, const struct walk_counts *w, double seconds)
 {
 	const struct counts_snapshot *t = &w->exit;
-	FILE *out = r->cfg.out;
+	FILE *out = r->out;
 	char note[64];
 
 	print_counter(r, &t->total, COUNTER_ID_walks,
@@ -725,30 +709,31 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 	print_counter(r, &t->total, COUNTER_ID_needless_rule_visits,
 		      "rule entries those walks visited");
 	fprintf(out, "  %-24s %12u  (mask bits set: %u)\n", "exit-list rules now",
-		r->live.mirror.exit_rules, mask_count(r->live.mirror.mask));
+		r->run->live.mirror.exit_rules, mask_count(r->run->live.mirror.mask));
 	print_counter(r, &t->total, COUNTER_ID_skippable_arch_mask,
 		      "one aggregate per arch, beyond the patch");
-	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->live.perm_classes);
+	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->run->live.perm_classes);
 	print_safety(r, &t->total);
-	if (r->cfg.uring)
+	if (r->run->cfg.uring)
 		fprintf(out,
 			"  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
 			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
-			r->live.mirror.uring_rules);
-	if (r->cfg.infers_exit_walks) {
+			r->run->live.mirror.uring_rules);
+	if (r->run->cfg.infers_exit_walks) {
 		fprintf(out,
 			"  %-24s %12llu  (a task's last syscall, judged by the context at its entry)\n",
-			"exit walks inferred", (unsigned long long)r->live.exit_walks_inferred);
-		if (r->live.uring_enter_walks)
+			"exit walks inferred",
+			(unsigned long long)r->run->live.exit_walks_inferred);
+		if (r->run->live.uring_enter_walks)
 			fprintf(out,
 				"  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
 				"io_uring_enter walks",
-				(unsigned long long)r->live.uring_enter_walks);
+				(unsigned long long)r->run->live.uring_enter_walks);
 	}
-	if (r->live.walks_switched_out)
+	if (r->run->live.walks_switched_out)
 		fprintf(out,
 			"  %-24s %12llu  (switched out mid-walk: outcome and time not counted)\n",
-			"walks not paired", (unsigned long long)r->live.walks_switched_out);
+			"walks not paired", (unsigned long long)r->run->live.walks_switched_out);
 	print_saved(out, r, t, seconds);
 	print_stale(out, r);
 	if (!t->total.walks)
@@ -761,14 +746,14 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 static void print_top_syscalls(const struct report_ctx *r, const struct counts_snapshot *t,
 			       const unsigned int *order, unsigned int n)
 {
-	FILE *out = r->cfg.out;
+	FILE *out = r->out;
 
 	if (!n)
 		return;
 	fprintf(out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
 	fprintf(out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS", "SKIPPABLE",
 		"SHARE", "NEEDLESS VISITS", "RULES");
-	for (unsigned int i = 0; i < n && i < (unsigned int)r->cfg.top; i++) {
+	for (unsigned int i = 0; i < n && i < (unsigned int)r->top; i++) {
 		const struct scan_counts *c = &t->slot[order[i]];
 		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS;
 		char name[64];
@@ -781,23 +766,23 @@ static void print_top_syscalls(const struct report_ctx *r, const struct counts_s
 			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
 			share(c->skippable_walks, c->walks),
 			(unsigned long long)c->needless_rule_visits,
-			rules_naming(r->live.rules, nr));
+			rules_naming(r->run->live.rules, nr));
 	}
 }
 
 /* --timing: the walk-time histograms of the first three syscalls of the table. */
 static void print_walk_times(const struct report_ctx *r, const unsigned int *order, unsigned int n)
 {
-	unsigned int shown = r->cfg.top < 3 ? r->cfg.top : 3;
+	unsigned int shown = r->top < 3 ? r->top : 3;
 
-	if (!r->live.hist || !n)
+	if (!r->run->live.hist || !n)
 		return;
-	fprintf(r->cfg.out, "\nWalk times (--timing) of the first %u syscalls above:\n", shown);
+	fprintf(r->out, "\nWalk times (--timing) of the first %u syscalls above:\n", shown);
 	for (unsigned int i = 0; i < n && i < shown; i++) {
 		char name[64];
 
 		slot_name(order[i] / NR_SLOTS, order[i] % NR_SLOTS, name, sizeof(name));
-		print_hist(r->cfg.out, r->live.hist[order[i]], name);
+		print_hist(r->out, r->run->live.hist[order[i]], name);
 	}
 }
 
@@ -807,22 +792,22 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 	static unsigned int order[NR_COUNT_SLOTS];
 	unsigned int n;
 
-	if (r->cfg.json) {
+	if (r->json) {
 		print_summary_json(r, w, seconds, command_status);
 		return;
 	}
-	fprintf(r->cfg.out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds,
-		r->cfg.mode, r->cfg.kernel, r->cfg.scope);
+	fprintf(r->out, "\nSummary over %.1f s (mode %s, kernel %s, %s):\n", seconds,
+		r->run->cfg.mode, r->run->cfg.kernel, r->run->cfg.scope);
 	print_totals(r, w, seconds);
 	n = seen_slots(&w->exit, NR_COUNT_SLOTS, order);
 	print_top_syscalls(r, &w->exit, order, n);
 	print_walk_times(r, order, n);
-	print_comms(r->cfg.out, r);
-	print_full_mask_rules(r->cfg.out, r->live.rules);
-	print_skip_blockers(r->cfg.out, r->live.rules, false);
+	print_comms(r->out, r);
+	print_full_mask_rules(r->out, r->run->live.rules);
+	print_skip_blockers(r->out, r->run->live.rules, false);
 	if (command_status >= 0)
-		fprintf(r->cfg.out, "\nCommand exited with status %d.\n", command_status);
-	fflush(r->cfg.out);
+		fprintf(r->out, "\nCommand exited with status %d.\n", command_status);
+	fflush(r->out);
 }
 
 /* Named syscalls whose bit is (or is not) set; the list only when short. */

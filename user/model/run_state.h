@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A counting run's state: how it counts, set once before the first report,
+ * and what every sync refreshes from the kernel and the BPF side. The
+ * session fills it; the text and JSON reports, the metrics page and its
+ * textfile read it.
+ */
+#ifndef __RUN_STATE_H
+#define __RUN_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "auditskip.h"
+#include "audit/ruleset.h"
+#include "model/calibration.h"
+#include "model/counts.h"
+#include "model/resync.h"
+#include "model/stale.h"
+
+/* How a run counts: set once, before the first report. */
+struct run_settings {
+	const char *kernel;
+	const char *mode;
+	const char *blind; /* what the mode cannot see */
+	const char *mirror_how;
+	const char *scope;		 /* whole machine, pid N, or the command */
+	bool outcomes;			 /* the mode sees whether a rule matched */
+	bool uring;			 /* the mode sees io_uring walks */
+	int comm_top;			 /* --per-comm: how many names to show, 0: off */
+	bool timing;			 /* --timing: walk times measured */
+	const struct calibration *calib; /* time model; never NULL */
+	const char *calib_from;		 /* the file it came from, NULL: the default */
+	int ncpus;			 /* for the CPU share of the time saved */
+	bool infers_exit_walks;		 /* tracepoint mode: exit walks judged at entry */
+};
+
+/* What every sync refreshes from the kernel and the BPF side. */
+struct run_live {
+	const struct ruleset *rules; /* from netlink, for names and keys */
+	struct mask_mirror mirror;   /* as the BPF side classifies now */
+	__u64 missed_total;
+	__u64 lost_descendants; /* `-- COMMAND` descendants the tracked map had no room for */
+	struct missed_match missed[MISSED_LOG];
+	struct stale_report stale;
+	const struct comm_row *comms; /* --per-comm: most skippable first */
+	size_t ncomms;
+	__u64 comms_lost; /* walks of names the map had no room for */
+	__u64 clock_ns;	  /* --timing: the clock read's cost taken off each walk */
+	__u64 exit_walks_inferred;
+	__u64 uring_enter_walks;
+	__u64 walks_switched_out;    /* outcome modes: matched or timed walks not paired */
+	const slot_hist *hist;	     /* --timing: walk-time histograms by slot, else NULL */
+	const char *perm_classes;    /* where the perm-narrowed mask's classes come from */
+	const struct resync *resync; /* when the rules were listed, and why */
+	const __u64 *notifications;  /* AUDIT_CONFIG_CHANGE records heard */
+};
+
+struct run_state {
+	struct run_settings cfg;
+	struct run_live live;
+};
+
+#endif /* __RUN_STATE_H */
