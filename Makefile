@@ -58,7 +58,7 @@ SKELS := $(OUTPUT)/auditskip.skel.h $(OUTPUT)/calltime.skel.h
 # The HTTP server's sources; a static build compiles NO_HTTP_SRCS with
 # AUDITSKIP_NO_HTTP and leaves the rest out.
 HTTP_SRCS := $(wildcard user/http/*.c)
-NO_HTTP_SRCS := user/output/metrics.c
+NO_HTTP_SRCS := user/http/server.c
 STATIC_OBJ := $(OUTPUT)/static/obj
 STATIC_LIB_OBJS := $(patsubst user/%.c,$(OBJ)/%.o,$(filter-out $(HTTP_SRCS) $(NO_HTTP_SRCS),$(LIB_SRCS))) \
 	$(patsubst user/%.c,$(STATIC_OBJ)/%.o,$(NO_HTTP_SRCS))

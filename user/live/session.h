@@ -14,7 +14,7 @@
 #include "live/calibrate.h"
 #include "live/command.h"
 #include "model/counts.h"
-#include "output/metrics.h"
+#include "http/server.h"
 #include "live/privileges.h"
 #include "output/report.h"
 #include "model/resync.h"

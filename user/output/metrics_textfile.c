@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "output/metrics.h"
+#include "output/metrics_page.h"
 #include "output/metrics_textfile.h"
 
 int metrics_textfile_check(const char *path, char *err, size_t err_size)

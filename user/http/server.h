@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* --metrics ADDR:PORT: Prometheus text exposition at /metrics. */
-#ifndef __METRICS_H
-#define __METRICS_H
+/* --metrics ADDR:PORT: the metrics page over HTTP at /metrics. */
+#ifndef __HTTP_SERVER_H
+#define __HTTP_SERVER_H
 
 #include <stddef.h>
-#include <stdio.h>
 #include "model/counts.h"
 #include "model/run_state.h"
 
@@ -22,11 +21,9 @@ struct metrics_server *metrics_open(const char *listen, const char *web_config, 
  * threads keep their own. 0 (also for NULL), or -1 with `err` filled.
  */
 int metrics_serve(struct metrics_server *m, char *err, size_t err_size);
-/* Renders the totals so far; scrapes see the latest rendering. */
+/* Renders the totals so far (metrics_render()); scrapes see the latest rendering. */
 void metrics_update(struct metrics_server *m, const struct run_state *r,
 		    const struct counts_snapshot *total);
 void metrics_stop(struct metrics_server *m);
-/* The page metrics_update serves: text exposition format 0.0.4. */
-void metrics_render(FILE *out, const struct run_state *r, const struct counts_snapshot *total);
 
-#endif /* __METRICS_H */
+#endif /* __HTTP_SERVER_H */

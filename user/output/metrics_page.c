@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metrics page: the totals since start in Prometheus text exposition
+ * format 0.0.4, as the HTTP server (http/server.c) serves it at /metrics
+ * and --metrics-textfile writes it.
+ *
+ * Per-syscall counters are one family each with a `syscall` label and no
+ * separate unlabelled total: every walk lands in exactly one slot (slot
+ * 2048 is "out-of-range"), so sum() over the label is the exact total, and a
+ * family that mixed the total in with its parts would double any sum().
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include "audit/mask.h"
+#include "audit/syscalls.h"
+#include "model/time_saved.h"
+#include "output/metrics_page.h"
+
+#ifndef AUDITSKIP_VERSION
+#define AUDITSKIP_VERSION "unknown"
+#endif
+
+/* Label values: backslash, double quote and line feed are escaped (format 0.0.4). */
+static void put_label_value(FILE *out, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\')
+			fputs("\\\\", out);
+		else if (*v == '"')
+			fputs("\\\"", out);
+		else if (*v == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*v, out);
+	}
+}
+
+static void family(FILE *out, const char *name, const char *type, const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void gauge(FILE *out, const char *name, const char *help, unsigned long long v)
+{
+	family(out, name, "gauge", help);
+	fprintf(out, "%s %llu\n", name, v);
+}
+
+/* auditskip_NAME_total for a counter of SCAN_COUNTERS. */
+static void counter_family(FILE *out, const struct counter_info *ci, char *name, size_t size)
+{
+	snprintf(name, size, "auditskip_%s_total", ci->name);
+	family(out, name, "counter", ci->help);
+}
+
+/* One series per syscall seen so far: at most NR_COUNT_SLOTS, usually a few dozen. */
+static void per_syscall_counter(FILE *out, const struct counts_snapshot *t, enum counter_id id)
+{
+	char name[96], sc[64];
+
+	counter_family(out, &counters[id], name, sizeof(name));
+	for (unsigned int k = 0; k < NR_COUNT_SLOTS; k++) {
+		if (!t->slot[k].walks)
+			continue;
+		slot_name(k / NR_SLOTS, k % NR_SLOTS, sc, sizeof(sc));
+		fprintf(out, "%s{syscall=\"", name);
+		put_label_value(out, sc);
+		fprintf(out, "\",arch=\"%s\"} %llu\n", arch_name(k / NR_SLOTS),
+			(unsigned long long)counter_value(&t->slot[k], id));
+	}
+}
+
+/*
+ * Counters that exist only where the mode can know them (outcomes): a series
+ * that is always 0 would look like a measurement.
+ */
+static void counter_metrics(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
+{
+	char name[96];
+
+	for (enum counter_id id = 0; id < NR_COUNTERS; id++) {
+		const struct counter_info *ci = &counters[id];
+		bool outcome = ci->kind == COUNTER_OUTCOME || ci->kind == COUNTER_WHATIF_OUTCOME;
+
+		if (ci->metric == METRIC_PER_SYSCALL) {
+			per_syscall_counter(out, t, id);
+		} else if (ci->metric == METRIC_TOTAL && (!outcome || r->cfg.outcomes)) {
+			counter_family(out, ci, name, sizeof(name));
+			fprintf(out, "%s %llu\n", name,
+				(unsigned long long)counter_value(&t->total, id));
+		}
+	}
+}
+
+/* Exit rules that set every syscall bit. */
+static unsigned int full_mask_rules(const struct ruleset *rs)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; rs && i < rs->n; i++)
+		n += rule_sets_every_bit(&rs->rules[i]);
+	return n;
+}
+
+static void info(FILE *out, const struct run_state *r)
+{
+	const char *labels[][2] = {
+		{ "mode", r->cfg.mode },
+		{ "kernel", r->cfg.kernel },
+		{ "mirror",
+		  r->live.mirror.source == MIRROR_KERNEL_LIST ? "kernel-list" : "netlink" },
+		{ "version", AUDITSKIP_VERSION },
+	};
+
+	family(out, "auditskip_info", "gauge",
+	       "Always 1; the labels say how auditskip counts: attach mode, kernel release, "
+	       "how the mask mirror is kept, auditskip version.");
+	fputs("auditskip_info{", out);
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		fprintf(out, "%s%s=\"", i ? "," : "", labels[i][0]);
+		put_label_value(out, labels[i][1] ? labels[i][1] : "");
+		fputc('"', out);
+	}
+	fputs("} 1\n", out);
+}
+
+/*
+ * Metrics that exist only where the mode can know them: a series that is
+ * always 0 would look like a measurement.
+ */
+
+/* auditskip_stale (gauge): audit_n_rules left counting rules no list holds. */
+static void stale_state(FILE *out, const struct run_state *r)
+{
+	gauge(out, "auditskip_stale",
+	      "1 when audit_n_rules counts rules that are gone (every syscall pays for a full "
+	      "audit context until reboot), else 0; see auditskip_stale_known.",
+	      r->live.stale.verdict == STALE_YES);
+	gauge(out, "auditskip_stale_known",
+	      "0 while rules are loaded and audit_n_rules cannot be read: staleness unknown.",
+	      r->live.stale.verdict != STALE_UNKNOWN);
+	family(out, "auditskip_stale_syscalls_total", "counter",
+	       "Syscalls that ran with a full audit context while no rule needed one.");
+	fprintf(out, "auditskip_stale_syscalls_total %llu\n",
+		(unsigned long long)r->live.stale.syscalls);
+}
+
+/* auditskip_estimated_saved_seconds_total (counter): CPU time the skip would have saved. */
+static void estimated_saved_seconds(FILE *out, const struct run_state *r,
+				    const struct counts_snapshot *t)
+{
+	family(out, "auditskip_estimated_saved_seconds_total", "counter",
+	       "CPU time the skip would have saved, from the calibrated time model.");
+	fprintf(out, "auditskip_estimated_saved_seconds_total %.9f\n",
+		time_saved_ns(r->cfg.calib, t) / 1e9);
+}
+
+/* --per-comm: the top names only, so label cardinality stays bounded. */
+static void per_comm(FILE *out, const struct run_state *r)
+{
+	static const struct {
+		const char *name, *help;
+		size_t offset;
+	} fams[] = {
+		{ "auditskip_comm_walks_total",
+		  "Exit-filter walks of the processes with this name (top --per-comm names).",
+		  offsetof(struct comm_counts, walks) },
+		{ "auditskip_comm_skippable_walks_total",
+		  "Skippable walks of the processes with this name (top --per-comm names).",
+		  offsetof(struct comm_counts, skippable_walks) },
+	};
+
+	if (!r->cfg.comm_top)
+		return;
+	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		family(out, fams[f].name, "counter", fams[f].help);
+		for (size_t i = 0; i < r->live.ncomms && i < (size_t)r->cfg.comm_top; i++) {
+			fprintf(out, "%s{comm=\"", fams[f].name);
+			put_label_value(out, r->live.comms[i].comm);
+			fprintf(out, "\"} %llu\n",
+				*(const unsigned long long *)((const char *)&r->live.comms[i].c +
+							      fams[f].offset));
+		}
+	}
+}
+
+void metrics_render(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
+{
+	counter_metrics(out, r, t);
+	gauge(out, "auditskip_exit_rules",
+	      "Rules on audit's exit filter list, as the mask mirror counts them.",
+	      r->live.mirror.exit_rules);
+	gauge(out, "auditskip_mask_syscalls",
+	      "Syscall numbers whose bit is set in the aggregate mask of the exit rules "
+	      "(of 2048): only their walks are not skippable.",
+	      mask_count(r->live.mirror.mask));
+	gauge(out, "auditskip_full_mask_rules",
+	      "Exit rules that set every syscall bit: while one is loaded no walk is skippable.",
+	      full_mask_rules(r->live.rules));
+	gauge(out, "auditskip_mirror_generation",
+	      "Changes of the mask mirror since auditskip started.", r->live.mirror.generation);
+	info(out, r);
+	stale_state(out, r);
+	estimated_saved_seconds(out, r, t);
+	per_comm(out, r);
+}
