@@ -123,25 +123,30 @@ static bool op_known(__u32 op)
 	return false;
 }
 
-/* audit_field_valid(): which operators and values each field takes on each list. */
-static int field_valid(unsigned int list, __u32 type, __u32 op, __u32 val)
+/* audit_field_valid()'s first checks: fields only some lists take, and the one list taking few. */
+static bool list_takes_field(unsigned int list, __u32 type)
+{
+	if (type == AUDIT_MSGTYPE && list != AUDIT_FILTER_EXCLUDE && list != AUDIT_FILTER_USER)
+		return false;
+	if (type == AUDIT_FSTYPE && list != AUDIT_FILTER_FS)
+		return false;
+	if (type == AUDIT_PERM && list == AUDIT_FILTER_URING_EXIT)
+		return false;
+	if (list == AUDIT_FILTER_FS && type != AUDIT_FSTYPE && type != AUDIT_FILTERKEY)
+		return false;
+	return true;
+}
+
+/* The operators each field takes; none for a field the kernel does not know. */
+static bool field_takes_op(__u32 type, __u32 op)
 {
 	bool eq_ne = op == AUDIT_EQUAL || op == AUDIT_NOT_EQUAL;
-
-	if (type == AUDIT_MSGTYPE && list != AUDIT_FILTER_EXCLUDE && list != AUDIT_FILTER_USER)
-		return -EINVAL;
-	if (type == AUDIT_FSTYPE && list != AUDIT_FILTER_FS)
-		return -EINVAL;
-	if (type == AUDIT_PERM && list == AUDIT_FILTER_URING_EXIT)
-		return -EINVAL;
-	if (list == AUDIT_FILTER_FS && type != AUDIT_FSTYPE && type != AUDIT_FILTERKEY)
-		return -EINVAL;
 
 	switch (type) {
 	case AUDIT_ARG0 ... AUDIT_ARG3:
 	case AUDIT_PERS:
 	case AUDIT_DEVMINOR:
-		break;
+		return true;
 	case AUDIT_UID:
 	case AUDIT_EUID:
 	case AUDIT_SUID:
@@ -166,9 +171,7 @@ static int field_valid(unsigned int list, __u32 type, __u32 op, __u32 val)
 	case AUDIT_OBJ_LEV_LOW:
 	case AUDIT_OBJ_LEV_HIGH:
 	case AUDIT_SADDR_FAM:
-		if (op == AUDIT_BIT_MASK || op == AUDIT_BIT_TEST)
-			return -EINVAL;
-		break;
+		return op != AUDIT_BIT_MASK && op != AUDIT_BIT_TEST;
 	case AUDIT_SUBJ_USER:
 	case AUDIT_SUBJ_ROLE:
 	case AUDIT_SUBJ_TYPE:
@@ -185,34 +188,41 @@ static int field_valid(unsigned int list, __u32 type, __u32 op, __u32 val)
 	case AUDIT_FILETYPE:
 	case AUDIT_FIELD_COMPARE:
 	case AUDIT_EXE:
-		if (!eq_ne)
-			return -EINVAL;
-		break;
-	default:
-		return -EINVAL;
+		return eq_ne;
 	}
+	return false;
+}
 
+/* The values the kernel limits some fields to. */
+static bool field_takes_value(__u32 type, __u32 val)
+{
 	switch (type) {
 	case AUDIT_LOGINUID_SET:
-		return val > 1 ? -EINVAL : 0;
+		return val <= 1;
 	case AUDIT_PERM:
-		return val & ~15U ? -EINVAL : 0;
+		return !(val & ~15U);
 	case AUDIT_FILETYPE:
-		return val & ~0170000U ? -EINVAL : 0; /* S_IFMT */
+		return !(val & ~0170000U); /* S_IFMT */
 	case AUDIT_FIELD_COMPARE:
-		return val > AUDIT_MAX_FIELD_COMPARE ? -EINVAL : 0;
+		return val <= AUDIT_MAX_FIELD_COMPARE;
 	case AUDIT_SADDR_FAM:
-		return val >= AF_MAX ? -EINVAL : 0;
+		return val < AF_MAX;
 	}
+	return true;
+}
+
+/* audit_field_valid(): which operators and values each field takes on each list. */
+static int field_valid(unsigned int list, __u32 type, __u32 op, __u32 val)
+{
+	if (!list_takes_field(list, type) || !field_takes_op(type, op) ||
+	    !field_takes_value(type, val))
+		return -EINVAL;
 	return 0;
 }
 
-int kernel_rule_check(const struct audit_rule_data *d, size_t len)
+/* audit_rule_change()'s checks of the record itself: its list and action. */
+static bool list_and_action_valid(unsigned int list, __u32 action)
 {
-	unsigned int list = d->flags & ~AUDIT_FILTER_PREPEND;
-	bool watch = false, tree = false, inode = false, key = false, exe = false;
-	size_t remain = len - sizeof(*d), off = 0;
-
 	switch (list) {
 	case AUDIT_FILTER_EXIT:
 	case AUDIT_FILTER_URING_EXIT:
@@ -222,9 +232,61 @@ int kernel_rule_check(const struct audit_rule_data *d, size_t len)
 	case AUDIT_FILTER_FS:
 		break;
 	default: /* AUDIT_FILTER_ENTRY is deprecated */
-		return -EINVAL;
+		return false;
 	}
-	if (d->action != AUDIT_NEVER && d->action != AUDIT_ALWAYS)
+	return action == AUDIT_NEVER || action == AUDIT_ALWAYS;
+}
+
+/* The fields a rule may have once only, or not beside each other. */
+struct fields_seen {
+	bool watch, tree, inode, key, exe;
+};
+
+/* A field, whose string (if any) starts at off in the buffer, against the fields before it. */
+static int field_fits_rule(const struct audit_rule_data *d, unsigned int list, __u32 type, __u32 op,
+			   __u32 val, size_t off, struct fields_seen *seen)
+{
+	bool exit_list = list == AUDIT_FILTER_EXIT || list == AUDIT_FILTER_URING_EXIT;
+	bool path_seen = seen->inode || seen->watch || seen->tree;
+
+	switch (type) {
+	case AUDIT_WATCH: /* audit_to_watch() */
+		if (d->buf[off] != '/' || d->buf[off + val - 1] == '/' || !exit_list ||
+		    op != AUDIT_EQUAL || path_seen)
+			return -EINVAL;
+		seen->watch = true;
+		break;
+	case AUDIT_DIR: /* audit_make_tree() */
+		if (d->buf[off] != '/' || !exit_list || op != AUDIT_EQUAL || path_seen)
+			return -EINVAL;
+		seen->tree = true;
+		break;
+	case AUDIT_INODE: /* audit_to_inode() */
+		if (list != AUDIT_FILTER_EXIT || path_seen)
+			return -EINVAL;
+		seen->inode = op == AUDIT_EQUAL;
+		break;
+	case AUDIT_FILTERKEY:
+		if (seen->key || val > AUDIT_MAX_KEY_LEN)
+			return -EINVAL;
+		seen->key = true;
+		break;
+	case AUDIT_EXE:
+		if (seen->exe || d->buf[off] != '/' || d->buf[off + val - 1] == '/')
+			return -EINVAL;
+		seen->exe = true;
+		break;
+	}
+	return 0;
+}
+
+int kernel_rule_check(const struct audit_rule_data *d, size_t len)
+{
+	unsigned int list = d->flags & ~AUDIT_FILTER_PREPEND;
+	struct fields_seen seen = { 0 };
+	size_t remain = len - sizeof(*d), off = 0;
+
+	if (!list_and_action_valid(list, d->action))
 		return -EINVAL;
 	if (d->field_count > AUDIT_MAX_FIELDS)
 		return -EINVAL;
@@ -253,37 +315,9 @@ int kernel_rule_check(const struct audit_rule_data *d, size_t len)
 		/* make_kuid() and make_kgid() have no id for (u32)-1. */
 		if (rule_field_is_id(type) && val == (__u32)-1)
 			return -EINVAL;
-		switch (type) {
-		case AUDIT_WATCH: /* audit_to_watch() */
-			if (d->buf[off] != '/' || d->buf[off + val - 1] == '/' ||
-			    (list != AUDIT_FILTER_EXIT && list != AUDIT_FILTER_URING_EXIT) ||
-			    op != AUDIT_EQUAL || inode || watch || tree)
-				return -EINVAL;
-			watch = true;
-			break;
-		case AUDIT_DIR: /* audit_make_tree() */
-			if (d->buf[off] != '/' ||
-			    (list != AUDIT_FILTER_EXIT && list != AUDIT_FILTER_URING_EXIT) ||
-			    op != AUDIT_EQUAL || inode || watch || tree)
-				return -EINVAL;
-			tree = true;
-			break;
-		case AUDIT_INODE: /* audit_to_inode() */
-			if (list != AUDIT_FILTER_EXIT || inode || watch || tree)
-				return -EINVAL;
-			inode = op == AUDIT_EQUAL;
-			break;
-		case AUDIT_FILTERKEY:
-			if (key || val > AUDIT_MAX_KEY_LEN)
-				return -EINVAL;
-			key = true;
-			break;
-		case AUDIT_EXE:
-			if (exe || d->buf[off] != '/' || d->buf[off + val - 1] == '/')
-				return -EINVAL;
-			exe = true;
-			break;
-		}
+		err = field_fits_rule(d, list, type, op, val, off, &seen);
+		if (err)
+			return err;
 		if (rule_field_is_string(type)) {
 			off += val;
 			remain -= val;

@@ -132,26 +132,16 @@ static int put_keys(struct line *l, const char *s, size_t n)
 	return 0;
 }
 
-int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
-		     size_t size)
+/*
+ * The rule's arch= fields, add_arch's first when given; *machine is the
+ * machine its syscall numbers are named for, -1 when no arch says.
+ */
+static int put_archs(struct line *l, const struct audit_rule *r, __u32 add_arch, int *machine)
 {
-	const char *action, *list;
-	struct line l = { .buf = buf, .size = size };
-	int machine = -1;
-	size_t off = 0;
-
-	if (!size)
-		return -EINVAL;
-	buf[0] = '\0';
-	action = audit_action_to_name(r->action);
-	list = audit_flag_to_name(r->list);
-	if (!action || !list)
-		return -EINVAL;
-	put(&l, "-a %s,%s", action, list);
-
+	*machine = -1;
 	if (add_arch) {
-		put_arch(&l, "=", add_arch);
-		machine = audit_elf_to_machine(add_arch);
+		put_arch(l, "=", add_arch);
+		*machine = audit_elf_to_machine(add_arch);
 	}
 	for (unsigned int i = 0; i < r->field_count; i++) {
 		const struct rule_field *f = &r->fields[i];
@@ -161,18 +151,69 @@ int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *ma
 			continue;
 		if (!op)
 			return -EINVAL;
-		put_arch(&l, op, f->value);
+		put_arch(l, op, f->value);
 		if (f->op == AUDIT_EQUAL)
-			machine = audit_elf_to_machine(f->value);
+			*machine = audit_elf_to_machine(f->value);
 	}
-	if (machine < 0)
-		machine = audit_detect_machine();
-	put_syscalls(&l, r, mask ? mask : r->mask, machine);
+	return 0;
+}
+
+/* A field whose value is the string s of len bytes: the keys, or -F name=value. */
+static int put_string_field(struct line *l, unsigned int type, const char *name, const char *op,
+			    const char *s, unsigned int len)
+{
+	if (type == AUDIT_FILTERKEY)
+		return put_keys(l, s, len) ? -EINVAL : 0;
+	if (!name || !len || has_space(s, len))
+		return -EINVAL;
+	put(l, " -F %s%s%.*s", name, op, (int)len, s);
+	return 0;
+}
+
+/* A field whose value is a number (arch= is written before the syscalls). */
+static int put_number_field(struct line *l, unsigned int type, const char *name, const char *op,
+			    unsigned int v)
+{
+	switch (type) {
+	case AUDIT_ARCH:
+		break;
+	case AUDIT_PERM:
+		put_perm(l, op, v);
+		break;
+	case AUDIT_FIELD_COMPARE:
+		if (v >= sizeof(compare_sides) / sizeof(compare_sides[0]) || !compare_sides[v][0])
+			return -EINVAL;
+		put(l, " -C %s%s%s", compare_sides[v][0], op, compare_sides[v][1]);
+		break;
+	case AUDIT_FILETYPE: {
+		const char *ftype = audit_ftype_to_name(v);
+
+		if (!ftype)
+			return -EINVAL;
+		put(l, " -F %s%s%s", name, op, ftype);
+		break;
+	}
+	default:
+		if (!name)
+			return -EINVAL;
+		if (field_is_unsigned(type))
+			put(l, " -F %s%s%u", name, op, v);
+		else
+			put(l, " -F %s%s%d", name, op, (int)v);
+	}
+	return 0;
+}
+
+/* Every field but arch=, in the rule's order. */
+static int put_fields(struct line *l, const struct audit_rule *r)
+{
+	size_t off = 0;
 
 	for (unsigned int i = 0; i < r->field_count; i++) {
 		unsigned int f = r->fields[i].type, v = r->fields[i].value;
 		const char *op = audit_operator_to_symbol(r->fields[i].op);
 		const char *name = audit_field_to_name(f);
+		int err;
 
 		if (!op)
 			return -EINVAL;
@@ -183,44 +224,37 @@ int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *ma
 			if (off + v > r->strings_len)
 				return -EINVAL;
 			off += v;
-			if (f == AUDIT_FILTERKEY) {
-				if (put_keys(&l, s, v))
-					return -EINVAL;
-				continue;
-			}
-			if (!name || !v || has_space(s, v))
-				return -EINVAL;
-			put(&l, " -F %s%s%.*s", name, op, (int)v, s);
-			continue;
+			err = put_string_field(l, f, name, op, s, v);
+		} else {
+			err = put_number_field(l, f, name, op, v);
 		}
-		switch (f) {
-		case AUDIT_ARCH:
-			break;
-		case AUDIT_PERM:
-			put_perm(&l, op, v);
-			break;
-		case AUDIT_FIELD_COMPARE:
-			if (v >= sizeof(compare_sides) / sizeof(compare_sides[0]) ||
-			    !compare_sides[v][0])
-				return -EINVAL;
-			put(&l, " -C %s%s%s", compare_sides[v][0], op, compare_sides[v][1]);
-			break;
-		case AUDIT_FILETYPE: {
-			const char *type = audit_ftype_to_name(v);
-
-			if (!type)
-				return -EINVAL;
-			put(&l, " -F %s%s%s", name, op, type);
-			break;
-		}
-		default:
-			if (!name)
-				return -EINVAL;
-			if (field_is_unsigned(f))
-				put(&l, " -F %s%s%u", name, op, v);
-			else
-				put(&l, " -F %s%s%d", name, op, (int)v);
-		}
+		if (err)
+			return err;
 	}
+	return 0;
+}
+
+int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
+		     size_t size)
+{
+	const char *action, *list;
+	struct line l = { .buf = buf, .size = size };
+	int machine;
+
+	if (!size)
+		return -EINVAL;
+	buf[0] = '\0';
+	action = audit_action_to_name(r->action);
+	list = audit_flag_to_name(r->list);
+	if (!action || !list)
+		return -EINVAL;
+	put(&l, "-a %s,%s", action, list);
+	if (put_archs(&l, r, add_arch, &machine))
+		return -EINVAL;
+	if (machine < 0)
+		machine = audit_detect_machine();
+	put_syscalls(&l, r, mask ? mask : r->mask, machine);
+	if (put_fields(&l, r))
+		return -EINVAL;
 	return l.overflow ? -ENOSPC : 0;
 }

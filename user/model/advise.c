@@ -105,13 +105,68 @@ static void keep(struct rule_advice *ra, const struct audit_rule *r, const char 
 		snprintf(ra->reason, sizeof(ra->reason), "%s", why);
 }
 
+/*
+ * audit_match_perm() per arch: a syscall outside the permission classes
+ * never passes perm=. One part for each arch the rule passes whose mask
+ * keeps a bit; the bits they keep, all parts together.
+ */
+static unsigned int perm_parts(const struct audit_rule *r, const struct kernel_classes *kc,
+			       const __u32 elf[NR_ARCHES], const bool pass[NR_ARCHES],
+			       bool has_arch, struct rule_advice *ra)
+{
+	unsigned int after = 0;
+
+	ra->nparts = 0;
+	for (int a = 0; a < NR_ARCHES; a++) {
+		struct advice_part *p = &ra->part[ra->nparts];
+
+		if (!pass[a])
+			continue;
+		memset(p->mask, 0, sizeof(p->mask));
+		perm_syscalls(r->perm, audit_elf_to_machine(elf[a]), a == ARCH_COMPAT, kc, p->mask);
+		mask_and(p->mask, r->mask);
+		if (mask_empty(p->mask))
+			continue;
+		/* A rule that names one arch already keeps its own fields. */
+		p->arch_elf = has_arch && (!pass[ARCH_NATIVE] || !pass[ARCH_COMPAT]) ? 0 : elf[a];
+		after += mask_count(p->mask);
+		ra->nparts++;
+	}
+	return after;
+}
+
+/* An exit rule with perm= (operator =): narrowed to the syscalls perm= passes, or dropped. */
+static void advise_perm(const struct audit_rule *r, const struct kernel_classes *kc,
+			const __u32 elf[NR_ARCHES], const bool pass[NR_ARCHES], bool has_arch,
+			struct rule_advice *ra)
+{
+	unsigned int before = mask_count(r->mask);
+	unsigned int after = perm_parts(r, kc, elf, pass, has_arch, ra);
+	char perm[8];
+
+	describe_perm(r->perm, perm);
+	if (!ra->nparts) {
+		ra->kind = ADVICE_DROP;
+		snprintf(ra->reason, sizeof(ra->reason),
+			 "perm=%s passes none of the syscalls it names: it never matches", perm);
+		return;
+	}
+	if (ra->nparts == 1 && !ra->part[0].arch_elf && mask_equal(ra->part[0].mask, r->mask)) {
+		keep(ra, r, "perm=: it names only syscalls of its permission classes already");
+		return;
+	}
+	ra->kind = ADVICE_NARROW;
+	snprintf(
+		ra->reason, sizeof(ra->reason),
+		"perm=%s passes only the syscalls of its permission classes%s: %u bits instead of %u",
+		perm, ra->nparts > 1 ? ", per arch" : "", after, before);
+}
+
 static void advise_rule(const struct audit_rule *r, const struct kernel_classes *kc,
 			const __u32 elf[NR_ARCHES], struct rule_advice *ra)
 {
 	bool pass[NR_ARCHES], has_arch, odd;
 	const char *perm_op;
-	char perm[8];
-	unsigned int before = mask_count(r->mask), after = 0;
 
 	if (!rule_on_exit_list(r)) {
 		keep(ra, r,
@@ -157,40 +212,7 @@ static void advise_rule(const struct audit_rule *r, const struct kernel_classes 
 		     "perm=: the running kernel's permission classes cannot be read here (BPF reads them where it keeps the mask mirror: fexit programs, bpf_loop(), 'classes' in /proc/kallsyms); no table stands in for them");
 		return;
 	}
-
-	/* audit_match_perm() per arch: a syscall outside these never passes perm=. */
-	ra->nparts = 0;
-	for (int a = 0; a < NR_ARCHES; a++) {
-		struct advice_part *p = &ra->part[ra->nparts];
-
-		if (!pass[a])
-			continue;
-		memset(p->mask, 0, sizeof(p->mask));
-		perm_syscalls(r->perm, audit_elf_to_machine(elf[a]), a == ARCH_COMPAT, kc, p->mask);
-		mask_and(p->mask, r->mask);
-		if (mask_empty(p->mask))
-			continue;
-		/* A rule that names one arch already keeps its own fields. */
-		p->arch_elf = has_arch && (!pass[ARCH_NATIVE] || !pass[ARCH_COMPAT]) ? 0 : elf[a];
-		after += mask_count(p->mask);
-		ra->nparts++;
-	}
-	describe_perm(r->perm, perm);
-	if (!ra->nparts) {
-		ra->kind = ADVICE_DROP;
-		snprintf(ra->reason, sizeof(ra->reason),
-			 "perm=%s passes none of the syscalls it names: it never matches", perm);
-		return;
-	}
-	if (ra->nparts == 1 && !ra->part[0].arch_elf && mask_equal(ra->part[0].mask, r->mask)) {
-		keep(ra, r, "perm=: it names only syscalls of its permission classes already");
-		return;
-	}
-	ra->kind = ADVICE_NARROW;
-	snprintf(
-		ra->reason, sizeof(ra->reason),
-		"perm=%s passes only the syscalls of its permission classes%s: %u bits instead of %u",
-		perm, ra->nparts > 1 ? ", per arch" : "", after, before);
+	advise_perm(r, kc, elf, pass, has_arch, ra);
 }
 
 int advise_build(const struct ruleset *rs, const struct kernel_classes *kc, struct advice *a)

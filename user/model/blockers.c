@@ -52,65 +52,62 @@ static int by_rules(const void *pa, const void *pb)
 	return *(const unsigned int *)pa < *(const unsigned int *)pb ? -1 : 1;
 }
 
-int blockers_find(const struct ruleset *rs, enum blocker_mask kind, int arch,
-		  struct skip_blockers *b)
+/*
+ * How many rules name each syscall of the arches the mask is for (exists[]
+ * says which those are), with b's count of such syscalls and of those no
+ * rule names; returns the fewest rules naming one.
+ */
+static unsigned int count_rules(const syscall_mask *masks, size_t nrules, enum blocker_mask kind,
+				int arch, bool *exists, unsigned int *count,
+				struct skip_blockers *b)
 {
-	static unsigned int count[MASK_SYSCALL_BITS], cand[MASK_SYSCALL_BITS];
-	static bool exists[MASK_SYSCALL_BITS];
-	syscall_mask *masks = calloc(rs->n ? rs->n : 1, sizeof(*masks));
-	unsigned int least = ~0U, ncand = 0, best = 0, best_len = 0;
-	size_t *rows = NULL;
-	int err = 0;
+	unsigned int least = ~0U;
 
-	memset(b, 0, sizeof(*b));
-	b->kind = kind;
-	b->arch = arch;
-	if (!masks)
-		return -ENOMEM;
-	for (size_t i = 0; i < rs->n; i++)
-		rule_mask(&rs->rules[i], kind, arch, masks[i]);
 	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
 		exists[nr] = syscall_exists(nr, kind, arch);
 		count[nr] = 0;
 		if (!exists[nr])
 			continue;
-		for (size_t i = 0; i < rs->n; i++)
+		for (size_t i = 0; i < nrules; i++)
 			count[nr] += mask_test(masks[i], nr);
 		b->syscalls++;
 		b->skippable += count[nr] == 0;
 		if (count[nr] < least)
 			least = count[nr];
 	}
-	if (b->skippable || !b->syscalls)
-		goto whole;
+	return least;
+}
 
-	/*
-	 * A set of `least` rules frees exactly the syscalls named by those
-	 * rules alone: group the syscalls with the fewest rules by their rules,
-	 * and keep the largest group (the lowest syscall first on a tie).
-	 */
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
-		if (exists[nr] && count[nr] == least)
-			cand[ncand++] = nr;
-	rows = calloc((size_t)ncand * least, sizeof(*rows));
-	b->rules = calloc(least, sizeof(*b->rules));
-	if (!rows || !b->rules) {
-		err = -ENOMEM;
-		goto whole;
-	}
+/* The rules naming each candidate syscall, `least` indices a row; NULL without memory. */
+static size_t *candidate_rows(const syscall_mask *masks, size_t nrules, const unsigned int *cand,
+			      unsigned int ncand, unsigned int least)
+{
+	size_t *rows = calloc((size_t)ncand * least, sizeof(*rows));
+
+	if (!rows)
+		return NULL;
 	for (unsigned int c = 0; c < ncand; c++) {
 		size_t k = 0;
 
-		for (size_t i = 0; i < rs->n; i++)
+		for (size_t i = 0; i < nrules; i++)
 			if (mask_test(masks[i], cand[c]))
 				rows[(size_t)c * least + k++] = i;
 	}
+	return rows;
+}
+
+/*
+ * The candidates grouped by their rows: the largest group's size in
+ * *best_len and its lowest syscall's candidate in *best, the lowest
+ * syscall's group on a tie. 0 or -ENOMEM.
+ */
+static int largest_group(const size_t *rows, unsigned int least, const unsigned int *cand,
+			 unsigned int ncand, unsigned int *best, unsigned int *best_len)
+{
 	unsigned int *order = calloc(ncand, sizeof(*order));
 
-	if (!order) {
-		err = -ENOMEM;
-		goto whole;
-	}
+	if (!order)
+		return -ENOMEM;
 	for (unsigned int c = 0; c < ncand; c++)
 		order[c] = c;
 	sort_rows = rows;
@@ -124,14 +121,55 @@ int blockers_find(const struct ruleset *rs, enum blocker_mask kind, int arch,
 			       rows + (size_t)order[end] * least, least * sizeof(*rows)))
 			end++;
 		/* Within a group the lowest syscall sorts first. */
-		if (end - start > best_len ||
-		    (end - start == best_len && cand[order[start]] < cand[best])) {
-			best_len = end - start;
-			best = order[start];
+		if (end - start > *best_len ||
+		    (end - start == *best_len && cand[order[start]] < cand[*best])) {
+			*best_len = end - start;
+			*best = order[start];
 		}
 		start = end;
 	}
 	free(order);
+	return 0;
+}
+
+int blockers_find(const struct ruleset *rs, enum blocker_mask kind, int arch,
+		  struct skip_blockers *b)
+{
+	static unsigned int count[MASK_SYSCALL_BITS], cand[MASK_SYSCALL_BITS];
+	static bool exists[MASK_SYSCALL_BITS];
+	syscall_mask *masks = calloc(rs->n ? rs->n : 1, sizeof(*masks));
+	unsigned int least, ncand = 0, best = 0, best_len = 0;
+	size_t *rows = NULL;
+	int err = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	b->arch = arch;
+	if (!masks)
+		return -ENOMEM;
+	for (size_t i = 0; i < rs->n; i++)
+		rule_mask(&rs->rules[i], kind, arch, masks[i]);
+	least = count_rules(masks, rs->n, kind, arch, exists, count, b);
+	if (b->skippable || !b->syscalls)
+		goto whole;
+
+	/*
+	 * A set of `least` rules frees exactly the syscalls named by those
+	 * rules alone: group the syscalls with the fewest rules by their rules,
+	 * and keep the largest group (the lowest syscall first on a tie).
+	 */
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
+		if (exists[nr] && count[nr] == least)
+			cand[ncand++] = nr;
+	rows = candidate_rows(masks, rs->n, cand, ncand, least);
+	b->rules = calloc(least, sizeof(*b->rules));
+	if (!rows || !b->rules) {
+		err = -ENOMEM;
+		goto whole;
+	}
+	err = largest_group(rows, least, cand, ncand, &best, &best_len);
+	if (err)
+		goto whole;
 	b->freed = best_len;
 	b->example_nr = cand[best];
 	memcpy(b->rules, rows + (size_t)best * least, least * sizeof(*rows));
