@@ -29,7 +29,7 @@ static const char doc[] =
 	"\v"
 	"Examples:\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
-	"    auditskip calibrate --rules 256 --cpu 0   # up to 256 rules, timed on CPU 0\n"
+	"    auditskip calibrate --rules 256 --cpu 0   # up to 256 rules, on CPU 0\n"
 	"    auditskip calibrate --calibration cal.json\n"
 	"                              # counting reads it with --calibration cal.json\n"
 	"\n"

@@ -23,10 +23,10 @@ static const char doc[] =
 	"every bit and the fewest rules that keep the skip from firing.\n"
 	"\v"
 	"Examples:\n"
-	"    auditskip rules                # the rules loaded now (root)\n"
+	"    auditskip rules            # the rules loaded now (root)\n"
 	"    auditskip rules --file /etc/audit/rules.d\n"
-	"                                   # rules not loaded, listed as the kernel would\n"
-	"    auditskip rules --json         # one JSON object\n";
+	"                               # the same for rules not loaded\n"
+	"    auditskip rules --json     # one JSON object\n";
 
 static const struct argp_option options[] = {
 	{ "file", OPT_FILE, "PATH", 0,
