@@ -209,7 +209,7 @@ static char *help_filter(int key, const char *text, void *input)
 	f = open_memstream(&out, &len);
 	if (!f)
 		return (char *)text;
-	fputs("Commands (auditskip COMMAND --help: its options and examples):\n", f);
+	fputs("Commands:\n", f);
 	for (const struct cli_command *c = cli_commands; c->name; c++)
 		fprintf(f, "    %-10s  %s\n", c->name, c->summary);
 	fprintf(f, "\n%s", text);

@@ -12,7 +12,7 @@
 const struct cli_command cli_commands[] = {
 	{ "count", do_count, "count the walks the skip would save (the default)" },
 	{ "rules", do_rules, "the exit rules, their aggregate mask, full-mask rules" },
-	{ "calibrate", do_calibrate, "ns per visited rule entry, for time estimates" },
+	{ "calibrate", do_calibrate, "measure the ns a visited rule entry costs, to price walks" },
 	{ "advise", do_advise, "equivalent rules that let the skip fire (for auditctl -R)" },
 	{ "profile", do_profile, "record a workload's syscalls, no rule needed" },
 	{ "whatif", do_whatif, "predict a rule set's walks on a profile, nothing loaded" },
