@@ -130,6 +130,15 @@ static error_t parse_test_option(int key, char *arg, struct argp_state *state,
 	return 0;
 }
 
+/* A command's name after counting's options: `auditskip -v rules` once worked. */
+static bool is_command(const char *word)
+{
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		if (!strcmp(word, c->name))
+			return true;
+	return false;
+}
+
 /* What counting alone is given; the end of the command line is checked here too. */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -181,6 +190,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case ARGP_KEY_ARG:
+		if (is_command(arg))
+			cli_usage_error(state, "'%s' goes first: auditskip %s [OPTION...]", arg,
+					arg);
 		cli_usage_error(state, "unexpected argument '%s' (a command to run goes after --)",
 				arg);
 	case ARGP_KEY_END:
