@@ -164,7 +164,7 @@ test_shipped() {
 
 test_bad_output() {
 	expect_refusal bad-output "cannot write $TMP/no/such/dir" advise -o "$TMP/no/such/dir/x.rules"
-	expect_refusal bad-output "-o belongs to 'profile' and 'advise', not rules" rules -o "$TMP/x.rules"
+	expect_refusal bad-output "auditskip rules: invalid option -- 'o'" rules -o "$TMP/x.rules"
 	expect_refusal bad-output "$TMP/no-such.rules" advise --file "$TMP/no-such.rules"
 }
 

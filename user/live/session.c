@@ -116,13 +116,13 @@ static void wait_s(struct session *ss, double s, int notify_fd)
  * one, else the series' slope. A file that is asked for and missing, or
  * corrupt, is an error: estimates from the wrong model would mislead.
  */
-int load_calibration(const struct env *env, struct calibration *c, const char **from)
+int load_calibration(const char *asked, struct calibration *c, const char **from)
 {
-	const char *path = env->calibration ? env->calibration : calibration_default_path();
+	const char *path = asked ? asked : calibration_default_path();
 	int err = calibration_load(path, c);
 
 	*from = err ? NULL : path;
-	if (!err || (err == -ENOENT && !env->calibration)) {
+	if (!err || (err == -ENOENT && !asked)) {
 		if (err)
 			*c = (struct calibration){ .ns_per_entry = DEFAULT_NS_PER_ENTRY };
 		return 0;
@@ -478,7 +478,7 @@ static void find_kernel_lists(struct session *ss)
 }
 
 /* Kernel symbols, the time model, the metrics port: what can fail before BPF loads. */
-int session_open(struct session *ss, struct env *env)
+int session_open(struct session *ss, struct count_options *env)
 {
 	const char *calib_from;
 
@@ -496,11 +496,11 @@ int session_open(struct session *ss, struct env *env)
 			.corrupt_nr = env->corrupt_nr,
 			.per_comm = env->per_comm > 0,
 			.timing = env->timing,
-			.profile = env->command == CMD_PROFILE,
+			.profile = env->profiling,
 		},
 	};
 	stale_start(&ss->run.live.stale);
-	if (load_calibration(env, &ss->calib, &calib_from))
+	if (load_calibration(env->calibration, &ss->calib, &calib_from))
 		return -EINVAL;
 	find_kernel_lists(ss);
 
@@ -620,7 +620,7 @@ static void publish_metrics(struct session *ss)
  */
 int session_start_target(struct session *ss)
 {
-	struct env *env = ss->env;
+	struct count_options *env = ss->env;
 	int err = 0;
 
 	if (env->argv) {
@@ -663,7 +663,7 @@ int session_start_target(struct session *ss)
 			return err;
 		}
 	}
-	if (env->command != CMD_PROFILE)
+	if (!env->profiling)
 		report_start(&ss->report);
 	else
 		printf("auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
@@ -752,7 +752,7 @@ static bool target_gone(struct session *ss)
  */
 int session_run(struct session *ss)
 {
-	const struct env *env = ss->env;
+	const struct count_options *env = ss->env;
 	double tick_s = env->sync_ms / 1000.0, next_tick, next_report, end;
 
 	ss->start = now_s();

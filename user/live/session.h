@@ -9,7 +9,8 @@
 #ifndef __SESSION_H
 #define __SESSION_H
 
-#include "cli/args.h"
+#include <stdbool.h>
+#include <sys/types.h>
 #include "live/attach.h"
 #include "live/calibrate.h"
 #include "live/command.h"
@@ -20,8 +21,35 @@
 #include "model/resync.h"
 #include "audit/ruleset.h"
 
+/* What a counting or profiling run is asked to do (its command line). */
+struct count_options {
+	bool profiling;	 /* `profile`: record the calls into `output` instead of counting */
+	int mode;	 /* enum attach_mode, or -1: best that loads */
+	double interval; /* seconds; 0: only the final report */
+	double duration; /* seconds; 0: until interrupted */
+	int top;
+	bool json;
+	bool verbose;
+	pid_t pid;	      /* 0: whole machine */
+	char **argv;	      /* `-- COMMAND ARGS`, NULL-terminated, or NULL */
+	const char *btf_path; /* NULL: /sys/kernel/btf/vmlinux */
+	int sync_ms;	      /* how often audit's status is read; the rules at least this often */
+	const char *metrics;  /* ADDR:PORT for Prometheus, or NULL */
+	const char *metrics_textfile; /* file the metrics page is written to, or NULL */
+	const char *web_config;	      /* --web.config.file: TLS and basic auth, or NULL */
+	const char *user;	      /* --user: counted as this user once started, or NULL */
+	long corrupt_nr;	      /* tests only: a syscall bit the mirror must lack, or -1 */
+	bool test_fail_start; /* tests only: fail between spawning the command and releasing it */
+	const char *calibration; /* the time model's file, NULL: the default one */
+	int per_comm;		 /* --per-comm: top N process names, 0: off */
+	bool timing;		 /* --timing: time the walks (trampoline modes) */
+	const char *output;	 /* profile: the file the profile is written to */
+	int list_period_ms;	 /* tests only: the periodic listing's period, 0: from its cost */
+	int notify_rcvbuf;	 /* tests only: the change socket's buffer in bytes, 0: default */
+};
+
 struct session {
-	struct env *env;
+	struct count_options *env;
 	struct attach_req req;
 	struct attached at;
 	struct metrics_server *metrics;
@@ -53,18 +81,18 @@ struct session {
 };
 
 /*
- * The time model: --calibration FILE, else the default file if there is
+ * The time model: the file `asked` (--calibration), else the default file if there is
  * one (*from names it), else the series' slope (*from NULL). 0, or a
  * negative errno after one line: a file asked for must be there and valid.
  */
-int load_calibration(const struct env *env, struct calibration *c, const char **from);
+int load_calibration(const char *asked, struct calibration *c, const char **from);
 
 /*
  * Each phase prints one line on failure and returns a negative errno;
  * session_close() undoes whatever the earlier phases did, and kills and
  * reaps a command that was started but never counted.
  */
-int session_open(struct session *ss, struct env *env);
+int session_open(struct session *ss, struct count_options *env);
 int session_attach(struct session *ss);
 int session_start_target(struct session *ss);
 /* Drops what the loop does not need (and switches to --user), then serves metrics. */

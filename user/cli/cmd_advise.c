@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/* auditskip advise: equivalent rules that let the skip fire, and the file to load them from. */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "audit/ruleset.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "live/session.h"
+#include "live/sysinfo.h"
+#include "model/advise.h"
+#include "model/advise_profile.h"
+#include "model/sharper_masks.h"
+
+struct advise_options {
+	const char *file;    /* --file: a rules file or rules.d directory, NULL: the loaded rules */
+	const char *output;  /* -o: the rewritten rules file, or NULL */
+	const char *profile; /* --profile: also predict the rewrite's effect on it */
+	bool json;
+	struct count_options run; /* reading the kernel's permission classes with BPF */
+};
+
+enum {
+	OPT_JSON = 0x100,
+	OPT_FILE,
+	OPT_PROFILE,
+	OPT_CALIBRATION,
+	OPT_BTF,
+};
+
+static const char doc[] =
+	"Prints equivalent rewrites of the exit rules that make the same audit\n"
+	"records and let the skip fire, and with -o writes them as a rules file\n"
+	"for auditctl -R.\n"
+	"\v"
+	"Examples:\n"
+	"    auditskip advise -o r.rules  # equivalent rules that let the skip fire\n"
+	"    auditskip advise --file /etc/audit/rules.d -o r.rules\n"
+	"                                 # the same for rules not loaded\n"
+	"    auditskip advise --profile make.prof --json\n"
+	"                                 # and the rewrite's effect on a workload\n"
+	"\n"
+	"perm= rules are narrowed with the running kernel's permission classes,\n"
+	"which only root can read (with BPF); without them such rules are kept.\n";
+
+static const struct argp_option options[] = {
+	{ "file", OPT_FILE, "PATH", 0,
+	  "Read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
+	  0 },
+	{ "output", 'o', "FILE", 0, "Write the rewritten rules to FILE (for auditctl -R)", 0 },
+	{ "profile", OPT_PROFILE, "FILE", 0,
+	  "Also predict the rewrite's effect on FILE (from 'profile -o')", 0 },
+	{ "json", OPT_JSON, NULL, 0, "JSON objects", 0 },
+	{ "top", 'n', "N", 0, "With --profile, show the top N syscalls (default 10)", 0 },
+	{ "calibration", OPT_CALIBRATION, "FILE", 0,
+	  "Calibration to price the walks with (default /var/lib/auditskip/calibration.json)", 0 },
+	{ "mode", 'm', "MODE", 0, "Force the attach mode that reads the permission classes", 0 },
+	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
+	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
+	{},
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct advise_options *o = state->input;
+
+	switch (key) {
+	case OPT_FILE:
+		o->file = arg;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case OPT_PROFILE:
+		o->profile = arg;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case 'n':
+		o->run.top = cli_parse_top(state, arg);
+		break;
+	case OPT_CALIBRATION:
+		o->run.calibration = arg;
+		break;
+	case 'm':
+		o->run.mode = cli_parse_mode(state, arg);
+		break;
+	case OPT_BTF:
+		o->run.btf_path = arg;
+		break;
+	case 'v':
+		o->run.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		cli_usage_error(state, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = { options, parse_opt, NULL, doc, cli_children, NULL, NULL };
+
+/*
+ * The permission classes as the running kernel filled them, the way a
+ * counting run gets them: BPF copies them on the first rule listing where
+ * it keeps the mask mirror (fexit programs, bpf_loop(), 'classes' in
+ * /proc/kallsyms). False elsewhere.
+ */
+static bool read_kernel_classes(struct count_options *run, struct kernel_classes *out)
+{
+	struct session ss;
+	bool got = false;
+	int err = session_open(&ss, run);
+
+	if (!err)
+		err = session_attach(&ss);
+	if (!err && kernel_classes_valid(&ss.kernel_classes)) {
+		*out = ss.kernel_classes;
+		got = true;
+	}
+	session_close(&ss, err);
+	return got;
+}
+
+/*
+ * The rules to advise on, and whether the kernel's classes were read. A
+ * rules file needs no privilege to read; its perm= rewrites still need
+ * the running kernel's classes, which only root can get. 0, or -1 after
+ * a message.
+ */
+static int read_rules(struct advise_options *o, struct ruleset *rs, struct kernel_classes *kc,
+		      bool *have_classes)
+{
+	int err;
+
+	if (o->file) {
+		if (read_rules_file(o->file, rs))
+			return -1;
+		*have_classes = !missing_privilege() && read_kernel_classes(&o->run, kc);
+		return 0;
+	}
+	if (preflight(false, 0))
+		return -1;
+	*have_classes = read_kernel_classes(&o->run, kc);
+	err = ruleset_load(rs);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+/* -o FILE: the rewritten rules; 0, or -1 after a message with no file left. */
+static int write_rules(const struct advise_options *o, const struct ruleset *rs,
+		       const struct advice *a)
+{
+	FILE *out = fopen(o->output, "w");
+	int err;
+
+	if (!out) {
+		fprintf(stderr, "auditskip: cannot write %s: %s\n", o->output, strerror(errno));
+		return -1;
+	}
+	err = advise_write_rules(out, rs, a, o->file ? o->file : "the rules loaded");
+	if (fclose(out) && !err)
+		err = -errno;
+	if (!err)
+		return 0;
+	if (err != -EINVAL)
+		fprintf(stderr, "auditskip: cannot write %s: %s\n", o->output, strerror(-err));
+	unlink(o->output);
+	return -1;
+}
+
+/* --profile: the rewrite's predicted effect on a recorded workload. */
+static int advise_on_profile(const struct advise_options *o, const struct ruleset *rs,
+			     const struct advice *a, const struct kernel_classes *kc)
+{
+	struct advise_prediction ap;
+	struct calibration calib;
+	const char *calib_from;
+	struct profile *prof = open_profile(o->profile, o->run.calibration, &calib, &calib_from);
+	int ret = 1;
+
+	if (!prof)
+		return 1;
+	if (!advise_predict(rs, a, prof, kc, &ap)) {
+		advise_prediction_report(stdout, &ap, prof, o->profile, &calib, o->run.top,
+					 o->json);
+		ret = 0;
+	}
+	advise_prediction_free(&ap);
+	free(prof);
+	return ret;
+}
+
+int do_advise(int argc, char **argv)
+{
+	struct advise_options o = { 0 };
+	struct kernel_classes kc;
+	struct advice a;
+	struct ruleset rs;
+	bool have_classes;
+	int ret = 1, err;
+
+	count_options_init(&o.run);
+	err = cli_parse(&argp, "advise", argc, argv, &o, NULL);
+	if (err)
+		return err;
+	if (read_rules(&o, &rs, &kc, &have_classes))
+		return 1;
+	if (advise_build(&rs, have_classes ? &kc : NULL, &a)) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		ruleset_free(&rs);
+		return 1;
+	}
+	if (!o.output || !write_rules(&o, &rs, &a)) {
+		advise_report(stdout, &rs, &a, o.json);
+		ret = o.profile ? advise_on_profile(&o, &rs, &a, have_classes ? &kc : NULL) : 0;
+	}
+	advise_free(&a);
+	ruleset_free(&rs);
+	return ret;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/* auditskip calibrate: the cost of a visited rule entry, saved for the time estimates. */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "audit/ruleset.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "live/calibrate.h"
+#include "model/calibration.h"
+
+struct calibrate_options {
+	const char *calibration; /* the file to write, NULL: the default */
+	int rules;		 /* most rules added; 0: max(64, exit rules) */
+	int cpu;		 /* CPU to time on, -1: the current one */
+	bool verbose;
+};
+
+enum {
+	OPT_CALIBRATION = 0x100,
+	OPT_RULES,
+	OPT_CPU,
+};
+
+static const char doc[] =
+	"Times getpid with 0 to N rules that cannot match it, restores the rule\n"
+	"list, and saves the curve that prices the skippable walks (root).\n"
+	"\v"
+	"Examples:\n"
+	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
+	"    auditskip calibrate --rules 256 --cpu 0   # up to 256 rules, on CPU 0\n"
+	"    auditskip calibrate --calibration cal.json\n"
+	"                              # counting reads it with --calibration cal.json\n"
+	"\n"
+	"Exit status 75: audit policy changed during the measurement, or the machine\n"
+	"was too noisy to show a per-rule cost; try again.\n";
+
+static const struct argp_option options[] = {
+	{ "rules", OPT_RULES, "N", 0, "Most rules to add (default: 64, or the exit rules loaded)",
+	  0 },
+	{ "cpu", OPT_CPU, "CPU", 0, "CPU to time on", 0 },
+	{ "calibration", OPT_CALIBRATION, "FILE", 0,
+	  "Calibration to write (default /var/lib/auditskip/calibration.json)", 0 },
+	{ "verbose", 'v', NULL, 0, "Report the rules saved and each timing pass on standard error",
+	  0 },
+	{},
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct calibrate_options *o = state->input;
+	long v;
+
+	switch (key) {
+	case OPT_RULES:
+		if (parse_long(arg, 1, 4096, &v))
+			cli_usage_error(state, "invalid --rules '%s': give 1 to 4096", arg);
+		o->rules = v;
+		break;
+	case OPT_CPU:
+		if (parse_long(arg, 0, 4095, &v))
+			cli_usage_error(state, "invalid --cpu '%s'", arg);
+		o->cpu = v;
+		break;
+	case OPT_CALIBRATION:
+		o->calibration = arg;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		cli_usage_error(state, "unexpected argument '%s'", arg);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = { options, parse_opt, NULL, doc, cli_children, NULL, NULL };
+
+/* The per-entry cost grows with the list: calibrate up to its length. */
+static int rules_to_calibrate(void)
+{
+	struct ruleset rs;
+	int rules;
+
+	if (ruleset_load(&rs)) {
+		fprintf(stderr, "auditskip: cannot list audit rules\n");
+		return -1;
+	}
+	rules = ruleset_exit_rules(&rs) > 64 ? ruleset_exit_rules(&rs) : 64;
+	ruleset_free(&rs);
+	return rules;
+}
+
+static void print_calibration(const struct calibration *c, const char *path)
+{
+	printf("calibrated up to %d rules: %.2f ns per visited entry (fit), %.0f ns for a non-dummy context\n",
+	       c->rules_used, c->ns_per_entry, c->ns_context);
+	for (int i = 0; i < c->npoints; i++) {
+		printf("  %4d rules: getpid %.0f ns\n", c->points[i].rules, c->points[i].ns);
+		if (c->points[i].rules == 0)
+			printf("  empty exit list (one task rule): getpid %.0f ns\n",
+			       c->ns_empty_walk);
+	}
+	if (c->walk_call_timed)
+		printf("  the call that walks an empty exit list: %.1f ns (fentry/fexit timing)\n",
+		       c->ns_walk_call);
+	else
+		printf("  the call that walks an empty exit list: not timed here (no fentry), "
+		       "left out of predictions\n");
+	printf("saved to %s\n", path);
+}
+
+int do_calibrate(int argc, char **argv)
+{
+	struct calibrate_options o = { .cpu = -1 };
+	struct calibration c;
+	const char *path;
+	int rules, err = cli_parse(&argp, "calibrate", argc, argv, &o, NULL);
+
+	if (err)
+		return err;
+	path = o.calibration ? o.calibration : calibration_default_path();
+	if (preflight(false, 0))
+		return 1;
+	rules = o.rules ? o.rules : rules_to_calibrate();
+	if (rules < 0)
+		return 1;
+	err = calibrate_run_on_cpu(rules, o.cpu, o.verbose, &c);
+	if (err) /* 75 (EX_TEMPFAIL): audit policy changed meanwhile, or too noisy; try again */
+		return err == -EBUSY || err == -EAGAIN ? 75 : 1;
+	err = calibration_save(path, &c);
+	if (err) {
+		fprintf(stderr, "auditskip: cannot save %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	print_calibration(&c, path);
+	return 0;
+}
