@@ -142,6 +142,12 @@ $(OBJ)/tests/%.o: tests/unit/%.c | $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+# rules and whatif need no kernel: the two alone, linked without libbpf
+# (a link error if their code reached for it); tests/host/offline.sh runs it.
+$(OUTPUT)/auditskip-offline: tests/tools/auditskip_offline.c $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ $(filter-out -lcmocka,$(TEST_LIBS)) -lz -o $@
+
 # model/ and audit/ are computation: they include nothing from live/,
 # output/, http/, cli/ or libbpf, so offline commands and unit tests need
 # no kernel; output/ renders the model and includes nothing from live/.
@@ -304,7 +310,7 @@ vmtest-arm64:
 	$(Q)VMTEST_STATIC=$(CURDIR)/.output/arm64/static tests/vm/run-arm64.sh
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
-test: all static man $(UNIT_TESTS) $(FUZZERS)
+test: all static man $(UNIT_TESTS) $(FUZZERS) $(OUTPUT)/auditskip-offline
 	$(Q)tests/run-all.sh
 
 # The patch series' tables, measured here, with auditskip's prediction.

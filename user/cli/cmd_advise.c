@@ -9,6 +9,7 @@
 #include "audit/ruleset.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/run_options.h"
 #include "live/session.h"
 #include "live/sysinfo.h"
 #include "model/advise.h"

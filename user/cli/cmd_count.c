@@ -8,6 +8,7 @@
 #include "auditskip.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/run_options.h"
 #include "live/session.h"
 #include "output/metrics_textfile.h"
 

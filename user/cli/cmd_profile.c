@@ -4,6 +4,7 @@
 #include <argp.h>
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/run_options.h"
 #include "live/session.h"
 
 static const char args_doc[] = "-o FILE [-- COMMAND [ARG...]]";

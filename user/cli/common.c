@@ -11,7 +11,6 @@
 #include "audit/syscalls.h"
 #include "auditskip.h"
 #include "cli/common.h"
-#include "live/attach.h"
 #include "live/sysinfo.h"
 
 const char *argp_program_version = "auditskip " AUDITSKIP_VERSION;
@@ -131,18 +130,6 @@ int parse_long(const char *arg, long min, long max, long *out)
 	return 0;
 }
 
-int cli_parse_mode(const struct argp_state *state, const char *arg)
-{
-	int mode = mode_from_name(arg);
-
-	if (mode < 0)
-		cli_usage_error(
-			state,
-			"unknown mode '%s': use filter-op, filter-syscall, syscall-exit or tracepoint",
-			arg);
-	return mode;
-}
-
 int cli_parse_top(const struct argp_state *state, const char *arg)
 {
 	long v;
@@ -151,51 +138,6 @@ int cli_parse_top(const struct argp_state *state, const char *arg)
 		cli_usage_error(state, "invalid count '%s' for -n: give a number from 1 to 2049",
 				arg);
 	return v;
-}
-
-error_t cli_parse_run_option(int key, char *arg, struct argp_state *state, struct count_options *o)
-{
-	long v;
-
-	switch (key) {
-	case 'p':
-		if (parse_long(arg, 1, 0x7fffffff, &v))
-			cli_usage_error(state, "invalid pid '%s'", arg);
-		o->pid = v;
-		break;
-	case 'd':
-		if (parse_seconds(arg, &o->duration))
-			cli_usage_error(state,
-					"invalid duration '%s': give a positive number of seconds",
-					arg);
-		break;
-	case 'm':
-		o->mode = cli_parse_mode(state, arg);
-		break;
-	case 'v':
-		o->verbose = true;
-		break;
-	case CLI_OPT_BTF:
-		o->btf_path = arg;
-		break;
-	case CLI_OPT_SYNC_MS:
-		if (parse_long(arg, 10, 1000, &v))
-			cli_usage_error(state, "invalid --sync-ms '%s': give 10 to 1000", arg);
-		o->sync_ms = v;
-		break;
-	case ARGP_KEY_END:
-		if (o->argv && o->pid)
-			cli_usage_error(state, "-p and -- COMMAND cannot be combined");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-void count_options_init(struct count_options *o)
-{
-	*o = (struct count_options){ .mode = -1, .top = 10, .sync_ms = 1000, .corrupt_nr = -1 };
 }
 
 int preflight(bool need_enabled, pid_t pid)
@@ -274,7 +216,7 @@ struct profile *open_profile(const char *path, const char *calibration, struct c
 	if (profile_load(path, prof, why, sizeof(why))) {
 		fprintf(stderr, "auditskip: %s is not a usable profile: %s\n", path, why);
 	} else if (!check_profile_arches(prof, path) &&
-		   !load_calibration(calibration, calib, calib_from)) {
+		   !calibration_choose(calibration, calib, calib_from)) {
 		return prof;
 	}
 	free(prof);

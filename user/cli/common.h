@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "audit/ruleset.h"
-#include "live/session.h"
 #include "model/calibration.h"
 #include "model/profile.h"
 
@@ -36,26 +35,8 @@ int parse_seconds(const char *arg, double *out);
 /* A decimal integer from min to max; 0 or -1. */
 int parse_long(const char *arg, long min, long max, long *out);
 
-/* -m MODE: an attach mode's number (see attach.h), else a usage error. */
-int cli_parse_mode(const struct argp_state *state, const char *arg);
 /* -n N: how many syscalls to show, else a usage error. */
 int cli_parse_top(const struct argp_state *state, const char *arg);
-
-/* The option keys counting and profiling share beyond their letters. */
-enum {
-	CLI_OPT_BTF = 0x200,
-	CLI_OPT_SYNC_MS,
-};
-
-/*
- * -p, -d, -m, -v, --btf and --sync-ms, which counting and profiling
- * share, into o; ARGP_ERR_UNKNOWN for any other key. At the end it refuses
- * -p with `-- COMMAND`.
- */
-error_t cli_parse_run_option(int key, char *arg, struct argp_state *state, struct count_options *o);
-
-/* A run's options before its command line: best mode, top 10, status every second. */
-void count_options_init(struct count_options *o);
 
 /*
  * The privilege, audit's status (enabled when `need_enabled`) and the pid

@@ -111,35 +111,6 @@ static void wait_s(struct session *ss, double s, int notify_fd)
 		resync_want(&ss->resync, RESYNC_CHANGE);
 }
 
-/*
- * The time model: the file asked for, else the default file if there is
- * one, else the series' slope. A file that is asked for and missing, or
- * corrupt, is an error: estimates from the wrong model would mislead.
- */
-int load_calibration(const char *asked, struct calibration *c, const char **from)
-{
-	const char *path = asked ? asked : calibration_default_path();
-	int err = calibration_load(path, c);
-
-	*from = err ? NULL : path;
-	if (!err || (err == -ENOENT && !asked)) {
-		if (err)
-			*c = (struct calibration){ .ns_per_entry = DEFAULT_NS_PER_ENTRY };
-		return 0;
-	}
-	if (err == -ENOENT)
-		fprintf(stderr,
-			"auditskip: no calibration at %s: run 'auditskip calibrate --calibration %s'\n",
-			path, path);
-	else if (err == -EINVAL)
-		fprintf(stderr,
-			"auditskip: %s is not a valid calibration: remove it or run 'auditskip calibrate'\n",
-			path);
-	else
-		fprintf(stderr, "auditskip: cannot read %s: %s\n", path, strerror(-err));
-	return err;
-}
-
 static int read_walks(struct session *ss)
 {
 	struct auditskip_bpf *skel = ss->at.skel;
@@ -500,7 +471,7 @@ int session_open(struct session *ss, struct count_options *env)
 		},
 	};
 	stale_start(&ss->run.live.stale);
-	if (load_calibration(env->calibration, &ss->calib, &calib_from))
+	if (calibration_choose(env->calibration, &ss->calib, &calib_from))
 		return -EINVAL;
 	find_kernel_lists(ss);
 

@@ -81,13 +81,6 @@ struct session {
 };
 
 /*
- * The time model: the file `asked` (--calibration), else the default file if there is
- * one (*from names it), else the series' slope (*from NULL). 0, or a
- * negative errno after one line: a file asked for must be there and valid.
- */
-int load_calibration(const char *asked, struct calibration *c, const char **from);
-
-/*
  * Each phase prints one line on failure and returns a negative errno;
  * session_close() undoes whatever the earlier phases did, and kills and
  * reaps a command that was started but never counted.

@@ -333,3 +333,32 @@ double calibration_walk_ns(const struct calibration *c, double entries)
 	ns = calibration_latency_at(c, entries) - calibration_latency_at(c, 0);
 	return (ns > 0 ? ns : 0) + c->ns_walk_call;
 }
+
+/*
+ * The time model: the file asked for, else the default file if there is
+ * one, else the series' slope. A file that is asked for and missing, or
+ * corrupt, is an error: estimates from the wrong model would mislead.
+ */
+int calibration_choose(const char *asked, struct calibration *c, const char **from)
+{
+	const char *path = asked ? asked : calibration_default_path();
+	int err = calibration_load(path, c);
+
+	*from = err ? NULL : path;
+	if (!err || (err == -ENOENT && !asked)) {
+		if (err)
+			*c = (struct calibration){ .ns_per_entry = DEFAULT_NS_PER_ENTRY };
+		return 0;
+	}
+	if (err == -ENOENT)
+		fprintf(stderr,
+			"auditskip: no calibration at %s: run 'auditskip calibrate --calibration %s'\n",
+			path, path);
+	else if (err == -EINVAL)
+		fprintf(stderr,
+			"auditskip: %s is not a valid calibration: remove it or run 'auditskip calibrate'\n",
+			path);
+	else
+		fprintf(stderr, "auditskip: cannot read %s: %s\n", path, strerror(-err));
+	return err;
+}

@@ -57,6 +57,12 @@ int calibration_load(const char *path, struct calibration *c);
 int calibration_parse(const char *text, size_t len, struct calibration *c);
 /* /var/lib/auditskip/calibration.json */
 const char *calibration_default_path(void);
+/*
+ * The time model: the file asked for (NULL: the default file, if there is
+ * one), else the series' slope (*from NULL). 0, or a negative errno after
+ * one line: a file asked for must be there and valid.
+ */
+int calibration_choose(const char *asked, struct calibration *c, const char **from);
 
 /* Least-squares slope of ns over rules, points with rules >= 1 only; 0 under two. */
 double calibration_fit_slope(const struct calibration_point *p, int n);
