@@ -300,7 +300,7 @@ vmtest: static
 vmtest-all: static
 	$(Q)tests/vm/run.sh all
 
-# The attach-mode table (README.md, Attach modes) from the last guest run.
+# The attach-mode table (doc/modes.md) from the last guest run.
 vmtest-table:
 	$(Q)tests/vm/matrix-table.sh
 

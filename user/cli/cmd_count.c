@@ -79,7 +79,7 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "user", OPT_USER, "USER", 0,
 	  "Once attached and bound, run as USER with only CAP_AUDIT_CONTROL (without it: "
-	  "stay root with only that; see Privileges in README)",
+	  "stay root with only that; see doc/privileges.md)",
 	  0 },
 	{ "metrics-textfile", OPT_METRICS_TEXTFILE, "PATH", 0,
 	  "Write the same metrics to PATH on every resync, replacing it atomically "
