@@ -6,7 +6,8 @@
 #include "audit/ruleset.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "output/report.h"
+#include "output/rules_report.h"
+#include "output/count_report.h"
 
 struct rules_options {
 	const char *file; /* --file: a rules file or rules.d directory, NULL: the loaded rules */

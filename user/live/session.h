@@ -17,7 +17,7 @@
 #include "model/counts.h"
 #include "http/server.h"
 #include "live/privileges.h"
-#include "output/report.h"
+#include "output/count_report.h"
 #include "model/resync.h"
 #include "audit/ruleset.h"
 

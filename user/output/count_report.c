@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
+/* A counting run's reports, text or JSON lines: at start, each interval and the summary. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <json-c/json.h>
 #include <libaudit.h>
-#include "output/report.h"
+#include "output/count_report.h"
 #include "output/blockers_report.h"
+#include "output/full_mask_rules.h"
+#include "output/json_out.h"
 #include "audit/syscalls.h"
 #include "model/sharper_masks.h"
 #include "model/time_saved.h"
-
-/* Bumped when a key changes meaning or goes away; new keys keep it. */
-#define JSON_SCHEMA 2
 
 static double share(__u64 part, __u64 whole)
 {
@@ -53,56 +53,6 @@ static unsigned int seen_slots(const struct counts_snapshot *s, unsigned int slo
 	sort_snap = s;
 	qsort(order, n, sizeof(*order), by_skippable);
 	return n;
-}
-
-static void print_json(FILE *out, json_object *o)
-{
-	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	fflush(out);
-	json_object_put(o);
-}
-
-static void add_u64(json_object *o, const char *key, __u64 v)
-{
-	json_object_object_add(o, key, json_object_new_uint64(v));
-}
-
-static void add_str(json_object *o, const char *key, const char *v)
-{
-	json_object_object_add(o, key, json_object_new_string(v));
-}
-
-static json_object *mask_json(json_object *o, const syscall_mask m, __u32 exit_rules)
-{
-	char hex[MASK_HEX_LEN + 1];
-
-	mask_to_hex(m, hex);
-	add_u64(o, "exit_rules", exit_rules);
-	add_u64(o, "mask_bits", mask_count(m));
-	add_str(o, "mask_hex", hex);
-	return o;
-}
-
-/* For each exit rule that sets every syscall bit: the aggregate without it. */
-static json_object *full_mask_rules_json(const struct ruleset *rs)
-{
-	json_object *arr = json_object_new_array();
-
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct audit_rule *rule = &rs->rules[i];
-		json_object *o;
-		syscall_mask without;
-
-		if (!rule_sets_every_bit(rule))
-			continue;
-		ruleset_exit_mask(rs, i, without);
-		o = json_object_new_object();
-		add_str(o, "key", rule->key);
-		add_str(o, "text", rule->text);
-		add_u64(o, "mask_bits_without", mask_count(without));
-		json_object_array_add(arr, o);
-	}
-	return arr;
 }
 
 /* Counters exist only where the mode can know them: null says "cannot see". */
@@ -538,32 +488,6 @@ static void print_comms(FILE *out, const struct report_ctx *r)
 			(unsigned long long)r->run->live.comms_lost, MAX_COMMS);
 }
 
-static void print_full_mask_rules(FILE *out, const struct ruleset *rs)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct audit_rule *rule = &rs->rules[i];
-		syscall_mask without;
-
-		if (!rule_sets_every_bit(rule))
-			continue;
-		if (!any)
-			fprintf(out,
-				"\nRules that set every syscall bit (while one is loaded the skip never fires):\n");
-		any = true;
-		ruleset_exit_mask(rs, i, without);
-		if (mask_is_full(without))
-			fprintf(out,
-				"  %s\n    without it the aggregate mask would still have every bit: other rules fill it (see the fewest rules below)\n",
-				rule->text);
-		else
-			fprintf(out,
-				"  %s\n    without it the aggregate mask would have %u bits set\n",
-				rule->text, mask_count(without));
-	}
-}
-
 /* One summary row: the counter's own label, its value, and what it means. */
 static void print_counter(const struct report_ctx *r, const struct scan_counts *t,
 			  enum counter_id id, const char *note)
@@ -811,147 +735,3 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 }
 
 /* Named syscalls whose bit is (or is not) set; the list only when short. */
-static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char *title)
-{
-	unsigned int n = 0, listed = 0;
-	char name[64];
-
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		syscall_name(nr, -1, name, sizeof(name));
-		n += mask_test(m, nr) == set && strncmp(name, "syscall_", 8);
-	}
-	fprintf(out, "%s: %u", title, n);
-	if (n > 48) {
-		fprintf(out, " (too many to list)\n");
-		return;
-	}
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		syscall_name(nr, -1, name, sizeof(name));
-		if (mask_test(m, nr) == set && strncmp(name, "syscall_", 8))
-			fprintf(out, "%s%s", listed++ % 8 ? " " : "\n  ", name);
-	}
-	fprintf(out, "\n");
-}
-
-static json_object *rule_fields_json(const struct audit_rule *rule)
-{
-	json_object *arr = json_object_new_array();
-
-	for (unsigned int i = 0; i < rule->field_count; i++) {
-		const struct rule_field *f = &rule->fields[i];
-		const char *name = audit_field_to_name(f->type);
-		const char *op = audit_operator_to_symbol(f->op);
-		json_object *e = json_object_new_object();
-		char buf[RULE_STRINGS_MAX + 1];
-
-		add_str(e, "field", name ? name : "?");
-		add_str(e, "op", op ? op : "?");
-		if (rule_field_is_string(f->type))
-			add_str(e, "value", rule_field_string(rule, i, buf, sizeof(buf)));
-		else
-			add_u64(e, "value", f->value);
-		json_object_array_add(arr, e);
-	}
-	return arr;
-}
-
-static json_object *strings_json(char *const *v, size_t n)
-{
-	json_object *arr = json_object_new_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(arr, json_object_new_string(v[i]));
-	return arr;
-}
-
-static void print_read_from(FILE *out, const struct ruleset *rs)
-{
-	fprintf(out, "Read from %s (nothing loaded):\n", rs->nsources == 1 ? "a file" : "files");
-	for (size_t i = 0; i < rs->nsources; i++)
-		fprintf(out, "  %s\n", rs->sources[i]);
-	if (rs->nnotes)
-		fprintf(out, "Lines that are not rules, and warnings:\n");
-	for (size_t i = 0; i < rs->nnotes; i++)
-		fprintf(out, "  %s\n", rs->notes[i]);
-	fprintf(out, "\n");
-}
-
-void report_rules(FILE *out, const struct ruleset *rs, bool json)
-{
-	struct whatif_masks w;
-	syscall_mask all;
-	char name[64], hex[MASK_HEX_LEN + 1];
-
-	ruleset_exit_mask(rs, -1, all);
-	if (json) {
-		json_object *o = json_object_new_object(), *arr = json_object_new_array();
-		json_object *skip = json_object_new_array();
-
-		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
-		add_str(o, "source", rs->nsources ? "file" : "kernel");
-		json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));
-		json_object_object_add(o, "notes", strings_json(rs->notes, rs->nnotes));
-		mask_json(o, all, ruleset_exit_rules(rs));
-		for (size_t i = 0; i < rs->n; i++) {
-			const struct audit_rule *rule = &rs->rules[i];
-			json_object *e = json_object_new_object();
-
-			add_str(e, "text", rule->text);
-			add_str(e, "key", rule->key);
-			add_u64(e, "list", rule->list);
-			json_object_object_add(e, "exit_list",
-					       json_object_new_boolean(rule_on_exit_list(rule)));
-			json_object_object_add(e, "inode_hash",
-					       json_object_new_boolean(rule->inode_hash));
-			add_u64(e, "mask_bits", mask_count(rule->mask));
-			add_str(e, "action",
-				audit_action_to_name(rule->action) ?
-					audit_action_to_name(rule->action) :
-					"?");
-			mask_to_hex(rule->mask, hex);
-			add_str(e, "mask_hex", hex);
-			json_object_object_add(e, "fields", rule_fields_json(rule));
-			add_str(e, "origin", rule->origin);
-			json_object_array_add(arr, e);
-		}
-		json_object_object_add(o, "rules", arr);
-		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-			syscall_name(nr, -1, name, sizeof(name));
-			if (!mask_test(all, nr) && strncmp(name, "syscall_", 8))
-				json_object_array_add(skip, json_object_new_string(name));
-		}
-		json_object_object_add(o, "skipped_syscalls", skip);
-		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
-		json_object_object_add(o, "skip_blockers", skip_blockers_json(rs));
-		whatif_build(rs, NULL, &w);
-		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
-		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
-		add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
-		print_json(out, o);
-		return;
-	}
-
-	if (rs->nsources)
-		print_read_from(out, rs);
-	fprintf(out,
-		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
-	for (size_t i = 0; i < rs->n; i++)
-		if (rule_on_exit_list(&rs->rules[i]))
-			fprintf(out, "  %4u bits  %s\n", mask_count(rs->rules[i].mask),
-				rs->rules[i].text);
-	fprintf(out, "\nOn the inode hash (not walked by the exit filter):\n");
-	for (size_t i = 0; i < rs->n; i++)
-		if (rs->rules[i].inode_hash)
-			fprintf(out, "            %s\n", rs->rules[i].text);
-	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
-		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
-	whatif_build(rs, NULL, &w);
-	fprintf(out,
-		"Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
-		"perm-narrowed mask %u bits\n",
-		mask_count(w.arch_mask[0]), mask_count(w.arch_mask[1]), mask_count(w.perm_mask));
-	print_syscalls(out, all, true, "Syscalls that still walk the list");
-	print_syscalls(out, all, false, "Syscalls the fast path would skip");
-	print_full_mask_rules(out, rs);
-	print_skip_blockers(out, rs, true);
-}

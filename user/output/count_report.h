@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Text and JSON reports. */
-#ifndef __REPORT_H
-#define __REPORT_H
+/* A counting run's text and JSON reports: at start, each interval and the summary. */
+#ifndef __COUNT_REPORT_H
+#define __COUNT_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,7 +22,5 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *delta
 /* command_status: the command's exit status, or -1 without a command. */
 void report_summary(const struct report_ctx *r, const struct walk_counts *total, double seconds,
 		    int command_status);
-/* `auditskip rules` */
-void report_rules(FILE *out, const struct ruleset *rs, bool json);
 
-#endif /* __REPORT_H */
+#endif /* __COUNT_REPORT_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What every JSON report does: one object per line, numbers and strings by key, a mask. */
+#ifndef __JSON_OUT_H
+#define __JSON_OUT_H
+
+#include <stdio.h>
+#include <json-c/json.h>
+#include "audit/mask.h"
+
+/* Bumped when a key changes meaning or goes away; new keys keep it. */
+#define JSON_SCHEMA 2
+
+static inline void print_json(FILE *out, json_object *o)
+{
+	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(out);
+	json_object_put(o);
+}
+
+static inline void add_u64(json_object *o, const char *key, __u64 v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static inline void add_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static inline json_object *mask_json(json_object *o, const syscall_mask m, __u32 exit_rules)
+{
+	char hex[MASK_HEX_LEN + 1];
+
+	mask_to_hex(m, hex);
+	add_u64(o, "exit_rules", exit_rules);
+	add_u64(o, "mask_bits", mask_count(m));
+	add_str(o, "mask_hex", hex);
+	return o;
+}
+
+#endif /* __JSON_OUT_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `auditskip rules`: the exit rules, their aggregate mask and the rules that fill it. */
+#include <string.h>
+#include <json-c/json.h>
+#include <libaudit.h>
+#include "audit/syscalls.h"
+#include "model/sharper_masks.h"
+#include "output/blockers_report.h"
+#include "output/full_mask_rules.h"
+#include "output/json_out.h"
+#include "output/rules_report.h"
+
+static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char *title)
+{
+	unsigned int n = 0, listed = 0;
+	char name[64];
+
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		n += mask_test(m, nr) == set && strncmp(name, "syscall_", 8);
+	}
+	fprintf(out, "%s: %u", title, n);
+	if (n > 48) {
+		fprintf(out, " (too many to list)\n");
+		return;
+	}
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		if (mask_test(m, nr) == set && strncmp(name, "syscall_", 8))
+			fprintf(out, "%s%s", listed++ % 8 ? " " : "\n  ", name);
+	}
+	fprintf(out, "\n");
+}
+
+static json_object *rule_fields_json(const struct audit_rule *rule)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned int i = 0; i < rule->field_count; i++) {
+		const struct rule_field *f = &rule->fields[i];
+		const char *name = audit_field_to_name(f->type);
+		const char *op = audit_operator_to_symbol(f->op);
+		json_object *e = json_object_new_object();
+		char buf[RULE_STRINGS_MAX + 1];
+
+		add_str(e, "field", name ? name : "?");
+		add_str(e, "op", op ? op : "?");
+		if (rule_field_is_string(f->type))
+			add_str(e, "value", rule_field_string(rule, i, buf, sizeof(buf)));
+		else
+			add_u64(e, "value", f->value);
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static json_object *strings_json(char *const *v, size_t n)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, json_object_new_string(v[i]));
+	return arr;
+}
+
+static void print_read_from(FILE *out, const struct ruleset *rs)
+{
+	fprintf(out, "Read from %s (nothing loaded):\n", rs->nsources == 1 ? "a file" : "files");
+	for (size_t i = 0; i < rs->nsources; i++)
+		fprintf(out, "  %s\n", rs->sources[i]);
+	if (rs->nnotes)
+		fprintf(out, "Lines that are not rules, and warnings:\n");
+	for (size_t i = 0; i < rs->nnotes; i++)
+		fprintf(out, "  %s\n", rs->notes[i]);
+	fprintf(out, "\n");
+}
+
+void report_rules(FILE *out, const struct ruleset *rs, bool json)
+{
+	struct whatif_masks w;
+	syscall_mask all;
+	char name[64], hex[MASK_HEX_LEN + 1];
+
+	ruleset_exit_mask(rs, -1, all);
+	if (json) {
+		json_object *o = json_object_new_object(), *arr = json_object_new_array();
+		json_object *skip = json_object_new_array();
+
+		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+		add_str(o, "source", rs->nsources ? "file" : "kernel");
+		json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));
+		json_object_object_add(o, "notes", strings_json(rs->notes, rs->nnotes));
+		mask_json(o, all, ruleset_exit_rules(rs));
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct audit_rule *rule = &rs->rules[i];
+			json_object *e = json_object_new_object();
+
+			add_str(e, "text", rule->text);
+			add_str(e, "key", rule->key);
+			add_u64(e, "list", rule->list);
+			json_object_object_add(e, "exit_list",
+					       json_object_new_boolean(rule_on_exit_list(rule)));
+			json_object_object_add(e, "inode_hash",
+					       json_object_new_boolean(rule->inode_hash));
+			add_u64(e, "mask_bits", mask_count(rule->mask));
+			add_str(e, "action",
+				audit_action_to_name(rule->action) ?
+					audit_action_to_name(rule->action) :
+					"?");
+			mask_to_hex(rule->mask, hex);
+			add_str(e, "mask_hex", hex);
+			json_object_object_add(e, "fields", rule_fields_json(rule));
+			add_str(e, "origin", rule->origin);
+			json_object_array_add(arr, e);
+		}
+		json_object_object_add(o, "rules", arr);
+		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+			syscall_name(nr, -1, name, sizeof(name));
+			if (!mask_test(all, nr) && strncmp(name, "syscall_", 8))
+				json_object_array_add(skip, json_object_new_string(name));
+		}
+		json_object_object_add(o, "skipped_syscalls", skip);
+		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
+		json_object_object_add(o, "skip_blockers", skip_blockers_json(rs));
+		whatif_build(rs, NULL, &w);
+		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
+		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
+		add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
+		print_json(out, o);
+		return;
+	}
+
+	if (rs->nsources)
+		print_read_from(out, rs);
+	fprintf(out,
+		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rule_on_exit_list(&rs->rules[i]))
+			fprintf(out, "  %4u bits  %s\n", mask_count(rs->rules[i].mask),
+				rs->rules[i].text);
+	fprintf(out, "\nOn the inode hash (not walked by the exit filter):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].inode_hash)
+			fprintf(out, "            %s\n", rs->rules[i].text);
+	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
+		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
+	whatif_build(rs, NULL, &w);
+	fprintf(out,
+		"Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
+		"perm-narrowed mask %u bits\n",
+		mask_count(w.arch_mask[0]), mask_count(w.arch_mask[1]), mask_count(w.perm_mask));
+	print_syscalls(out, all, true, "Syscalls that still walk the list");
+	print_syscalls(out, all, false, "Syscalls the fast path would skip");
+	print_full_mask_rules(out, rs);
+	print_skip_blockers(out, rs, true);
+}
