@@ -68,21 +68,6 @@ check_caps() {
 	check_eq "$name" "$([ "$threads" -ge 3 ] && echo yes)" yes "server threads present ($threads threads)"
 }
 
-# series FILE SERIES: the value of the exact series (name and labels) on a page, or "none".
-series() {
-	awk -v s="$2" '$1 == s { v = $2 } END { print v == "" ? "none" : v }' "$1"
-}
-
-scrape() { # scrape URL FILE [curl options]
-	local url=$1 file=$2
-	shift 2
-	curl -sf -m 5 "$@" -o "$file" "$url" && grep -q '^auditskip_info{' "$file"
-}
-
-served_page() {
-	scrape "$1" "$TMP/served.prom"
-}
-
 # page_value_is URL SERIES VALUE: the scrape has SERIES at VALUE.
 page_value_is() {
 	scrape "$1" "$TMP/wait.prom" && [ "$(series "$TMP/wait.prom" "$2")" = "$3" ]
@@ -261,21 +246,8 @@ test_privileges_refusals() {
 	rm -rf "$dir"
 }
 
-# kv FILE KEY: a key=value line's value.
-kv() {
-	awk -F= -v k="$2" '$1 == k { print $2 }' "$1"
-}
-
-fds_of() {
-	find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l
-}
-
 fds_at_most() { # fds_at_most PID N
 	[ "$(fds_of "$1")" -le "$2" ]
-}
-
-rss_of() {
-	awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status
 }
 
 # One round of the clients the issue names, against PORT: scraped while they are held.
@@ -366,15 +338,6 @@ make_tls_config() { # make_tls_config DIR: cert, key, a user's hash, web.yml the
 
 PROM_PID=
 PROM_PORT=
-promval() { # promval EXPR: the first sample's value, or "none"
-	curl -s --get --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query" |
-		jq -r '.data.result[0].value[1] // "none"'
-}
-
-promval_is() {
-	[ "$(promval "$1")" = "$2" ]
-}
-
 test_tls_auth() {
 	local d=$TMP/tls port url code
 	if ! make_tls_config "$d"; then

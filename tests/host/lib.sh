@@ -1,9 +1,10 @@
 # shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the host tests (bash): picking tests (-t, -l), audit set-up, the
-# rules a test adds and removes, and readers of auditskip's JSON. Result
-# lines and saving and restoring audit policy come from tests/lib/common.sh,
-# the masks to expect from tests/lib/expected_mask.sh.
+# Shared by the host tests (bash): audit set-up, running the selected tests,
+# the rules a test adds and removes, and readers of auditskip's JSON. Result
+# lines, picking tests (-t, -l), saving and restoring audit policy and the
+# metrics readers come from tests/lib/common.sh, the masks to expect from
+# tests/lib/expected_mask.sh.
 #
 # Every rule a test adds carries a key from AUDIT_KEYS, so cleanup removes
 # exactly those; each test adds the rules it needs and removes them again,
@@ -19,60 +20,6 @@ AUDITSKIP=$OUT/auditskip
 GETPID_LOOP=$OUT/getpid_loop
 TMP=
 SELECTED=
-
-# select_tests "NAME..." ARGS...: SELECTED becomes the tests ARGS pick:
-# -t PATTERN (repeatable, a shell glob) or all of them; -l lists the names.
-select_tests() {
-	local all=$1 opt name p hit
-	local patterns=()
-	shift
-	OPTIND=1
-	while getopts ":lt:" opt; do
-		case $opt in
-		l)
-			# shellcheck disable=SC2086
-			printf '%s\n' $all
-			exit 0
-			;;
-		t) patterns+=("$OPTARG") ;;
-		:)
-			echo "$0: -$OPTARG needs a test name (usage: $0 [-l] [-t NAME]...)" >&2
-			exit 2
-			;;
-		*)
-			echo "$0: unknown option -$OPTARG (usage: $0 [-l] [-t NAME]..., NAME may be a glob)" >&2
-			exit 2
-			;;
-		esac
-	done
-	shift $((OPTIND - 1))
-	if [ $# -gt 0 ]; then
-		echo "$0: unexpected argument '$1' (usage: $0 [-l] [-t NAME]...)" >&2
-		exit 2
-	fi
-	[ ${#patterns[@]} -gt 0 ] || patterns=('*')
-	for p in "${patterns[@]}"; do
-		hit=0
-		for name in $all; do
-			# shellcheck disable=SC2053
-			[[ $name == $p ]] && hit=1
-		done
-		if [ $hit = 0 ]; then
-			echo "$0: no test matches '$p'; the tests are: $all" >&2
-			exit 2
-		fi
-	done
-	SELECTED=
-	for name in $all; do
-		for p in "${patterns[@]}"; do
-			# shellcheck disable=SC2053
-			if [[ $name == $p ]]; then
-				SELECTED="$SELECTED $name"
-				break
-			fi
-		done
-	done
-}
 
 # Root, audit readable and not locked; saves the policy (restored at exit,
 # with $TMP removed) and enables audit.

@@ -90,24 +90,6 @@ stop_prometheus() {
 	PROM_PID=""
 }
 
-# promql EXPR: the server's JSON answer to an instant query.
-promql() {
-	curl -s --get --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query"
-}
-
-# promval EXPR: the first sample's value, or "none".
-promval() {
-	promql "$1" | jq -r '.data.result[0].value[1] // "none"'
-}
-
-promval_is() { # promval_is EXPR VALUE
-	[ "$(promval "$1")" = "$2" ]
-}
-
-served_page() { # served_page URL: 200 with the info metric
-	curl -sf "$1" | grep -q '^auditskip_info{'
-}
-
 # One run of auditskip, with --json and --metrics, around a paused workload.
 test_scrape() {
 	local run=$TMP/run.json port pid status rules_now

@@ -9,6 +9,7 @@
 # (guest-stale.sh) get fresh guests of their own.
 
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
 t_boot() {
 	if [ ! -r /sys/kernel/btf/vmlinux ]; then
@@ -899,29 +900,33 @@ if ! command -v auditskip >/dev/null || ! command -v getpid_loop >/dev/null; the
 fi
 log "auditskip: $(auditskip --version 2>&1 | head -n 1)"
 
-t_mode_auto
-for M in $MODES; do t_mode_forced $M; done
-for M in $ABSENT; do t_mode_absent $M; done
-for M in $MODES; do t_exact $M; done
-for M in $MODES; do t_exact_whole $M; done
-for M in $MODES; do t_openat $M; done
-for M in $OUTCOME_MODES; do t_safety $M; done
-case " $MODES " in *" filter-op "*) t_uring ;; esac
-for M in $OUTCOME_MODES; do t_churn $M; done
-for M in $OUTCOME_MODES; do t_timing $M; done
-[ -n "$OUTCOME_MODES" ] && t_calibrate_walk_call
-for M in $TRAMPOLINE_MODES; do t_textfile $M; done
+# Each test runs under the names of the results it gives (run_test), so
+# that -t NAME runs only what gives NAME.
+run_test mode-auto t_mode_auto
+for M in $MODES; do run_test mode-$M t_mode_forced $M; done
+for M in $ABSENT; do run_test mode-$M-refused t_mode_absent $M; done
+for M in $MODES; do run_test exact-$M t_exact $M; done
+for M in $MODES; do run_test whole-$M t_exact_whole $M; done
+for M in $MODES; do run_test openat-$M t_openat $M; done
+for M in $OUTCOME_MODES; do run_test safety-$M t_safety $M; done
+case " $MODES " in *" filter-op "*) run_test uring t_uring ;; esac
+for M in $OUTCOME_MODES; do run_test churn-$M t_churn $M; done
+for M in $OUTCOME_MODES; do run_test "timing-$M timing-hist-$M" t_timing $M; done
+[ -n "$OUTCOME_MODES" ] && run_test "calibrate-walk-call calibrate-rules-restored" t_calibrate_walk_call
+for M in $TRAMPOLINE_MODES; do run_test textfile-$M t_textfile $M; done
 # The first syscall after a change sees the new mask only where BPF keeps
 # the mirror; where the loader keeps it, the report must say so.
 if [ -n "${LOADER_MIRROR:-}" ]; then
-	for M in $TRAMPOLINE_MODES; do t_loader_mirror $M; done
+	for M in $TRAMPOLINE_MODES; do run_test loader-mirror-$M t_loader_mirror $M; done
 else
-	for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
-	for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
-	for M in $TRAMPOLINE_MODES; do t_first_syscall_exe_autoremove $M; done
-	for M in $TRAMPOLINE_MODES; do t_watch_not_premarked $M; done
+	for M in $TRAMPOLINE_MODES; do run_test first-syscall-$M t_first_syscall $M; done
+	for M in $TRAMPOLINE_MODES; do run_test first-syscall-tree-kill-$M t_first_syscall_tree_kill $M; done
+	for M in $TRAMPOLINE_MODES; do run_test first-syscall-exe-autoremove-$M t_first_syscall_exe_autoremove $M; done
+	for M in $TRAMPOLINE_MODES; do run_test watch-not-premarked-$M t_watch_not_premarked $M; done
 fi
-for M in $MODES; do t_detach $M; done
+for M in $MODES; do run_test detach-$M t_detach $M; done
 # Also leaves audit_n_rules stale (guest only).
-t_mirror
+run_test "mirror-empty mirror-getpid-rule mirror-getpid-bit mirror-add mirror-delete mirror-ruleset
+	mirror-watch-add mirror-watch-removed mirror-dirwatch-add mirror-dirwatch-removed mirror-tree-add
+	mirror-tree-removed mirror-reset detach-sigint" t_mirror
 summary_line
