@@ -78,11 +78,6 @@ page_value_at_least() { # page_value_at_least URL SERIES MIN
 		[ "$(series "$TMP/wait.prom" "$2")" -ge "$3" ]
 }
 
-getpid_skippable_here() {
-	"$AUDITSKIP" rules --json >"$TMP/pre.json" &&
-		jq -e '.skipped_syscalls | index("getpid")' "$TMP/pre.json" >/dev/null
-}
-
 # start_counting NAME ARGS...: auditskip in the background with ARGS; PID set, its page up.
 PID=
 start_counting() {
@@ -154,14 +149,7 @@ counts_after_drop() {
 # The whole-machine run the service makes, as root: only the documented set left.
 test_privileges() {
 	local port url
-	getpid_skippable_here || {
-		fail "privileges" "getpid is not skippable with this host's rules: $(auditctl -l | head -n 3)"
-		return
-	}
-	add_rules 16 openat "$RULE_KEY" 4300000 || {
-		fail "privileges" "cannot add rules: $(head -c 300 "$TMP/auditctl.err")"
-		return
-	}
+	rules_beside_getpid privileges 16 "$RULE_KEY" 4300000 || return
 	port=$(free_port)
 	url=http://127.0.0.1:$port/metrics
 	start_counting "privileges" --metrics "127.0.0.1:$port" -d 60 || return

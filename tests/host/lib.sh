@@ -90,6 +90,22 @@ add_rules() {
 	auditctl -R "$batch" >"$TMP/auditctl.err" 2>&1
 }
 
+# rules_beside_getpid NAME COUNT KEY UID: for a test that counts getpid
+# walks as skippable: true once getpid is skippable with the host's own rules
+# and COUNT openat rules that cannot match (add_rules) are loaded; else a
+# FAIL line of NAME says why.
+rules_beside_getpid() {
+	if ! "$AUDITSKIP" rules --json >"$TMP/pre.json" ||
+		! jq -e '.skipped_syscalls | index("getpid")' "$TMP/pre.json" >/dev/null; then
+		fail "$1" "getpid is not skippable with this host's rules; loaded now: $(auditctl -l | head -n 5)"
+		return 1
+	fi
+	if ! add_rules "$2" openat "$3" "$4"; then
+		fail "$1" "cannot add rules: $(head -c 300 "$TMP/auditctl.err")"
+		return 1
+	fi
+}
+
 # remove_rules [KEY]: every rule with KEY (default $KEY).
 # shellcheck disable=SC2120
 remove_rules() {

@@ -95,15 +95,7 @@ test_scrape() {
 	local run=$TMP/run.json port pid status rules_now
 	local n=$((50000 + RANDOM % 50000))
 
-	if ! "$AUDITSKIP" rules --json >"$TMP/pre.json" ||
-		! jq -e '.skipped_syscalls | index("getpid")' "$TMP/pre.json" >/dev/null; then
-		fail "scrape" "getpid is not skippable with this host's rules; loaded now: $(auditctl -l | head -n 5)"
-		return
-	fi
-	add_rules 64 openat "$RULE_KEY" 4100000 || {
-		fail "scrape" "cannot add rules: $(head -c 300 "$TMP/auditctl.err")"
-		return
-	}
+	rules_beside_getpid scrape 64 "$RULE_KEY" 4100000 || return
 	port=$(free_port)
 	start_prometheus "$port" || return
 	rm -f "$TMP/ready" "$TMP/go"
