@@ -65,11 +65,17 @@ test_rules_loaded() {
 }
 
 # run_tests: each selected test NAME runs as test_NAME (dashes become
-# underscores); rules a test left behind are removed before the next one.
+# underscores), between before_test and after_test (a suite may redefine
+# them to set up and take down what each of its tests needs); rules a test
+# left behind are removed before the next one.
+before_test() { :; }
+after_test() { :; }
 run_tests() {
 	local name key
 	for name in $SELECTED; do
+		before_test
 		"test_${name//-/_}"
+		after_test
 		if [ -n "$(test_rules_loaded)" ]; then
 			log "test $name left rules loaded; removing them"
 			for key in $AUDIT_KEYS; do

@@ -47,10 +47,12 @@ for f in "$AUDITSKIP" "$GETPID_LOOP" "$STATIC_AUDITSKIP" "$MANPAGE"; do
 done
 
 auditctl -e 1 >/dev/null
-for i in $(seq 1 $NRULES); do
-	auditctl -a always,exit -F arch=b64 -S openat -F uid=$((4200000 + i)) -k "$RULE_KEY" >/dev/null ||
+# Every test runs with the suite's NRULES rules.
+before_test() {
+	add_rules "$NRULES" openat "$RULE_KEY" 4200000 ||
 		{ echo "FAIL package tests: cannot add audit rules"; exit 1; }
-done
+}
+after_test() { remove_rules "$RULE_KEY"; }
 
 # sample FILE FAMILY [SYSCALL]: one series' value, or the family's sum.
 sample() {
