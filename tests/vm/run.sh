@@ -62,7 +62,9 @@ BPFTRACE=${VMTEST_BPFTRACE:-}
 LOGDIR=${VMTEST_LOGDIR:-$ROOT/.output/vmtest}
 RULES_SRC=/usr/share/doc/auditd/examples/rules
 
-log() { echo "vmtest: $*" >&2; }
+LOG_PREFIX="vmtest: "
+# shellcheck source=../lib/common.sh
+. "$ROOT/tests/lib/common.sh"
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
 # -t and -l, wherever they stand among the kernels.
@@ -75,6 +77,8 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] && [ -n "$2" ] || die "-t needs a test name"
 		case $2 in *[,\ ]*) die "-t '$2': a test name has no commas or spaces" ;; esac
 		PATTERNS+=("$2")
+		TEST_PATTERNS="$TEST_PATTERNS${TEST_PATTERNS:+
+}$2"
 		shift 2
 		;;
 	-l)
@@ -90,24 +94,13 @@ while [ $# -gt 0 ]; do
 done
 set -- ${ARGS[@]+"${ARGS[@]}"}
 
-# picked NAME: -t picks the test NAME (every test without -t).
-picked() {
-	local p
-	[ ${#PATTERNS[@]} -eq 0 ] && return 0
-	for p in "${PATTERNS[@]}"; do
-		# shellcheck disable=SC2053
-		[[ $1 == $p ]] && return 0
-	done
-	return 1
-}
-
 # picked_plan PLAN: the tests of tests/vm/plans/PLAN.txt (SERIES-SUITE)
-# that -t picks.
+# that -t picks (test_selected).
 picked_plan() {
 	local name
 	[ -f "$PLANS/$1.txt" ] || return 0
 	while IFS= read -r name; do
-		if picked "$name"; then echo "$name"; fi
+		if test_selected "$name"; then echo "$name"; fi
 	done <"$PLANS/$1.txt"
 }
 
@@ -189,16 +182,16 @@ if [ "$LIST" = 1 ]; then
 	exit 0
 fi
 if [ ${#PATTERNS[@]} -gt 0 ]; then
-	ALL_PATTERNS=("${PATTERNS[@]}")
-	for p in "${ALL_PATTERNS[@]}"; do
-		PATTERNS=("$p")
+	ALL_PATTERNS=$TEST_PATTERNS
+	for p in "${PATTERNS[@]}"; do
+		TEST_PATTERNS=$p
 		hit=
 		for i in "${!KERNELS[@]}"; do
 			for suite in ${KSUITES[i]}; do
 				hit=$hit$(picked_plan "${KERNELS[i]}-$suite")
 			done
 		done
-		PATTERNS=("${ALL_PATTERNS[@]}")
+		TEST_PATTERNS=$ALL_PATTERNS
 		[ -n "$hit" ] || die "no test matches -t '$p' in the plans of: $(for i in "${!KERNELS[@]}"; do printf '%s:%s ' "${KERNELS[i]}" "${KSUITES[i]// /,}"; done)(tests/vm/run.sh ... -l lists them)"
 	done
 	for i in "${!KERNELS[@]}"; do
