@@ -324,10 +324,8 @@ make_tls_config() { # make_tls_config DIR: cert, key, a user's hash, web.yml the
 	EOF
 }
 
-PROM_PID=
-PROM_PORT=
 test_tls_auth() {
-	local d=$TMP/tls port url code
+	local d=$TMP/tls port url code job jobs=
 	if ! make_tls_config "$d"; then
 		fail "tls" "openssl: $(head -c 300 "$d/openssl.log")"
 		return
@@ -362,37 +360,19 @@ test_tls_auth() {
 	check_eq "tls" "$code" 000 "TLS 1.1 is refused"
 
 	# A real Prometheus: the right password is up, the wrong one is not.
-	PROM_PORT=$(free_port)
-	cat >"$TMP/prometheus.yml" <<-EOF
-		global:
-		  scrape_interval: 1s
-		  scrape_timeout: 1s
-		  evaluation_interval: 1s
-		scrape_configs:
-		  - job_name: auditskip-tls
-		    scheme: https
-		    tls_config:
-		      ca_file: $d/cert.pem
-		    basic_auth:
-		      username: prometheus
-		      password: $PASSWORD
-		    static_configs:
-		      - targets: ["127.0.0.1:$port"]
-		  - job_name: auditskip-wrong-password
-		    scheme: https
-		    tls_config:
-		      ca_file: $d/cert.pem
-		    basic_auth:
-		      username: prometheus
-		      password: wrong
-		    static_configs:
-		      - targets: ["127.0.0.1:$port"]
-	EOF
-	prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prometheus-data" \
-		--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
-	PROM_PID=$!
-	BACKGROUND="$BACKGROUND $PROM_PID"
-	if ! wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"; then
+	for job in "auditskip-tls $PASSWORD" "auditskip-wrong-password wrong"; do
+		jobs="$jobs  - job_name: ${job%% *}
+    scheme: https
+    tls_config:
+      ca_file: $d/cert.pem
+    basic_auth:
+      username: prometheus
+      password: ${job#* }
+    static_configs:
+      - targets: [\"127.0.0.1:$port\"]
+"
+	done
+	if ! prometheus_start "$jobs"; then
 		fail "tls prometheus" "server not ready after 30 s: $(tail -n 5 "$TMP/prometheus.log")"
 	else
 		if wait_for 20 promval_is 'up{job="auditskip-tls"}' 1; then
@@ -409,9 +389,7 @@ test_tls_auth() {
 		check_eq "tls prometheus" "$(promval 'count(auditskip_info{job="auditskip-wrong-password"})')" none \
 			"and no auditskip series"
 	fi
-	kill "$PROM_PID" 2>/dev/null
-	wait "$PROM_PID" 2>/dev/null
-	BACKGROUND=${BACKGROUND/ $PROM_PID/}
+	prometheus_stop
 	stop_counting "tls"
 }
 

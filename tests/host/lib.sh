@@ -112,6 +112,33 @@ rules_beside_getpid() {
 	fi
 }
 
+# prometheus_start SCRAPE_CONFIGS: a Prometheus server on PROM_PORT (its
+# pid PROM_PID, stopped at exit too) that scrapes every second the jobs
+# SCRAPE_CONFIGS lists (YAML: the items of scrape_configs, indented by 2);
+# true once it says it is ready, within 30 s.
+PROM_PORT=
+PROM_PID=
+prometheus_start() {
+	PROM_PORT=$(free_port)
+	{
+		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n'
+		printf 'scrape_configs:\n%s\n' "$1"
+	} >"$TMP/prometheus.yml"
+	prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prometheus-data" \
+		--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	BACKGROUND="$BACKGROUND $PROM_PID"
+	wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"
+}
+
+prometheus_stop() {
+	[ -n "$PROM_PID" ] || return 0
+	kill "$PROM_PID" 2>/dev/null
+	wait "$PROM_PID" 2>/dev/null
+	BACKGROUND=${BACKGROUND/ $PROM_PID/}
+	PROM_PID=
+}
+
 # remove_rules [KEY]: every rule with KEY (default $KEY).
 # shellcheck disable=SC2120
 remove_rules() {

@@ -55,39 +55,15 @@ has_ipv6_loopback() {
 	[ -r /proc/net/if_inet6 ] && awk '$1 == "00000000000000000000000000000001"' /proc/net/if_inet6 | grep -q .
 }
 
-PROM_PORT=""
-PROM_PID=""
-
 start_prometheus() { # start_prometheus TARGET_PORT
-	PROM_PORT=$(free_port)
-	cat >"$TMP/prometheus.yml" <<-EOF
-		global:
-		  scrape_interval: 1s
-		  scrape_timeout: 1s
-		  evaluation_interval: 1s
-		scrape_configs:
-		  - job_name: auditskip
-		    static_configs:
-		      - targets: ["127.0.0.1:$1"]
-	EOF
-	prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prometheus-data" \
-		--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
-	PROM_PID=$!
-	BACKGROUND="$BACKGROUND $PROM_PID"
-	if wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"; then
+	if prometheus_start "  - job_name: auditskip
+    static_configs:
+      - targets: [\"127.0.0.1:$1\"]"; then
 		pass "prometheus" "server up on 127.0.0.1:$PROM_PORT"
 		return 0
 	fi
 	fail "prometheus" "server up: not ready after 30 s: $(tail -n 5 "$TMP/prometheus.log")"
 	return 1
-}
-
-stop_prometheus() {
-	[ -n "$PROM_PID" ] || return 0
-	kill "$PROM_PID" 2>/dev/null
-	wait "$PROM_PID" 2>/dev/null
-	BACKGROUND=${BACKGROUND/ $PROM_PID/}
-	PROM_PID=""
 }
 
 # One run of auditskip, with --json and --metrics, around a paused workload.
@@ -182,7 +158,7 @@ test_scrape() {
 	# A busy port: the server's own.
 	expect_refusal "busy port" "cannot serve metrics on 127\\.0\\.0\\.1:$PROM_PORT: Address already in use" \
 		--metrics "127.0.0.1:$PROM_PORT" -d 1
-	stop_prometheus
+	prometheus_stop
 	validate_json "$run" "--json -i 1 -- COMMAND"
 	remove_rules "$RULE_KEY"
 }
