@@ -230,6 +230,14 @@ t_openat() {
 	dump $name
 }
 
+# getpid_walks NAME: sc and sk, the getpid walks and skippable walks in the
+# summary of run NAME (flattened into $T/NAME.sum).
+getpid_walks() {
+	jlast "$T/$1.out" summary >"$T/$1.sum"
+	sc=$(scget "$T/$1.sum" $NR_GETPID walks)
+	sk=$(scget "$T/$1.sum" $NR_GETPID skippable_walks)
+}
+
 # The first getpid after a getpid rule is added must be classified with the
 # new mask. The rule is added by the counted command itself, right before
 # getpid_loop runs. busybox sh makes getpid calls of its own when it starts
@@ -255,9 +263,7 @@ t_first_syscall() {
 		'auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k vmtest >/dev/null; getpid_loop 1'
 	has_rule=$(auditctl -l | grep -c 'uid=4242')
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: sh alone makes $shell_getpids getpid; with the rule added: walks=$sc skippable=$sk"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
@@ -289,9 +295,7 @@ t_first_syscall_tree_kill() {
 	tool $name --mode $M --json -- sh -c 'rm -rf /tmp/tk; getpid_loop 1'
 	left=$(auditctl -l | grep -c 'dir=/tmp/tk\| /tmp/tk ')
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: getpid walks=$sc skippable=$sk; tree rule still listed afterwards: $left"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
@@ -339,9 +343,7 @@ t_first_syscall_exe_autoremove() {
 	wait $_tpid
 	rc=$?
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: getpid walks=$sc skippable=$sk; exe rule still listed after rm: $left"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
@@ -383,9 +385,7 @@ t_watch_not_premarked() {
 	: >/tmp/pw.stop
 	wait $_churn
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: getpid walks=$sc skippable=$sk; watches added and deleted: $(cat /tmp/pw.count)"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
