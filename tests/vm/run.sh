@@ -104,6 +104,21 @@ picked_plan() {
 	done <"$PLANS/$1.txt"
 }
 
+# plan_patterns PLAN: the -t patterns that pick a test of PLAN, joined by
+# commas: what that guest is given (vmtests=), as a guest fails a pattern
+# none of its tests matches.
+plan_patterns() {
+	local p all=$TEST_PATTERNS picked=
+	for p in ${PATTERNS[@]+"${PATTERNS[@]}"}; do
+		TEST_PATTERNS=$p
+		if [ -n "$(picked_plan "$1")" ]; then
+			picked="$picked${picked:+,}$p"
+		fi
+	done
+	TEST_PATTERNS=$all
+	echo "$picked"
+}
+
 # VMTEST_SUITES: which boots per kernel (default all three); VMTEST_BENCH=1
 # also times getpid with audit_bench in the stale suites (bench/reproduce.sh).
 SUITES=${VMTEST_SUITES:-main stale-watch stale-tree}
@@ -182,17 +197,14 @@ if [ "$LIST" = 1 ]; then
 	exit 0
 fi
 if [ ${#PATTERNS[@]} -gt 0 ]; then
-	ALL_PATTERNS=$TEST_PATTERNS
-	for p in "${PATTERNS[@]}"; do
-		TEST_PATTERNS=$p
-		hit=
-		for i in "${!KERNELS[@]}"; do
-			for suite in ${KSUITES[i]}; do
-				hit=$hit$(picked_plan "${KERNELS[i]}-$suite")
-			done
+	hits=,
+	for i in "${!KERNELS[@]}"; do
+		for suite in ${KSUITES[i]}; do
+			hits="$hits$(plan_patterns "${KERNELS[i]}-$suite"),"
 		done
-		TEST_PATTERNS=$ALL_PATTERNS
-		[ -n "$hit" ] || die "no test matches -t '$p' in the plans of: $(for i in "${!KERNELS[@]}"; do printf '%s:%s ' "${KERNELS[i]}" "${KSUITES[i]// /,}"; done)(tests/vm/run.sh ... -l lists them)"
+	done
+	for p in "${PATTERNS[@]}"; do
+		[[ $hits == *",$p,"* ]] || die "no test matches -t '$p' in the plans of: $(for i in "${!KERNELS[@]}"; do printf '%s:%s ' "${KERNELS[i]}" "${KSUITES[i]// /,}"; done)(tests/vm/run.sh ... -l lists them)"
 	done
 	for i in "${!KERNELS[@]}"; do
 		kept=
@@ -201,7 +213,6 @@ if [ ${#PATTERNS[@]} -gt 0 ]; then
 		done
 		KSUITES[i]=${kept# }
 	done
-	BENCH_ARG="$BENCH_ARG vmtests=$(IFS=,; echo "${PATTERNS[*]}")"
 fi
 
 # ------------------------------------------------------------ host tools ---
@@ -226,11 +237,12 @@ run_guest() {
 	[ "$suite" = corpus ] && TIMEOUT=${VMTEST_CORPUS_TIMEOUT:-2400}
 	[ "$suite" = advise ] && TIMEOUT=${VMTEST_ADVISE_TIMEOUT:-900}
 	local logf=$LOGDIR/console-$1${3:+-$3}.log res=$LOGDIR/results-$1${3:+-$3}.txt
-	local secs status npass nfail done_line crash
+	local secs status npass nfail done_line crash tests
+	tests=$(plan_patterns "$1-$suite")
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
 	# The preempt suite needs a kernel that preempts inside a walk.
 	vm_boot "$kernel" "$LOGDIR/initramfs.cpio.gz" "$logf" \
-		"vmsuite=$suite$BENCH_ARG$([ "$suite" = preempt ] && echo " preempt=full")"
+		"vmsuite=$suite${tests:+ vmtests=$tests}$BENCH_ARG$([ "$suite" = preempt ] && echo " preempt=full")"
 	status=$VM_STATUS
 	secs=$VM_SECS
 
