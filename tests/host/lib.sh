@@ -19,7 +19,6 @@ OUT=${OUT:-.output}
 AUDITSKIP=$OUT/auditskip
 GETPID_LOOP=$OUT/getpid_loop
 TMP=
-SELECTED=
 
 # Root, audit readable and not locked; saves the policy (restored at exit,
 # with $TMP removed) and enables audit.
