@@ -29,8 +29,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#define unit_main(argc, argv, group_name, tests, group_setup, group_teardown)                      \
-	unit_run_selected((argc), (argv), (group_name), (tests),                                   \
+#define unit_main(argc, argv, group_name, tests, group_setup, group_teardown) \
+	unit_run_selected((argc), (argv), (group_name), (tests),              \
 			  sizeof(tests) / sizeof((tests)[0]), (group_setup), (group_teardown))
 
 static bool unit_picked(const char *name, char **patterns, int npatterns)
