@@ -36,10 +36,6 @@ auditctl -e 1 >/dev/null
 STARTED_PIDS=
 bench_on_exit 'for p in $STARTED_PIDS; do kill -INT "$p" 2>/dev/null; done; wait 2>/dev/null || true'
 
-kv() { awk -F= -v k="$2" '$1 == k { print $2 }' "$1"; }
-fds_of() { find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l; }
-rss_of() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
-
 # start_auditskip ARGS...: a whole-machine run; SKIP_PID.
 start_auditskip() {
 	"$AUDITSKIP" -d 300 "$@" >/dev/null 2>"$BENCH_TMP/auditskip.err" &

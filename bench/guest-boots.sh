@@ -19,6 +19,10 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2034 # read by common.sh's log
+LOG_PREFIX="guest-boots: "
+# shellcheck source=../tests/lib/common.sh
+. "$ROOT/tests/lib/common.sh"
 N=20
 KERNELS=
 OUT=
@@ -35,7 +39,6 @@ done
 case "$N" in '' | *[!0-9]* | 0) echo "guest-boots: -n wants a positive number" >&2; exit 1 ;; esac
 if [ -z "$KERNELS" ]; then
 	CACHE=$ROOT/tests/vm/cache
-	log() { echo "guest-boots: $*" >&2; }
 	# shellcheck source=../tests/vm/lib-kernels.sh
 	. "$ROOT/tests/vm/lib-kernels.sh"
 	KERNELS=$(vm_kernel_names | tr '\n' ' ')

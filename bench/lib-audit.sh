@@ -230,9 +230,6 @@ bench_run_facts() {
 	git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT with uncommitted changes"
 }
 
-# cpu_ticks PID: the process's utime + stime so far, in clock ticks.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-
 machine_description() {
 	echo "- uname -a: \`$(uname -a)\`"
 	echo "- nproc: $(nproc); CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"

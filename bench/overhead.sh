@@ -77,8 +77,9 @@ map_memlock() {
 }
 
 tool_alive() { kill -0 "$1" 2>/dev/null || die "the tool (pid $1) exited during the measurement"; }
-rss_kb() { tool_alive "$1" && awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
-cpu_ticks() { tool_alive "$1" && awk '{ print $14 + $15 }' /proc/"$1"/stat; }
+# The tool's CPU time and memory, read only while it still runs.
+tool_ticks() { tool_alive "$1" && cpu_ticks "$1"; }
+tool_rss() { tool_alive "$1" && rss_of "$1"; }
 
 # start_tool NAME: starts it in the background and waits until it counts;
 # sets TOOL_PID, or returns 1 with the reason in $BENCH_TMP/tool.err.
@@ -179,14 +180,14 @@ for rules in $RULE_SETS; do
 		declare -A T=()
 		for tool in "${TOOLS[@]}"; do
 			start_tool "$tool" || die "$tool did not start: $(tail -n 2 "$BENCH_TMP/tool.err")"
-			ticks0=$(cpu_ticks "$TOOL_PID")
+			ticks0=$(tool_ticks "$TOOL_PID")
 			t0=$(date +%s.%N)
 			bench_median -n "$iters"
 			T[$tool]=$MEDIAN
 			if [ "$cycle" = 1 ]; then
-				ticks1=$(cpu_ticks "$TOOL_PID")
+				ticks1=$(tool_ticks "$TOOL_PID")
 				t1=$(date +%s.%N)
-				RSS[$rules,$tool]=$(rss_kb "$TOOL_PID")
+				RSS[$rules,$tool]=$(tool_rss "$TOOL_PID")
 				MAPS[$rules,$tool]=$(map_memlock "$TOOL_PID")
 				CPU[$rules,$tool]=$(awk -v a="$ticks0" -v b="$ticks1" -v t0="$t0" -v t1="$t1" \
 					-v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", 100 * (b - a) / hz / (t1 - t0) }')

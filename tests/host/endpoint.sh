@@ -68,21 +68,6 @@ check_caps() {
 	check_eq "$name" "$([ "$threads" -ge 3 ] && echo yes)" yes "server threads present ($threads threads)"
 }
 
-# series FILE SERIES: the value of the exact series (name and labels) on a page, or "none".
-series() {
-	awk -v s="$2" '$1 == s { v = $2 } END { print v == "" ? "none" : v }' "$1"
-}
-
-scrape() { # scrape URL FILE [curl options]
-	local url=$1 file=$2
-	shift 2
-	curl -sf -m 5 "$@" -o "$file" "$url" && grep -q '^auditskip_info{' "$file"
-}
-
-served_page() {
-	scrape "$1" "$TMP/served.prom"
-}
-
 # page_value_is URL SERIES VALUE: the scrape has SERIES at VALUE.
 page_value_is() {
 	scrape "$1" "$TMP/wait.prom" && [ "$(series "$TMP/wait.prom" "$2")" = "$3" ]
@@ -91,11 +76,6 @@ page_value_is() {
 page_value_at_least() { # page_value_at_least URL SERIES MIN
 	scrape "$1" "$TMP/wait.prom" && [ "$(series "$TMP/wait.prom" "$2")" != none ] &&
 		[ "$(series "$TMP/wait.prom" "$2")" -ge "$3" ]
-}
-
-getpid_skippable_here() {
-	"$AUDITSKIP" rules --json >"$TMP/pre.json" &&
-		jq -e '.skipped_syscalls | index("getpid")' "$TMP/pre.json" >/dev/null
 }
 
 # start_counting NAME ARGS...: auditskip in the background with ARGS; PID set, its page up.
@@ -169,14 +149,7 @@ counts_after_drop() {
 # The whole-machine run the service makes, as root: only the documented set left.
 test_privileges() {
 	local port url
-	getpid_skippable_here || {
-		fail "privileges" "getpid is not skippable with this host's rules: $(auditctl -l | head -n 3)"
-		return
-	}
-	add_rules 16 openat "$RULE_KEY" 4300000 || {
-		fail "privileges" "cannot add rules: $(head -c 300 "$TMP/auditctl.err")"
-		return
-	}
+	rules_beside_getpid privileges 16 "$RULE_KEY" 4300000 || return
 	port=$(free_port)
 	url=http://127.0.0.1:$port/metrics
 	start_counting "privileges" --metrics "127.0.0.1:$port" -d 60 || return
@@ -261,21 +234,8 @@ test_privileges_refusals() {
 	rm -rf "$dir"
 }
 
-# kv FILE KEY: a key=value line's value.
-kv() {
-	awk -F= -v k="$2" '$1 == k { print $2 }' "$1"
-}
-
-fds_of() {
-	find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l
-}
-
 fds_at_most() { # fds_at_most PID N
 	[ "$(fds_of "$1")" -le "$2" ]
-}
-
-rss_of() {
-	awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status
 }
 
 # One round of the clients the issue names, against PORT: scraped while they are held.
@@ -364,19 +324,8 @@ make_tls_config() { # make_tls_config DIR: cert, key, a user's hash, web.yml the
 	EOF
 }
 
-PROM_PID=
-PROM_PORT=
-promval() { # promval EXPR: the first sample's value, or "none"
-	curl -s --get --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query" |
-		jq -r '.data.result[0].value[1] // "none"'
-}
-
-promval_is() {
-	[ "$(promval "$1")" = "$2" ]
-}
-
 test_tls_auth() {
-	local d=$TMP/tls port url code
+	local d=$TMP/tls port url code job jobs=
 	if ! make_tls_config "$d"; then
 		fail "tls" "openssl: $(head -c 300 "$d/openssl.log")"
 		return
@@ -411,37 +360,19 @@ test_tls_auth() {
 	check_eq "tls" "$code" 000 "TLS 1.1 is refused"
 
 	# A real Prometheus: the right password is up, the wrong one is not.
-	PROM_PORT=$(free_port)
-	cat >"$TMP/prometheus.yml" <<-EOF
-		global:
-		  scrape_interval: 1s
-		  scrape_timeout: 1s
-		  evaluation_interval: 1s
-		scrape_configs:
-		  - job_name: auditskip-tls
-		    scheme: https
-		    tls_config:
-		      ca_file: $d/cert.pem
-		    basic_auth:
-		      username: prometheus
-		      password: $PASSWORD
-		    static_configs:
-		      - targets: ["127.0.0.1:$port"]
-		  - job_name: auditskip-wrong-password
-		    scheme: https
-		    tls_config:
-		      ca_file: $d/cert.pem
-		    basic_auth:
-		      username: prometheus
-		      password: wrong
-		    static_configs:
-		      - targets: ["127.0.0.1:$port"]
-	EOF
-	prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prometheus-data" \
-		--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
-	PROM_PID=$!
-	BACKGROUND="$BACKGROUND $PROM_PID"
-	if ! wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"; then
+	for job in "auditskip-tls $PASSWORD" "auditskip-wrong-password wrong"; do
+		jobs="$jobs  - job_name: ${job%% *}
+    scheme: https
+    tls_config:
+      ca_file: $d/cert.pem
+    basic_auth:
+      username: prometheus
+      password: ${job#* }
+    static_configs:
+      - targets: [\"127.0.0.1:$port\"]
+"
+	done
+	if ! prometheus_start "$jobs"; then
 		fail "tls prometheus" "server not ready after 30 s: $(tail -n 5 "$TMP/prometheus.log")"
 	else
 		if wait_for 20 promval_is 'up{job="auditskip-tls"}' 1; then
@@ -458,9 +389,7 @@ test_tls_auth() {
 		check_eq "tls prometheus" "$(promval 'count(auditskip_info{job="auditskip-wrong-password"})')" none \
 			"and no auditskip series"
 	fi
-	kill "$PROM_PID" 2>/dev/null
-	wait "$PROM_PID" 2>/dev/null
-	BACKGROUND=${BACKGROUND/ $PROM_PID/}
+	prometheus_stop
 	stop_counting "tls"
 }
 

@@ -1,9 +1,10 @@
 # shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the host tests (bash): picking tests (-t, -l), audit set-up, the
-# rules a test adds and removes, and readers of auditskip's JSON. Result
-# lines and saving and restoring audit policy come from tests/lib/common.sh,
-# the masks to expect from tests/lib/expected_mask.sh.
+# Shared by the host tests (bash): audit set-up, running the selected tests,
+# the rules a test adds and removes, and readers of auditskip's JSON. Result
+# lines, picking tests (-t, -l), saving and restoring audit policy and the
+# metrics readers come from tests/lib/common.sh, the masks to expect from
+# tests/lib/expected_mask.sh.
 #
 # Every rule a test adds carries a key from AUDIT_KEYS, so cleanup removes
 # exactly those; each test adds the rules it needs and removes them again,
@@ -18,61 +19,6 @@ OUT=${OUT:-.output}
 AUDITSKIP=$OUT/auditskip
 GETPID_LOOP=$OUT/getpid_loop
 TMP=
-SELECTED=
-
-# select_tests "NAME..." ARGS...: SELECTED becomes the tests ARGS pick:
-# -t PATTERN (repeatable, a shell glob) or all of them; -l lists the names.
-select_tests() {
-	local all=$1 opt name p hit
-	local patterns=()
-	shift
-	OPTIND=1
-	while getopts ":lt:" opt; do
-		case $opt in
-		l)
-			# shellcheck disable=SC2086
-			printf '%s\n' $all
-			exit 0
-			;;
-		t) patterns+=("$OPTARG") ;;
-		:)
-			echo "$0: -$OPTARG needs a test name (usage: $0 [-l] [-t NAME]...)" >&2
-			exit 2
-			;;
-		*)
-			echo "$0: unknown option -$OPTARG (usage: $0 [-l] [-t NAME]..., NAME may be a glob)" >&2
-			exit 2
-			;;
-		esac
-	done
-	shift $((OPTIND - 1))
-	if [ $# -gt 0 ]; then
-		echo "$0: unexpected argument '$1' (usage: $0 [-l] [-t NAME]...)" >&2
-		exit 2
-	fi
-	[ ${#patterns[@]} -gt 0 ] || patterns=('*')
-	for p in "${patterns[@]}"; do
-		hit=0
-		for name in $all; do
-			# shellcheck disable=SC2053
-			[[ $name == $p ]] && hit=1
-		done
-		if [ $hit = 0 ]; then
-			echo "$0: no test matches '$p'; the tests are: $all" >&2
-			exit 2
-		fi
-	done
-	SELECTED=
-	for name in $all; do
-		for p in "${patterns[@]}"; do
-			# shellcheck disable=SC2053
-			if [[ $name == $p ]]; then
-				SELECTED="$SELECTED $name"
-				break
-			fi
-		done
-	done
-}
 
 # Root, audit readable and not locked; saves the policy (restored at exit,
 # with $TMP removed) and enables audit.
@@ -118,11 +64,17 @@ test_rules_loaded() {
 }
 
 # run_tests: each selected test NAME runs as test_NAME (dashes become
-# underscores); rules a test left behind are removed before the next one.
+# underscores), between before_test and after_test (a suite may redefine
+# them to set up and take down what each of its tests needs); rules a test
+# left behind are removed before the next one.
+before_test() { :; }
+after_test() { :; }
 run_tests() {
 	local name key
 	for name in $SELECTED; do
+		before_test
 		"test_${name//-/_}"
+		after_test
 		if [ -n "$(test_rules_loaded)" ]; then
 			log "test $name left rules loaded; removing them"
 			for key in $AUDIT_KEYS; do
@@ -141,6 +93,49 @@ add_rules() {
 		echo "-a always,exit -F arch=b64 -S $2 -F uid=$((${4:-4000000} + i)) -k ${3:-$KEY}" >>"$batch"
 	done
 	auditctl -R "$batch" >"$TMP/auditctl.err" 2>&1
+}
+
+# rules_beside_getpid NAME COUNT KEY UID: for a test that counts getpid
+# walks as skippable: true once getpid is skippable with the host's own rules
+# and COUNT openat rules that cannot match (add_rules) are loaded; else a
+# FAIL line of NAME says why.
+rules_beside_getpid() {
+	if ! "$AUDITSKIP" rules --json >"$TMP/pre.json" ||
+		! jq -e '.skipped_syscalls | index("getpid")' "$TMP/pre.json" >/dev/null; then
+		fail "$1" "getpid is not skippable with this host's rules; loaded now: $(auditctl -l | head -n 5)"
+		return 1
+	fi
+	if ! add_rules "$2" openat "$3" "$4"; then
+		fail "$1" "cannot add rules: $(head -c 300 "$TMP/auditctl.err")"
+		return 1
+	fi
+}
+
+# prometheus_start SCRAPE_CONFIGS: a Prometheus server on PROM_PORT (its
+# pid PROM_PID, stopped at exit too) that scrapes every second the jobs
+# SCRAPE_CONFIGS lists (YAML: the items of scrape_configs, indented by 2);
+# true once it says it is ready, within 30 s.
+PROM_PORT=
+PROM_PID=
+prometheus_start() {
+	PROM_PORT=$(free_port)
+	{
+		printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n'
+		printf 'scrape_configs:\n%s\n' "$1"
+	} >"$TMP/prometheus.yml"
+	prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prometheus-data" \
+		--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	BACKGROUND="$BACKGROUND $PROM_PID"
+	wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"
+}
+
+prometheus_stop() {
+	[ -n "$PROM_PID" ] || return 0
+	kill "$PROM_PID" 2>/dev/null
+	wait "$PROM_PID" 2>/dev/null
+	BACKGROUND=${BACKGROUND/ $PROM_PID/}
+	PROM_PID=
 }
 
 # remove_rules [KEY]: every rule with KEY (default $KEY).

@@ -55,26 +55,10 @@ has_ipv6_loopback() {
 	[ -r /proc/net/if_inet6 ] && awk '$1 == "00000000000000000000000000000001"' /proc/net/if_inet6 | grep -q .
 }
 
-PROM_PORT=""
-PROM_PID=""
-
 start_prometheus() { # start_prometheus TARGET_PORT
-	PROM_PORT=$(free_port)
-	cat >"$TMP/prometheus.yml" <<-EOF
-		global:
-		  scrape_interval: 1s
-		  scrape_timeout: 1s
-		  evaluation_interval: 1s
-		scrape_configs:
-		  - job_name: auditskip
-		    static_configs:
-		      - targets: ["127.0.0.1:$1"]
-	EOF
-	prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/prometheus-data" \
-		--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
-	PROM_PID=$!
-	BACKGROUND="$BACKGROUND $PROM_PID"
-	if wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"; then
+	if prometheus_start "  - job_name: auditskip
+    static_configs:
+      - targets: [\"127.0.0.1:$1\"]"; then
 		pass "prometheus" "server up on 127.0.0.1:$PROM_PORT"
 		return 0
 	fi
@@ -82,46 +66,12 @@ start_prometheus() { # start_prometheus TARGET_PORT
 	return 1
 }
 
-stop_prometheus() {
-	[ -n "$PROM_PID" ] || return 0
-	kill "$PROM_PID" 2>/dev/null
-	wait "$PROM_PID" 2>/dev/null
-	BACKGROUND=${BACKGROUND/ $PROM_PID/}
-	PROM_PID=""
-}
-
-# promql EXPR: the server's JSON answer to an instant query.
-promql() {
-	curl -s --get --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query"
-}
-
-# promval EXPR: the first sample's value, or "none".
-promval() {
-	promql "$1" | jq -r '.data.result[0].value[1] // "none"'
-}
-
-promval_is() { # promval_is EXPR VALUE
-	[ "$(promval "$1")" = "$2" ]
-}
-
-served_page() { # served_page URL: 200 with the info metric
-	curl -sf "$1" | grep -q '^auditskip_info{'
-}
-
 # One run of auditskip, with --json and --metrics, around a paused workload.
 test_scrape() {
 	local run=$TMP/run.json port pid status rules_now
 	local n=$((50000 + RANDOM % 50000))
 
-	if ! "$AUDITSKIP" rules --json >"$TMP/pre.json" ||
-		! jq -e '.skipped_syscalls | index("getpid")' "$TMP/pre.json" >/dev/null; then
-		fail "scrape" "getpid is not skippable with this host's rules; loaded now: $(auditctl -l | head -n 5)"
-		return
-	fi
-	add_rules 64 openat "$RULE_KEY" 4100000 || {
-		fail "scrape" "cannot add rules: $(head -c 300 "$TMP/auditctl.err")"
-		return
-	}
+	rules_beside_getpid scrape 64 "$RULE_KEY" 4100000 || return
 	port=$(free_port)
 	start_prometheus "$port" || return
 	rm -f "$TMP/ready" "$TMP/go"
@@ -208,7 +158,7 @@ test_scrape() {
 	# A busy port: the server's own.
 	expect_refusal "busy port" "cannot serve metrics on 127\\.0\\.0\\.1:$PROM_PORT: Address already in use" \
 		--metrics "127.0.0.1:$PROM_PORT" -d 1
-	stop_prometheus
+	prometheus_stop
 	validate_json "$run" "--json -i 1 -- COMMAND"
 	remove_rules "$RULE_KEY"
 }

@@ -7,10 +7,11 @@
 # capabilities) and scraped, and the Debian package's contents and lintian.
 # Audit rules and the enabled flag are restored on exit.
 #
-#   tests/host/package.sh        (after make all static man)
+#   tests/host/package.sh [-l] [-t NAME]...   (after make all static man)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
+select_tests "textfile-exact textfile-atomic textfile-static textfile-refusals man-page service deb" "$@"
 
 UNIT=debian/auditskip.service
 DEFAULTS=debian/auditskip.default
@@ -46,10 +47,12 @@ for f in "$AUDITSKIP" "$GETPID_LOOP" "$STATIC_AUDITSKIP" "$MANPAGE"; do
 done
 
 auditctl -e 1 >/dev/null
-for i in $(seq 1 $NRULES); do
-	auditctl -a always,exit -F arch=b64 -S openat -F uid=$((4200000 + i)) -k "$RULE_KEY" >/dev/null ||
+# Every test runs with the suite's NRULES rules.
+before_test() {
+	add_rules "$NRULES" openat "$RULE_KEY" 4200000 ||
 		{ echo "FAIL package tests: cannot add audit rules"; exit 1; }
-done
+}
+after_test() { remove_rules "$RULE_KEY"; }
 
 # sample FILE FAMILY [SYSCALL]: one series' value, or the family's sum.
 sample() {
@@ -306,11 +309,5 @@ test_deb() {
 	check_eq deb "$(grep -c '^E: ' "$TMP/lintian.out")" 0 "lintian E: lines"
 }
 
-test_textfile_exact
-test_textfile_atomic
-test_textfile_static
-test_textfile_refusals
-test_man_page
-test_service
-test_deb
+run_tests
 summary_line

@@ -36,7 +36,9 @@ KV=${1:-6.12}
 FRAGMENT=$ROOT/patches/kernel.config
 JOBS=${KERNEL_AB_JOBS:-$(nproc)}
 
-log() { echo "kernels: $*" >&2; }
+LOG_PREFIX="kernels: "
+# shellcheck source=../lib/common.sh
+. "$ROOT/tests/lib/common.sh"
 die() { log "ERROR: $*"; exit 1; }
 
 case "$KV" in

@@ -21,6 +21,7 @@
 # load_openat_rules and load_ruleset come from the tests/vm guest library,
 # result lines (pass, fail, log, summary_line) from tests/lib/common.sh.
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 . /vmtest/corpus-workloads.sh
 
 T=/tmp/ab
@@ -371,7 +372,7 @@ mark() {
 	return 1
 }
 
-t_safety() {
+t_safety_records() {
 	rules_reset
 	# Printing records must not be rate limited or dropped.
 	echo 0 >/proc/sys/kernel/printk_ratelimit
@@ -514,7 +515,7 @@ main)
 	t_predict stig-tar stig sh -c "$WL_TAR"
 	t_predict stig-advised stig-advised getpid_loop $N
 	t_predict stig-advised-tar stig-advised sh -c "$WL_TAR"
-	t_safety
+	t_safety_records
 	# Netlink deletes (auditctl -D) of watch and tree rules are balanced.
 	t_stale stale-after-deletes
 	stale_exe

@@ -71,7 +71,11 @@ MEM=1G
 SMP=${KERNEL_AB_SMP:-1}
 VARIANTS="unpatched patched"
 
-log() { echo "kernel-ab: $*" >&2; }
+# Result lines as the guests print them (pass, fail: tests/lib/common.sh).
+RESULT_PREFIX="VMTEST "
+LOG_PREFIX="kernel-ab: "
+# shellcheck source=../lib/common.sh
+. "$ROOT/tests/lib/common.sh"
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
 # shellcheck source=../vm/lib-initramfs.sh
@@ -131,10 +135,6 @@ T_BOOTS=$(($(date +%s) - T_START))
 
 # ---------------------------------------------------------------- results ---
 
-PASS=0
-FAIL=0
-pass() { echo "VMTEST PASS $1"; PASS=$((PASS + 1)); }
-fail() { echo "VMTEST FAIL $1: $2"; FAIL=$((FAIL + 1)); }
 info() { echo "VMTEST INFO $*"; }
 
 declare -A R # R[variant|name|key] = value, from the guests' RESULT lines
@@ -151,7 +151,7 @@ for t in $TESTS; do
 			"VMTEST PASS "*) pass "$v/$t/${line#VMTEST PASS }" ;;
 			"VMTEST FAIL "*)
 				echo "VMTEST FAIL $v/$t/${line#VMTEST FAIL }"
-				FAIL=$((FAIL + 1))
+				FAILED=$((FAILED + 1))
 				;;
 			"VMTEST INFO "*) info "$v/$t: ${line#VMTEST INFO }" ;;
 			"VMTEST RESULT "*)
@@ -424,5 +424,5 @@ esac
 
 T_END=$(date +%s)
 info "guests $T_BOOTS s, whole run $((T_END - T_START)) s"
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -14,6 +14,11 @@
 # "VMTEST " so the host can pick their lines out of the serial console.
 # Progress and detail lines (log) go to stderr, after LOG_PREFIX (default:
 # the script's name).
+#
+# Every suite takes the same options (select_tests, guest_test_args):
+#   -t NAME   run only the test NAME (repeatable; a shell glob)
+#   -l        list the suite's tests, one a line, and run none
+# A NAME no test has is an error, never an empty pass.
 
 RESULT_PREFIX=${RESULT_PREFIX:-}
 LOG_PREFIX=${LOG_PREFIX:-"$(basename "$0"): "}
@@ -31,12 +36,14 @@ die() {
 on_result() { :; }
 
 pass() { # pass NAME [DETAIL]
+	result_wanted "PASS $1${2:+: $2}" "$1" || return 0
 	echo "${RESULT_PREFIX}PASS $1${2:+: $2}"
 	PASSED=$((PASSED + 1))
 	on_result "$1"
 }
 
 fail() { # fail NAME REASON
+	result_wanted "FAIL $1: $2" "$1" || return 0
 	echo "${RESULT_PREFIX}FAIL $1: $2"
 	FAILED=$((FAILED + 1))
 	on_result "$1"
@@ -52,10 +59,142 @@ check_eq() {
 	fi
 }
 
-# The closing line; false when anything failed.
+# The closing line; false when anything failed. Under guest_test_args, a
+# pattern that named no result is a failure of its own.
 summary_line() {
+	if [ -n "$RESULT_PATTERNS" ]; then
+		while IFS= read -r _p; do
+			case " $RESULTS_SEEN " in
+			*" $_p "* | "  ") ;;
+			*)
+				echo "${RESULT_PREFIX}FAIL $_p: no test of this suite matches -t '$_p'"
+				FAILED=$((FAILED + 1))
+				;;
+			esac
+		done <<EOF
+$RESULT_PATTERNS
+EOF
+	fi
 	echo "${RESULT_PREFIX}$PASSED passed, $FAILED failed"
 	[ "$FAILED" = 0 ]
+}
+
+# ---------------------------------------------------------- picking tests ---
+# TEST_PATTERNS: the -t patterns, one a line (empty: every test).
+# RESULT_PATTERNS: the same, where the result lines are what is picked (the
+# guests); RESULTS_SEEN: those of them a result matched.
+TEST_PATTERNS=
+TEST_LIST=0
+RESULT_PATTERNS=
+RESULTS_SEEN=
+SELECTED=
+
+usage_error() {
+	echo "$0: $* (usage: $0 [-l] [-t NAME]..., NAME may be a glob)" >&2
+	exit 2
+}
+
+# test_selected NAME: true when no -t was given or one of them matches NAME.
+test_selected() {
+	[ -n "$TEST_PATTERNS" ] || return 0
+	while IFS= read -r _p; do
+		# shellcheck disable=SC2254
+		case $1 in $_p) return 0 ;; esac
+	done <<EOF
+$TEST_PATTERNS
+EOF
+	return 1
+}
+
+# test_args ARGS...: -t and -l into TEST_PATTERNS and TEST_LIST (1);
+# anything else is a usage error.
+test_args() {
+	TEST_PATTERNS=
+	TEST_LIST=0
+	OPTIND=1
+	while getopts ":lt:" _opt; do
+		case $_opt in
+		l) TEST_LIST=1 ;;
+		t)
+			[ -n "$OPTARG" ] || usage_error "-t needs a test name"
+			TEST_PATTERNS="$TEST_PATTERNS${TEST_PATTERNS:+
+}$OPTARG"
+			;;
+		:) usage_error "-$OPTARG needs a test name" ;;
+		*) usage_error "unknown option -$OPTARG" ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || usage_error "unexpected argument '$1'"
+}
+
+# select_tests "NAME..." ARGS...: for a suite whose tests are known up front
+# (the host suites). SELECTED becomes the names ARGS pick, in the order
+# given; -l prints them and exits; a pattern that matches none exits 2.
+select_tests() {
+	_all=$1
+	shift
+	test_args "$@"
+	if [ -n "$TEST_PATTERNS" ]; then
+		while IFS= read -r _p; do
+			_hit=0
+			for _name in $_all; do
+				# shellcheck disable=SC2254
+				case $_name in $_p) _hit=1 ;; esac
+			done
+			[ $_hit = 1 ] || usage_error "no test matches '$_p'; the tests are: $_all"
+		done <<EOF
+$TEST_PATTERNS
+EOF
+	fi
+	SELECTED=
+	for _name in $_all; do
+		test_selected "$_name" && SELECTED="$SELECTED $_name"
+	done
+	if [ "$TEST_LIST" = 1 ]; then
+		for _name in $SELECTED; do echo "$_name"; done
+		exit 0
+	fi
+}
+
+# guest_test_args ARGS...: for a suite whose tests are its result lines
+# (the guests: names are made as they run, per mode and rule set, and
+# tests/vm/plans lists them; tests/vm/run.sh -l prints that list). Only the
+# picked results are printed and counted; a result that the work of a
+# picked one gives on the way is logged instead.
+guest_test_args() {
+	test_args "$@"
+	[ "$TEST_LIST" = 0 ] || usage_error "-l: tests/vm/run.sh -l lists the tests (tests/vm/plans)"
+	RESULT_PATTERNS=$TEST_PATTERNS
+}
+
+# result_wanted LINE NAME: true when NAME's result is printed and counted.
+result_wanted() {
+	[ -n "$RESULT_PATTERNS" ] || return 0
+	if test_selected "$2"; then
+		while IFS= read -r _p; do
+			# shellcheck disable=SC2254
+			case $2 in $_p) RESULTS_SEEN="$RESULTS_SEEN $_p " ;; esac
+		done <<EOF
+$RESULT_PATTERNS
+EOF
+		return 0
+	fi
+	log "not picked by -t: $1"
+	return 1
+}
+
+# run_test "NAME..." COMMAND...: runs COMMAND, whose results are NAME...,
+# unless -t picked none of them.
+run_test() {
+	_names=$1
+	shift
+	for _name in $_names; do
+		if test_selected "$_name"; then
+			"$@"
+			return
+		fi
+	done
 }
 
 # ----------------------------------------------------------- audit policy ---
@@ -159,6 +298,106 @@ audit_policy_exit() {
 	fi
 	after_policy_restore
 	exit "$_rc"
+}
+
+# ------------------------------------------------ reading what a run left ---
+
+# kv FILE KEY: the value of a KEY=VALUE line (tests/tools/hostile_clients).
+kv() { awk -F= -v k="$2" '$1 == k { print $2 }' "$1"; }
+
+# Of a running process: open file descriptors, resident set (KiB), and
+# utime + stime so far (clock ticks).
+fds_of() { find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l; }
+rss_of() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# series FILE SERIES: the value of the exact series (name and labels) on a
+# /metrics page, or "none".
+series() {
+	awk -v s="$2" '$1 == s { v = $2 } END { print v == "" ? "none" : v }' "$1"
+}
+
+# scrape URL FILE [curl options]: the page into FILE; true when it is
+# auditskip's (it has the info metric).
+scrape() {
+	_url=$1
+	_file=$2
+	shift 2
+	curl -sf -m 5 "$@" -o "$_file" "$_url" && grep -q '^auditskip_info{' "$_file"
+}
+
+# served_page URL [curl options]: auditskip serves its page at URL.
+served_page() {
+	_url=$1
+	shift
+	curl -sf -m 5 "$@" "$_url" | grep -q '^auditskip_info{'
+}
+
+# promql EXPR: a Prometheus server's JSON answer (at PROM_PORT) to an
+# instant query; promval EXPR: its first sample's value, or "none" (jq).
+promql() {
+	curl -s --get --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query"
+}
+promval() {
+	promql "$1" | jq -r '.data.result[0].value[1] // "none"'
+}
+promval_is() { # promval_is EXPR VALUE
+	[ "$(promval "$1")" = "$2" ]
+}
+
+# sctab FLAT: a flattened summary's (or what-if's) syscalls[] (the guests'
+# jflat), one sorted line per entry:
+#   KEY NAME WALKS SKIPPABLE SKIPPABLE_ARCH_MASK SKIPPABLE_PERM_MASK
+# KEY is ARCH:NR where entries have an arch, else NR.
+sctab() {
+	awk -F= '
+	$1 ~ /^syscalls\.[0-9]+\.[a-z_]+$/ {
+		split($1, p, ".")
+		v[p[2], p[3]] = substr($0, length($1) + 2)
+		seen[p[2]] = 1
+	}
+	END {
+		for (i in seen) {
+			k = v[i, "nr"]
+			if (v[i, "arch"] != "")
+				k = v[i, "arch"] ":" k
+			n = v[i, "name"]
+			if (n == "")
+				n = "?"
+			print k, n, v[i, "walks"] + 0, v[i, "skippable_walks"] + 0,
+				v[i, "skippable_arch_mask"] + 0, v[i, "skippable_perm_mask"] + 0
+		}
+	}' "$1" | sort
+}
+
+# cmptab WANT GOT: two sctab tables' differences, sorted, one a line:
+#   ARCH NAME(NR) FIELD got X want Y
+# (ARCH "-" where the tables have none; an entry missing on one side counts
+# as zero there).
+cmptab() {
+	awk '
+	FILENAME == ARGV[1] { want[$1] = $0; keys[$1] = 1; next }
+	{ got[$1] = $0; keys[$1] = 1 }
+	END {
+		split("walks skippable skippable_arch_mask skippable_perm_mask", f, " ")
+		for (k in keys) {
+			nr = k
+			ar = "-"
+			if (c = index(k, ":")) {
+				ar = substr(k, 1, c - 1)
+				nr = substr(k, c + 1)
+			}
+			nw = split(want[k], w, " ")
+			ng = split(got[k], g, " ")
+			name = nw ? w[2] : g[2]
+			for (j = 1; j <= 4; j++) {
+				x = ng ? g[j + 2] + 0 : 0
+				y = nw ? w[j + 2] + 0 : 0
+				if (x != y)
+					print ar, name "(" nr ")", f[j], "got", x, "want", y
+			}
+		}
+	}' "$1" "$2" | sort
 }
 
 # A TCP port no socket uses now, for a server of the test's own: below the

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <errno.h>
 #include <poll.h>
 #include <cap-ng.h>
@@ -124,7 +125,7 @@ static void test_requests_end(void **state)
 	auditnl_close(fd);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unanswered_times_out),
@@ -133,5 +134,5 @@ int main(void)
 		cmocka_unit_test(test_requests_end),
 	};
 
-	return cmocka_run_group_tests_name("audit netlink", tests, NULL, NULL);
+	return unit_main(argc, argv, "audit netlink", tests, NULL, NULL);
 }

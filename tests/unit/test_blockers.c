@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <libaudit.h>
 #include "model/blockers.h"
 #include "audit/syscalls.h"
@@ -137,7 +138,7 @@ static void test_per_arch(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_search),
@@ -145,5 +146,5 @@ int main(void)
 		cmocka_unit_test(test_per_arch),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_main(argc, argv, "tests", tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <errno.h>
 #include <dirent.h>
 #include <unistd.h>
@@ -380,7 +381,7 @@ static void test_default_path(void **state)
 	assert_string_equal(calibration_default_path(), "/var/lib/auditskip/calibration.json");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_latency_at_points),
@@ -398,5 +399,5 @@ int main(void)
 		cmocka_unit_test(test_default_path),
 	};
 
-	return cmocka_run_group_tests_name("calibration", tests, setup, teardown);
+	return unit_main(argc, argv, "calibration", tests, setup, teardown);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <errno.h>
 #include <libaudit.h>
 #include "audit/mask.h"
@@ -284,7 +285,7 @@ static void test_rejects_truncated(void **state)
 	audit_rule_free_data(d);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bits),
@@ -298,5 +299,5 @@ int main(void)
 		cmocka_unit_test(test_rejects_truncated),
 	};
 
-	return cmocka_run_group_tests_name("mask and rules", tests, NULL, NULL);
+	return unit_main(argc, argv, "mask and rules", tests, NULL, NULL);
 }

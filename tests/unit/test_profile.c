@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <errno.h>
 #include <unistd.h>
 #include <libaudit.h>
@@ -322,7 +323,7 @@ static void prices_skips_with_the_time_model(void **state)
 	ruleset_free(&rs);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_a_profile),
@@ -336,5 +337,5 @@ int main(void)
 		cmocka_unit_test(prices_skips_with_the_time_model),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_main(argc, argv, "tests", tests, NULL, NULL);
 }

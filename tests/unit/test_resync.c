@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <linux/audit.h>
 #include <linux/netlink.h>
 #include "live/config_change.h"
@@ -215,7 +216,7 @@ static void test_periodic_period(void **state)
 	assert_float_equal(r.period_s, 60.0, 1e-9);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule_changes_want_a_listing),
@@ -227,5 +228,5 @@ int main(void)
 		cmocka_unit_test(test_periodic_period),
 	};
 
-	return cmocka_run_group_tests_name("resync", tests, NULL, NULL);
+	return unit_main(argc, argv, "resync", tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <errno.h>
 #include <libaudit.h>
 #include "audit/rule_text.h"
@@ -110,7 +111,7 @@ static void test_limits(void **state)
 	ruleset_free(&a);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
@@ -119,5 +120,5 @@ int main(void)
 	};
 
 	set_aumessage_mode(MSG_QUIET, DBG_NO);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_main(argc, argv, "tests", tests, NULL, NULL);
 }

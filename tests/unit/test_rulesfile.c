@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <errno.h>
 #include <libaudit.h>
 #include "audit/rules_file.h"
@@ -180,7 +181,7 @@ static void test_continue(void **state)
 	ruleset_free(&rs);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order),	   cmocka_unit_test(test_deletes),
@@ -190,5 +191,5 @@ int main(void)
 	};
 
 	set_aumessage_mode(MSG_QUIET, DBG_NO);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_main(argc, argv, "tests", tests, NULL, NULL);
 }

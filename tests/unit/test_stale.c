@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include "model/stale.h"
 
 static struct stale_interval interval(__u64 walks, __u64 proofs)
@@ -98,7 +99,7 @@ static void test_unknown_while_rules_loaded(void **state)
 	assert_int_equal(st.verdict, STALE_UNKNOWN);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_walks_prove_nothing),
@@ -108,5 +109,5 @@ int main(void)
 		cmocka_unit_test(test_unknown_while_rules_loaded),
 	};
 
-	return cmocka_run_group_tests_name("staleness verdict", tests, NULL, NULL);
+	return unit_main(argc, argv, "staleness verdict", tests, NULL, NULL);
 }

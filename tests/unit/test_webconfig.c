@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit_main.h"
 #include <errno.h>
 #include "http/basic_auth.h"
 #include "http/webconfig.h"
@@ -166,7 +167,7 @@ static void test_basic_auth(void **state)
 	free(hy);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_toolkit_example),
@@ -176,5 +177,5 @@ int main(void)
 		cmocka_unit_test(test_basic_auth),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_main(argc, argv, "tests", tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #   FAIL advise/<set>/...: reason
 
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
 W=/tmp/advise   # scratch files of this suite
 OWN=/tmp/advd   # the directory the suite's own rules name

@@ -9,6 +9,7 @@
 # slots, and the per-arch what-if mask must be built for arm too.
 
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
 NR_GETPID_ARM=20
 

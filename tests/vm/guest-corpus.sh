@@ -15,6 +15,7 @@
 # "records" the audit records, "repeat" a second reference run.
 
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 . /vmtest/corpus-workloads.sh
 
 REC_KEY=corpusrec
@@ -22,82 +23,15 @@ REC_KEY=corpusrec
 # The reference hooks the walk itself (filter-op, else filter-syscall).
 # Kernels with neither (5.10) compare against syscall-exit, whose own counts
 # are then held to the workloads' expectations and the audit records.
-REF=
-for _m in $MODES; do
-	case $_m in
-	filter-op | filter-syscall) REF=${REF:-$_m} ;;
-	esac
-done
+REF=${OUTCOME_MODES%% *}
 case " $MODES " in *" syscall-exit "*) REF=${REF:-syscall-exit} ;; esac
 
 # ---------------------------------------------------------------- tables ---
-
-# sctab FLAT: one line per syscalls[] entry of a flattened summary:
-#   KEY NAME SCANS SKIPPABLE SKIPPABLE_ARCH_MASK SKIPPABLE_PERM_MASK
-# KEY is ARCH:NR where entries have an arch, else NR.
-sctab() {
-	awk -F= '
-	$1 ~ /^syscalls\.[0-9]+\.[a-z_]+$/ {
-		split($1, p, ".")
-		v[p[2], p[3]] = substr($0, length($1) + 2)
-		seen[p[2]] = 1
-	}
-	END {
-		for (i in seen) {
-			k = v[i, "nr"]
-			if (v[i, "arch"] != "")
-				k = v[i, "arch"] ":" k
-			n = v[i, "name"]
-			if (n == "")
-				n = "?"
-			print k, n, v[i, "walks"] + 0, v[i, "skippable_walks"] + 0,
-				v[i, "skippable_arch_mask"] + 0, v[i, "skippable_perm_mask"] + 0
-		}
-	}' "$1"
-}
-
-# cmptab REF GOT: differences, one line each: ARCH NAME(NR) FIELD got X want Y
-# (an entry missing on one side counts as zero there).
-cmptab() {
-	awk '
-	FILENAME == ARGV[1] { ref[$1] = $0; keys[$1] = 1; next }
-	{ got[$1] = $0; keys[$1] = 1 }
-	END {
-		split("walks skippable skippable_arch_mask skippable_perm_mask", f, " ")
-		for (k in keys) {
-			nr = k
-			ar = "-"
-			if (c = index(k, ":")) {
-				ar = substr(k, 1, c - 1)
-				nr = substr(k, c + 1)
-			}
-			nr_ = split(ref[k], r, " ")
-			ng = split(got[k], g, " ")
-			name = nr_ ? r[2] : g[2]
-			for (j = 1; j <= 4; j++) {
-				w = nr_ ? r[j + 2] + 0 : 0
-				x = ng ? g[j + 2] + 0 : 0
-				if (w != x)
-					print ar, name "(" nr ")", f[j], "got", x, "want", w
-			}
-		}
-	}' "$1" "$2" | sort
-}
+# (sctab and cmptab: tests/lib/common.sh)
 
 # keyed TAB: does the table key entries by arch?
 keyed() {
 	grep -q '^[a-z0-9_]*:' "$1"
-}
-
-# report NAME DIFFS: one FAIL line per difference, or one PASS.
-report() {
-	if [ -s "$2" ]; then
-		while read -r _line; do
-			fail "$1" "$_line"
-		done <"$2"
-		return 1
-	fi
-	pass "$1"
 }
 
 # ------------------------------------------------------------------- runs ---
@@ -156,7 +90,7 @@ check_expect() {
 			echo "$_ar ${_nm:-?}(${_k#*:}) skippable got $_gs want $_s" >>"$T/expect.diff"
 		fi
 	done
-	[ -n "$3" ] && report "corpus/$1/$2/expect" "$T/expect.diff"
+	[ -n "$3" ] && report_diffs "corpus/$1/$2/expect" "$T/expect.diff"
 }
 
 # compare_modes RS WL CMD [REPEAT]: every loadable mode against the reference.
@@ -168,7 +102,7 @@ compare_modes() {
 		cp "$T/c.$1.$2.$REF.tab" "$T/c.$1.$2.first.tab"
 		if run_mode "$1" "$2" "$REF" "$3"; then
 			cmptab "$T/c.$1.$2.first.tab" "$T/c.$1.$2.$REF.tab" >"$T/c.diff"
-			report "corpus/$1/$2/repeat" "$T/c.diff"
+			report_diffs "corpus/$1/$2/repeat" "$T/c.diff"
 		fi
 	fi
 	for _m in $MODES; do
@@ -176,7 +110,7 @@ compare_modes() {
 		run_mode "$1" "$2" "$_m" "$3" || continue
 		cmptab "$T/c.$1.$2.$REF.tab" "$T/c.$1.$2.$_m.tab" >"$T/c.diff"
 		[ "$_m" = tracepoint ] && uring_blind_spot "$1" "$2"
-		report "corpus/$1/$2/$_m" "$T/c.diff"
+		report_diffs "corpus/$1/$2/$_m" "$T/c.diff"
 	done
 }
 
@@ -312,7 +246,7 @@ t_records() {
 				print ar, $3 "(" nr ")", "walks got", $4, "want", want, "(records " $5 ")"
 			}
 		}' >"$T/c.diff"
-		report "corpus/records/$_wl/$REF" "$T/c.diff"
+		report_diffs "corpus/records/$_wl/$REF" "$T/c.diff"
 	done <"$T/wl.list"
 	rules_reset
 }
@@ -415,7 +349,7 @@ t_sleep() {
 		[ "$_m" = "$REF" ] && continue
 		sleep_run "$_m" || continue
 		cmptab "$T/c.sleep.sleep.$REF.tab" "$T/c.sleep.sleep.$_m.tab" >"$T/c.diff"
-		report "corpus/sleep/sleep/$_m" "$T/c.diff"
+		report_diffs "corpus/sleep/sleep/$_m" "$T/c.diff"
 	done
 }
 

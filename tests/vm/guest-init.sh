@@ -35,16 +35,23 @@ dmesg -n 1
 # without it, the main suite runs.
 suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "VMTEST BOOT $(uname -r) ${suite:-main}"
+# vmtests=NAME,... (tests/vm/run.sh -t NAME): the suite's -t options.
+set -f
+set --
+for t in $(sed -n 's/.*vmtests=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '); do
+	set -- "$@" -t "$t"
+done
+set +f
 # The tests get their own process; a crash in them must still power off.
 case "$suite" in
-stale-*) sh /vmtest/guest-stale.sh "${suite#stale-}" </dev/null 2>&1 ;;
-corpus) sh /vmtest/guest-corpus.sh </dev/null 2>&1 ;;
-whatif) sh /vmtest/guest-whatif.sh </dev/null 2>&1 ;;
-overhead) sh /vmtest/guest-overhead.sh </dev/null 2>&1 ;;
-advise) sh /vmtest/guest-advise.sh </dev/null 2>&1 ;;
-preempt) sh /vmtest/guest-preempt.sh </dev/null 2>&1 ;;
-reload) sh /vmtest/guest-reload.sh </dev/null 2>&1 ;;
-*) sh /vmtest/guest-tests.sh </dev/null 2>&1 ;;
+stale-*) sh /vmtest/guest-stale.sh "${suite#stale-}" "$@" </dev/null 2>&1 ;;
+corpus) sh /vmtest/guest-corpus.sh "$@" </dev/null 2>&1 ;;
+whatif) sh /vmtest/guest-whatif.sh "$@" </dev/null 2>&1 ;;
+overhead) sh /vmtest/guest-overhead.sh "$@" </dev/null 2>&1 ;;
+advise) sh /vmtest/guest-advise.sh "$@" </dev/null 2>&1 ;;
+preempt) sh /vmtest/guest-preempt.sh "$@" </dev/null 2>&1 ;;
+reload) sh /vmtest/guest-reload.sh "$@" </dev/null 2>&1 ;;
+*) sh /vmtest/guest-tests.sh "$@" </dev/null 2>&1 ;;
 esac
 rc=$?
 # Anything the kernel complained about while the suite ran, for the host to

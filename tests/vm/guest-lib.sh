@@ -145,6 +145,21 @@ hexbits() {
 	}'
 }
 
+# report_diffs NAME DIFFS [MAX]: one FAIL line per line of the file DIFFS
+# (the first MAX of them when given), or one PASS when it is empty.
+report_diffs() {
+	if [ -s "$2" ]; then
+		# Not a pipeline: its loop would run in a subshell, and the
+		# failures would not reach summary_line's count.
+		head -n "${3:-1000000}" "$2" >"$2.head"
+		while read -r _line; do
+			fail "$1" "$_line"
+		done <"$2.head"
+		return 1
+	fi
+	pass "$1"
+}
+
 # tool NAME ARGS...: run auditskip with a time limit; output in $T/NAME.out
 # and $T/NAME.err, exit status in $rc.
 tool() {

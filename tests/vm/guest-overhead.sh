@@ -12,6 +12,7 @@
 # with bpftrace in the initramfs tracepoint mode against it (below).
 # Emulated (TCG) nanoseconds: compare them only with each other.
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
 cmdline_arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
 RULE_SETS=$(cmdline_arg vmovh_rules)

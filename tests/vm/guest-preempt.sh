@@ -13,6 +13,7 @@
 
 # shellcheck source=guest-lib.sh
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
 t_switched_out() {
 	_m=$1
@@ -59,6 +60,6 @@ if ! grep -qw preempt=full /proc/cmdline; then
 elif [ -z "$OUTCOME_MODES" ]; then
 	fail preempt "no outcome mode (filter-op, filter-syscall) on this kernel"
 else
-	for M in $OUTCOME_MODES; do t_switched_out $M; done
+	for M in $OUTCOME_MODES; do run_test preempt-$M t_switched_out $M; done
 fi
 summary_line

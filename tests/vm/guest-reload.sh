@@ -13,6 +13,7 @@
 
 # shellcheck source=guest-lib.sh
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
 REF=${OUTCOME_MODES%% *}
 CALLS=300000
@@ -105,6 +106,6 @@ t_audit_enable
 if [ -z "$REF" ]; then
 	fail reload "no outcome mode (filter-op, filter-syscall) on this kernel to hold the others to"
 else
-	for M in $MODES; do t_reload $M; done
+	for M in $MODES; do run_test reload-$M t_reload $M; done
 fi
 summary_line

@@ -7,10 +7,14 @@
 #                          not stale; a watched directory removed: stale,
 #                          still after auditctl -D
 #   guest-stale.sh tree    a watched tree removed: stale, still after -D
+#   ... [-t NAME]...       only the results NAME names (the steps before
+#                          them run all the same: each needs the last)
 
 . /vmtest/guest-lib.sh
 
-CASE=$1
+CASE=${1:-}
+[ $# -eq 0 ] || shift
+guest_test_args "$@"
 LOOPS=1000
 
 # stale_run NAME MODE: auditskip's summary for a getpid loop, flattened.

@@ -9,6 +9,7 @@
 # (guest-stale.sh) get fresh guests of their own.
 
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
 t_boot() {
 	if [ ! -r /sys/kernel/btf/vmlinux ]; then
@@ -229,6 +230,14 @@ t_openat() {
 	dump $name
 }
 
+# getpid_walks NAME: sc and sk, the getpid walks and skippable walks in the
+# summary of run NAME (flattened into $T/NAME.sum).
+getpid_walks() {
+	jlast "$T/$1.out" summary >"$T/$1.sum"
+	sc=$(scget "$T/$1.sum" $NR_GETPID walks)
+	sk=$(scget "$T/$1.sum" $NR_GETPID skippable_walks)
+}
+
 # The first getpid after a getpid rule is added must be classified with the
 # new mask. The rule is added by the counted command itself, right before
 # getpid_loop runs. busybox sh makes getpid calls of its own when it starts
@@ -254,9 +263,7 @@ t_first_syscall() {
 		'auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k vmtest >/dev/null; getpid_loop 1'
 	has_rule=$(auditctl -l | grep -c 'uid=4242')
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: sh alone makes $shell_getpids getpid; with the rule added: walks=$sc skippable=$sk"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
@@ -288,9 +295,7 @@ t_first_syscall_tree_kill() {
 	tool $name --mode $M --json -- sh -c 'rm -rf /tmp/tk; getpid_loop 1'
 	left=$(auditctl -l | grep -c 'dir=/tmp/tk\| /tmp/tk ')
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: getpid walks=$sc skippable=$sk; tree rule still listed afterwards: $left"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
@@ -338,9 +343,7 @@ t_first_syscall_exe_autoremove() {
 	wait $_tpid
 	rc=$?
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: getpid walks=$sc skippable=$sk; exe rule still listed after rm: $left"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
@@ -382,9 +385,7 @@ t_watch_not_premarked() {
 	: >/tmp/pw.stop
 	wait $_churn
 	rules_reset
-	jlast "$T/$name.out" summary >"$T/$name.sum"
-	sc=$(scget "$T/$name.sum" $NR_GETPID walks)
-	sk=$(scget "$T/$name.sum" $NR_GETPID skippable_walks)
+	getpid_walks $name
 	log "$name: getpid walks=$sc skippable=$sk; watches added and deleted: $(cat /tmp/pw.count)"
 	if [ $rc -ne 0 ]; then
 		fail $name "exit status $rc"
@@ -899,29 +900,33 @@ if ! command -v auditskip >/dev/null || ! command -v getpid_loop >/dev/null; the
 fi
 log "auditskip: $(auditskip --version 2>&1 | head -n 1)"
 
-t_mode_auto
-for M in $MODES; do t_mode_forced $M; done
-for M in $ABSENT; do t_mode_absent $M; done
-for M in $MODES; do t_exact $M; done
-for M in $MODES; do t_exact_whole $M; done
-for M in $MODES; do t_openat $M; done
-for M in $OUTCOME_MODES; do t_safety $M; done
-case " $MODES " in *" filter-op "*) t_uring ;; esac
-for M in $OUTCOME_MODES; do t_churn $M; done
-for M in $OUTCOME_MODES; do t_timing $M; done
-[ -n "$OUTCOME_MODES" ] && t_calibrate_walk_call
-for M in $TRAMPOLINE_MODES; do t_textfile $M; done
+# Each test runs under the names of the results it gives (run_test), so
+# that -t NAME runs only what gives NAME.
+run_test mode-auto t_mode_auto
+for M in $MODES; do run_test mode-$M t_mode_forced $M; done
+for M in $ABSENT; do run_test mode-$M-refused t_mode_absent $M; done
+for M in $MODES; do run_test exact-$M t_exact $M; done
+for M in $MODES; do run_test whole-$M t_exact_whole $M; done
+for M in $MODES; do run_test openat-$M t_openat $M; done
+for M in $OUTCOME_MODES; do run_test safety-$M t_safety $M; done
+case " $MODES " in *" filter-op "*) run_test uring t_uring ;; esac
+for M in $OUTCOME_MODES; do run_test churn-$M t_churn $M; done
+for M in $OUTCOME_MODES; do run_test "timing-$M timing-hist-$M" t_timing $M; done
+[ -n "$OUTCOME_MODES" ] && run_test "calibrate-walk-call calibrate-rules-restored" t_calibrate_walk_call
+for M in $TRAMPOLINE_MODES; do run_test textfile-$M t_textfile $M; done
 # The first syscall after a change sees the new mask only where BPF keeps
 # the mirror; where the loader keeps it, the report must say so.
 if [ -n "${LOADER_MIRROR:-}" ]; then
-	for M in $TRAMPOLINE_MODES; do t_loader_mirror $M; done
+	for M in $TRAMPOLINE_MODES; do run_test loader-mirror-$M t_loader_mirror $M; done
 else
-	for M in $TRAMPOLINE_MODES; do t_first_syscall $M; done
-	for M in $TRAMPOLINE_MODES; do t_first_syscall_tree_kill $M; done
-	for M in $TRAMPOLINE_MODES; do t_first_syscall_exe_autoremove $M; done
-	for M in $TRAMPOLINE_MODES; do t_watch_not_premarked $M; done
+	for M in $TRAMPOLINE_MODES; do run_test first-syscall-$M t_first_syscall $M; done
+	for M in $TRAMPOLINE_MODES; do run_test first-syscall-tree-kill-$M t_first_syscall_tree_kill $M; done
+	for M in $TRAMPOLINE_MODES; do run_test first-syscall-exe-autoremove-$M t_first_syscall_exe_autoremove $M; done
+	for M in $TRAMPOLINE_MODES; do run_test watch-not-premarked-$M t_watch_not_premarked $M; done
 fi
-for M in $MODES; do t_detach $M; done
+for M in $MODES; do run_test detach-$M t_detach $M; done
 # Also leaves audit_n_rules stale (guest only).
-t_mirror
+run_test "mirror-empty mirror-getpid-rule mirror-getpid-bit mirror-add mirror-delete mirror-ruleset
+	mirror-watch-add mirror-watch-removed mirror-dirwatch-add mirror-dirwatch-removed mirror-tree-add
+	mirror-tree-removed mirror-reset detach-sigint" t_mirror
 summary_line

@@ -13,61 +13,10 @@
 
 # shellcheck source=guest-lib.sh
 . /vmtest/guest-lib.sh
+guest_test_args "$@"
 
-# sctab FLAT: KEY NAME WALKS SKIPPABLE SKIPPABLE_ARCH_MASK SKIPPABLE_PERM_MASK
-# per syscalls[] entry with walks (a summary, or a whatif object).
-sctab() {
-	awk -F= '
-	$1 ~ /^syscalls\.[0-9]+\.[a-z_]+$/ {
-		split($1, p, ".")
-		v[p[2], p[3]] = substr($0, length($1) + 2)
-		seen[p[2]] = 1
-	}
-	END {
-		for (i in seen)
-			if (v[i, "walks"] + 0 > 0)
-				print v[i, "arch"] ":" v[i, "nr"], v[i, "name"], v[i, "walks"] + 0,
-					v[i, "skippable_walks"] + 0, v[i, "skippable_arch_mask"] + 0,
-					v[i, "skippable_perm_mask"] + 0
-	}' "$1" | sort
-}
-
-# cmptab WANT GOT: one line per difference (a missing entry counts as zero).
-cmptab() {
-	awk '
-	FILENAME == ARGV[1] { want[$1] = $0; keys[$1] = 1; next }
-	{ got[$1] = $0; keys[$1] = 1 }
-	END {
-		split("walks skippable skippable_arch_mask skippable_perm_mask", f, " ")
-		for (k in keys) {
-			nw = split(want[k], w, " ")
-			ng = split(got[k], g, " ")
-			for (j = 1; j <= 4; j++)
-				if ((nw ? w[j + 2] : 0) != (ng ? g[j + 2] : 0))
-					print k, (nw ? w[2] : g[2]), f[j], "got", (ng ? g[j + 2] : 0), "want", (nw ? w[j + 2] : 0)
-		}
-	}' "$1" "$2"
-}
-
-report() {
-	if [ -s "$2" ]; then
-		# Not a pipeline: its loop would run in a subshell, and the
-		# failures would not reach summary_line's count.
-		head -n 8 "$2" >"$2.head"
-		while read -r _line; do
-			fail "$1" "$_line"
-		done <"$2.head"
-		return 1
-	fi
-	pass "$1"
-}
-
-REF=
-for _m in $MODES; do
-	case $_m in
-	filter-op | filter-syscall) REF=${REF:-$_m} ;;
-	esac
-done
+# The reference hooks the walk itself (filter-op, else filter-syscall).
+REF=${OUTCOME_MODES%% *}
 PROFILE_MODES=
 for _m in $MODES; do
 	case $_m in
@@ -109,16 +58,16 @@ check_set() {
 			# shellcheck disable=SC2086
 			tool "c.$1.$_wl.$_cm" --json -m "$_cm" -- $_cmd </dev/null
 			jlast "$T/c.$1.$_wl.$_cm.out" summary >"$T/c.flat"
-			sctab "$T/c.flat" >"$T/c.$_cm.tab"
+			sctab "$T/c.flat" | awk '$3 > 0' >"$T/c.$_cm.tab"
 			[ -s "$T/c.$_cm.tab" ] || { fail "whatif/$1/$_wl/count/$_cm" "no walk counted (exit status $rc)"; dump "c.$1.$_wl.$_cm"; }
 		done
 		for _pm in $PROFILE_MODES; do
 			tool "w.$1.$_wl.$_pm" whatif --json --rules - --profile "$T/$_wl.$_pm.prof"
 			jflat <"$T/w.$1.$_wl.$_pm.out" >"$T/w.flat"
-			sctab "$T/w.flat" >"$T/w.tab"
+			sctab "$T/w.flat" | awk '$3 > 0' >"$T/w.tab"
 			for _cm in $_pm $REF; do
 				cmptab "$T/c.$_cm.tab" "$T/w.tab" >"$T/d"
-				report "whatif/$1/$_wl/$_pm/$_cm" "$T/d"
+				report_diffs "whatif/$1/$_wl/$_pm/$_cm" "$T/d" 8
 			done
 		done
 	done 3<"$T/workloads"

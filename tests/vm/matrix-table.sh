@@ -18,7 +18,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=${1:-$ROOT/.output/vmtest}
 [ $# -gt 0 ] && shift
 CACHE=$ROOT/tests/vm/cache
-log() { echo "matrix-table: $*" >&2; }
+LOG_PREFIX="matrix-table: "
+# shellcheck source=../lib/common.sh
+. "$ROOT/tests/lib/common.sh"
 # shellcheck source=lib-kernels.sh
 . "$ROOT/tests/vm/lib-kernels.sh"
 

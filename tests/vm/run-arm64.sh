@@ -36,7 +36,9 @@ CACHE=$VMDIR/cache            # git-ignored
 	VM_TOOLS="auditskip getpid_loop uring_openat audit_bench getpid_loop_arm32"
 }
 
-log() { echo "vmtest-arm64: $*" >&2; }
+LOG_PREFIX="vmtest-arm64: "
+# shellcheck source=../lib/common.sh
+. "$ROOT/tests/lib/common.sh"
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
 # compat: guest-arm64-compat.sh, 32-bit ARM syscalls, in an initramfs of its own.

@@ -6,6 +6,12 @@
 #   tests/vm/run.sh [KERNEL[:SUITE,...]]...   (no argument: what `make test`
 #                                 runs, CI_KERNELS below)
 #   tests/vm/run.sh all           every kernel of the matrix
+#   ... -t NAME                   only the test NAME (repeatable; a shell
+#                                 glob, no commas or spaces): guests whose
+#                                 plan has none are not booted, and each
+#                                 plan expects only the tests picked
+#   ... -l                        the tests of each guest's plan (the ones
+#                                 -t picks), booting none
 #   make vmtest [KERNEL=NAME], make vmtest-all
 #
 # Kernels (lib-kernels.sh): 5.10 (Debian 11), 6.1 and 6.12 (Debian 12),
@@ -56,8 +62,62 @@ BPFTRACE=${VMTEST_BPFTRACE:-}
 LOGDIR=${VMTEST_LOGDIR:-$ROOT/.output/vmtest}
 RULES_SRC=/usr/share/doc/auditd/examples/rules
 
-log() { echo "vmtest: $*" >&2; }
+LOG_PREFIX="vmtest: "
+# shellcheck source=../lib/common.sh
+. "$ROOT/tests/lib/common.sh"
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
+
+# -t and -l, wherever they stand among the kernels.
+PATTERNS=()
+LIST=0
+ARGS=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-t)
+		[ $# -ge 2 ] && [ -n "$2" ] || die "-t needs a test name"
+		case $2 in *[,\ ]*) die "-t '$2': a test name has no commas or spaces" ;; esac
+		PATTERNS+=("$2")
+		TEST_PATTERNS="$TEST_PATTERNS${TEST_PATTERNS:+
+}$2"
+		shift 2
+		;;
+	-l)
+		LIST=1
+		shift
+		;;
+	-*) die "unknown option $1 (usage: $0 [KERNEL[:SUITE,...]]... [-l] [-t NAME]...)" ;;
+	*)
+		ARGS+=("$1")
+		shift
+		;;
+	esac
+done
+set -- ${ARGS[@]+"${ARGS[@]}"}
+
+# picked_plan PLAN: the tests of tests/vm/plans/PLAN.txt (SERIES-SUITE)
+# that -t picks (test_selected).
+picked_plan() {
+	local name
+	[ -f "$PLANS/$1.txt" ] || return 0
+	while IFS= read -r name; do
+		if test_selected "$name"; then echo "$name"; fi
+	done <"$PLANS/$1.txt"
+}
+
+# plan_patterns PLAN: the -t patterns that pick a test of PLAN, joined by
+# commas: what that guest is given (vmtests=), as a guest fails a pattern
+# none of its tests matches.
+plan_patterns() {
+	local p all=$TEST_PATTERNS picked=
+	for p in ${PATTERNS[@]+"${PATTERNS[@]}"}; do
+		TEST_PATTERNS=$p
+		if [ -n "$(picked_plan "$1")" ]; then
+			picked="$picked${picked:+,}$p"
+		fi
+	done
+	TEST_PATTERNS=$all
+	echo "$picked"
+}
 
 # VMTEST_SUITES: which boots per kernel (default all three); VMTEST_BENCH=1
 # also times getpid with audit_bench in the stale suites (bench/reproduce.sh).
@@ -124,6 +184,37 @@ for k in "$@"; do
 	done
 done
 
+# -l lists the plans; -t keeps the guests whose plan has a test it picks,
+# and a name no plan has is an error.
+if [ "$LIST" = 1 ]; then
+	for i in "${!KERNELS[@]}"; do
+		for suite in ${KSUITES[i]}; do
+			echo "== ${KERNELS[i]}:$suite ($PLANS/${KERNELS[i]}-$suite.txt)"
+			[ -f "$PLANS/${KERNELS[i]}-$suite.txt" ] || echo "  (no plan)"
+			picked_plan "${KERNELS[i]}-$suite"
+		done
+	done
+	exit 0
+fi
+if [ ${#PATTERNS[@]} -gt 0 ]; then
+	hits=,
+	for i in "${!KERNELS[@]}"; do
+		for suite in ${KSUITES[i]}; do
+			hits="$hits$(plan_patterns "${KERNELS[i]}-$suite"),"
+		done
+	done
+	for p in "${PATTERNS[@]}"; do
+		[[ $hits == *",$p,"* ]] || die "no test matches -t '$p' in the plans of: $(for i in "${!KERNELS[@]}"; do printf '%s:%s ' "${KERNELS[i]}" "${KSUITES[i]// /,}"; done)(tests/vm/run.sh ... -l lists them)"
+	done
+	for i in "${!KERNELS[@]}"; do
+		kept=
+		for suite in ${KSUITES[i]}; do
+			[ -n "$(picked_plan "${KERNELS[i]}-$suite")" ] && kept="$kept $suite"
+		done
+		KSUITES[i]=${kept# }
+	done
+fi
+
 # ------------------------------------------------------------ host tools ---
 # A fresh machine may lack them; installed from Debian's registry when root.
 vm_host_tools
@@ -146,11 +237,12 @@ run_guest() {
 	[ "$suite" = corpus ] && TIMEOUT=${VMTEST_CORPUS_TIMEOUT:-2400}
 	[ "$suite" = advise ] && TIMEOUT=${VMTEST_ADVISE_TIMEOUT:-900}
 	local logf=$LOGDIR/console-$1${3:+-$3}.log res=$LOGDIR/results-$1${3:+-$3}.txt
-	local secs status npass nfail done_line crash
+	local secs status npass nfail done_line crash tests
+	tests=$(plan_patterns "$1-$suite")
 	log "booting $(basename "$kernel") (timeout ${TIMEOUT}s), console log: $logf"
 	# The preempt suite needs a kernel that preempts inside a walk.
 	vm_boot "$kernel" "$LOGDIR/initramfs.cpio.gz" "$logf" \
-		"vmsuite=$suite$BENCH_ARG$([ "$suite" = preempt ] && echo " preempt=full")"
+		"vmsuite=$suite${tests:+ vmtests=$tests}$BENCH_ARG$([ "$suite" = preempt ] && echo " preempt=full")"
 	status=$VM_STATUS
 	secs=$VM_SECS
 
@@ -228,7 +320,8 @@ account() {
 	fi
 	grep -E '^VMTEST (PASS|FAIL) ' "$res" | sed -E 's/^VMTEST (PASS|FAIL) //; s/: .*//' |
 		sort -u >"$seen"
-	if [ "${VMTEST_WRITE_PLANS:-0}" = 1 ] && [ "$problems" = 0 ] && [ "$nfail" = 0 ]; then
+	if [ "${VMTEST_WRITE_PLANS:-0}" = 1 ] && [ "$problems" = 0 ] && [ "$nfail" = 0 ] &&
+		[ ${#PATTERNS[@]} = 0 ]; then
 		mkdir -p "$PLANS"
 		cp "$seen" "$plan"
 		echo "  plan written: $plan ($(wc -l <"$plan") tests)"
@@ -237,6 +330,11 @@ account() {
 		echo "  FAIL harness/$1: no declared plan $plan (VMTEST_WRITE_PLANS=1 writes one from a clean run)"
 		problems=$((problems + 1))
 	else
+		# Under -t, only the tests it picked are expected.
+		if [ ${#PATTERNS[@]} -gt 0 ]; then
+			picked_plan "$1" >"$LOGDIR/picked-$1.txt"
+			plan=$LOGDIR/picked-$1.txt
+		fi
 		for name in $(comm -23 "$plan" "$seen"); do
 			echo "  FAIL harness/$1: declared test $name has no result"
 			problems=$((problems + 1))
@@ -256,6 +354,8 @@ account() {
 vm_build_initramfs "$LOGDIR/initramfs-root" "$LOGDIR/initramfs.cpio.gz"
 for i in "${!KERNELS[@]}"; do
 	series=${KERNELS[i]}
+	# (-t left no suite of this entry.)
+	[ -n "${KSUITES[i]}" ] || continue
 	if ! kernel=$(vm_fetch_kernel "$series") || [ -z "$kernel" ]; then
 		echo "== $series: FAIL no kernel package found or downloaded"
 		SUMMARY+=("$series: no kernel")
