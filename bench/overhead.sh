@@ -286,7 +286,7 @@ report() {
 		printf '; '
 	done)"
 	echo "  Tracepoint mode has one program, on sys_enter (it counts each walk at the task's next entry:"
-	echo "  README, Attach modes); \"one empty raw_tp\" is that design's floor, \"two empty raw_tp\" the"
+	echo "  doc/modes.md); \"one empty raw_tp\" is that design's floor, \"two empty raw_tp\" the"
 	echo "  floor of a design with a program at each syscall edge."
 	for tool in "${TOOLS[@]}"; do
 		case "$tool" in raw-* | bpftrace*) continue ;; esac

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host tests of the long-running process and its port: the capabilities a
 # running auditskip holds once started (every thread's CapEff, CapPrm,
-# CapBnd, CapInh, CapAmb against the set the README documents), as root and
+# CapBnd, CapInh, CapAmb against the set doc/privileges.md documents), as root and
 # with --user, and that it still sees rule changes and counts right; the
 # endpoint under hostile clients (1000 idle connections, a slow client, a
 # 100 KB request line, a tight scrape loop: a scrape still answers, and
@@ -23,7 +23,7 @@ RULE_KEY=$KEY-endpoint
 AUDIT_KEYS="$AUDIT_KEYS $RULE_KEY"
 HOSTILE=$OUT/hostile_clients
 BCRYPT_HASH=$OUT/bcrypt_hash
-# What the counting loop keeps (README, Privileges): audit status and rules over netlink.
+# What the counting loop keeps (doc/privileges.md): audit status and rules over netlink.
 WANT_CAPS=cap_audit_control
 RUN_AS=nobody
 

@@ -231,7 +231,7 @@ test_service() {
 		return
 	fi
 	pass "service: /metrics answers on 127.0.0.1:$port"
-	# Once started, only what the loop needs (README, Privileges), in every set.
+	# Once started, only what the loop needs (doc/privileges.md), in every set.
 	for f in CapEff CapPrm CapBnd; do
 		got_caps=$(capsh --decode="$(awk -v f="$f:" '$1 == f { print $2 }' "/proc/$pid/status")" |
 			sed 's/.*=//')

@@ -164,7 +164,7 @@ advise_set() {
 		"$(grep -c '^# narrowed' "$W/$_s.advised") narrowed, $(grep -c '^# dropped' "$W/$_s.advised") dropped"
 
 	if [ "$_s" = 30-stig ]; then
-		# What a reader of the README sees, from this run.
+		# What a reader of doc/advise.md sees, from this run.
 		auditskip advise 2>&1 | sed 's/^/VMTEST INFO stig-advise: /'
 		grep -v '^$' "$W/$_s.advised" | sed 's/^/VMTEST INFO stig-rules: /'
 	fi

@@ -310,7 +310,7 @@ sleep_run() {
 	_ap=$!
 	# Each sleeper wakes 2 s after its rule change: where the loader keeps
 	# the mirror (tracepoint mode) it follows a change once it hears of it
-	# (README, Limitations); this is about the walk at the sleeper's exit
+	# (doc/limitations.md); this is about the walk at the sleeper's exit
 	# being judged by the mask then in force, as the patched kernel does.
 	if wait_file "$C/r1"; then
 		auditctl -d always,exit -F arch=b64 -S ppoll -F uid=59999 -k sl

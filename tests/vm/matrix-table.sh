@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Turns the "VMTEST MODE" lines of a guest run into the markdown table of
-# README.md (Attach modes): which modes load on which kernel, what each
+# doc/modes.md: which modes load on which kernel, what each
 # cannot see there, and why the others were refused.
 #
 #   tests/vm/matrix-table.sh [LOGDIR [KERNEL...]]   (default .output/vmtest,

@@ -126,7 +126,7 @@ BENCH_ARG=
 [ "${VMTEST_BENCH:-0}" = 1 ] && BENCH_ARG=" vmbench=1"
 BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # Kernels of `make test`, NAME or NAME:SUITE,... (the 40-minute CI budget:
-# see README.md, Tests): the oldest, Debian 12's two and the newest, with
+# see doc/tests.md): the oldest, Debian 12's two and the newest, with
 # the main and stale suites; the real-workload corpus (the longest suite by
 # far), the rule advisor's record check (advise, which needs the kernel's
 # permission classes), the what-if suite and the preemption suite on 6.12,
