@@ -88,12 +88,13 @@ int auditnl_send(int fd, __u16 type, const void *data, size_t len)
 	return seq;
 }
 
-static long long now_ms(void)
+/* Microseconds: whole milliseconds would end a wait up to one early. */
+static long long now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
 /*
@@ -113,7 +114,7 @@ struct recv_batch {
 
 /*
  * The datagrams queued now, or once one comes before `deadline`
- * (CLOCK_MONOTONIC ms): how many, or -ETIMEDOUT, or another negative errno.
+ * (CLOCK_MONOTONIC, microseconds): how many, or -ETIMEDOUT, or another negative errno.
  */
 static int recv_until(int fd, struct recv_batch *b, long long deadline)
 {
@@ -140,8 +141,8 @@ static int recv_until(int fd, struct recv_batch *b, long long deadline)
 			return -errno;
 		if (n < 0 && errno == EINTR)
 			continue;
-		left = deadline - now_ms();
-		ret = poll(&p, 1, left > 0 ? (int)left : 0);
+		left = deadline - now_us();
+		ret = poll(&p, 1, left > 0 ? (int)((left + 999) / 1000) : 0);
 		if (ret < 0 && errno != EINTR)
 			return -errno;
 		if (ret == 0)
@@ -210,14 +211,14 @@ static int handle_batch(const struct recv_batch *b, int n, __u32 seq, auditnl_re
 					      &answered);
 		/* Each reply to the request restarts the wait. */
 		if (answered)
-			*deadline = now_ms() + timeout_ms;
+			*deadline = now_us() + timeout_ms * 1000LL;
 	}
 	return ret;
 }
 
 int auditnl_wait(int fd, __u32 seq, auditnl_reply_fn fn, void *arg, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = now_us() + timeout_ms * 1000LL;
 	struct recv_batch *b = calloc(1, sizeof(*b));
 	int ret = 0;
 
