@@ -144,7 +144,17 @@ static void put_syscalls(struct line *l, const struct audit_rule *r, const __u32
 			put(l, " -S all");
 		return;
 	}
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+	/*
+	 * An exit rule with no bit (its -S named only classes the kernel
+	 * lacks) has no auditctl word; the kernel clears a class bit it has no
+	 * class for, and 2032 is the last class it would ever register.
+	 */
+	if (!mask_count(mask)) {
+		put(l, " -S %u", MASK_SYSCALL_BITS);
+		return;
+	}
+	/* Every bit, as auditctl -l: a rule can hold bits the kernel takes for no class. */
+	for (unsigned int nr = 0; nr < MASK_BITS; nr++) {
 		const char *name;
 
 		if (!mask_test(mask, nr))
