@@ -133,6 +133,19 @@ check_text() {
 	check_eq "text: $1" "$("$AUDITSKIP" rules --file "$TMP/one.rules" --json | jq -r '.rules[0].text')" "$3"
 }
 
+# check_report NAME REGEX RULE...: the rules report on the RULEs has a line REGEX matches.
+check_report() {
+	local name=$1 regex=$2
+	shift 2
+	printf '%s\n' "$@" >"$TMP/one.rules"
+	chmod 0640 "$TMP/one.rules"
+	if "$AUDITSKIP" rules --file "$TMP/one.rules" | grep -q -- "$regex"; then
+		pass "text: $name"
+	else
+		fail "text: $name" "no line matches '$regex'"
+	fi
+}
+
 # The form auditctl -l lists, on an x86_64 machine (names differ elsewhere).
 test_text() {
 	if [ "$(uname -m)" != x86_64 ]; then
@@ -151,6 +164,15 @@ test_text() {
 		'-a always,exit -F arch=b64 -S read,write,open,close,stat,fstat,lstat,poll'
 	check_text "-S all, two keys" '-a always,exit -S all -F auid=1 -k a -k b' \
 		'-a always,exit -S all -F auid=1 -F key=a -F key=b'
+	check_report "a bit of the arch-blind mask, named from both tables" \
+		'^  nr 5 (x86_64 fstat, i386 open)$' '-a always,exit -F arch=b32 -S open'
+	check_report "1 bit" '^     1 bit   -a always,exit' '-a always,exit -F arch=b32 -S open'
+	check_report "1 exit rule" '^Aggregate mask of 1 exit rule: 1 of' \
+		'-a always,exit -F arch=b32 -S open'
+	check_report "1 bit, blockers" 'lets 443 of 444 syscalls skip (aggregate mask then 1 bit)$' \
+		'-a always,exit -S all -F auid=1' '-a always,exit -F arch=b64 -S getpid'
+	check_report "what a count of syscalls counts" "^when x86_64's or i386's table names it" \
+		'-a always,exit -S all -F auid=1'
 }
 
 # Not lib.sh's run_tests: that one asks the kernel for rules left loaded.
