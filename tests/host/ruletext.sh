@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 
 EXAMPLES=${EXAMPLES:-/usr/share/doc/auditd/examples/rules}
-select_tests "examples corpus suites text" "$@"
+select_tests "examples corpus suites advise text" "$@"
 TMP=$(mktemp -d /tmp/auditskip-ruletext.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -124,6 +124,24 @@ test_suites() {
 	chmod 0640 "$TMP/transforms.rules" "$TMP/mix.rules"
 	roundtrip "suites: rulesfile.sh transforms" "$TMP/transforms.rules"
 	roundtrip "suites: advise.sh mix" "$TMP/mix.rules"
+}
+
+# advise -o's file: its rules read back, and a rule it keeps is written as
+# the reports print it.
+test_advise() {
+	local f=$EXAMPLES/30-stig.rules name=advise kept
+	if ! "$AUDITSKIP" advise --file "$f" -o "$TMP/advised.rules" >/dev/null 2>"$TMP/err"; then
+		fail "$name" "advise cannot write: $(head -n 1 "$TMP/err")"
+		return
+	fi
+	roundtrip "$name: -o file" "$TMP/advised.rules"
+	"$AUDITSKIP" rules --file "$f" --json | jq -r '.rules[].text' >"$TMP/texts"
+	kept=$(grep -c -F -x -f "$TMP/texts" "$TMP/advised.rules")
+	if [ "$kept" -gt 0 ]; then
+		pass "$name: kept rules" "$kept lines of the -o file are the reports' texts"
+	else
+		fail "$name: kept rules" "no line of the -o file is a text the reports print"
+	fi
 }
 
 # check_text NAME RULE WANT: RULE as the rules report prints it.
