@@ -19,13 +19,12 @@
 
 /*
  * strict: for a rules file, where what auditctl cannot read back is an
- * error (unreadable); otherwise, for reports, it is written as auditctl -l
- * writes it.
+ * error; otherwise, for reports, it is written as auditctl -l writes it.
  */
 struct line {
 	char *buf;
 	size_t size, len;
-	bool overflow, strict, unreadable;
+	bool overflow, strict;
 };
 
 static void put(struct line *l, const char *fmt, ...)
@@ -45,9 +44,8 @@ static void put(struct line *l, const char *fmt, ...)
 }
 
 /* Something auditctl would not read back; false when the line must stop here. */
-static bool unreadable(struct line *l)
+static bool unreadable(const struct line *l)
 {
-	l->unreadable = true;
 	return !l->strict;
 }
 
