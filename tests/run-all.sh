@@ -113,6 +113,7 @@ run_suite "format (clang-format, .clang-format)" format_check
 run_suite "layering (includes by folder, scripts/check-layers.sh)" scripts/check-layers.sh
 run_suite "unit tests" unit_tests
 run_suite "offline commands without libbpf (host, as nobody)" tests/host/offline.sh
+run_suite "rule text read back (host, offline)" tests/host/ruletext.sh
 run_suite "fuzz regression inputs (libFuzzer harnesses, ASan and UBSan)" fuzz/run.sh regress
 run_suite "host tests (tracepoint mode, $(uname -r))" tests/host/run.sh
 run_suite "reliability (host)" tests/host/reliability.sh

@@ -130,7 +130,7 @@ static void test_parse_fields(void **state)
 	assert_string_equal(r.key, "mine");
 	assert_non_null(strstr(r.text, "-a always,exit -S "));
 	assert_non_null(strstr(r.text, "-F uid=4000000"));
-	assert_non_null(strstr(r.text, "-k mine"));
+	assert_non_null(strstr(r.text, "-F key=mine"));
 	assert_true(rule_on_exit_list(&r));
 }
 

@@ -52,6 +52,10 @@ static const char *const lines[] = {
 	"-a never,exclude -F msgtype=1300",
 	"-a always,exit -F arch=b64 -S clock_settime -F a0=0x0 -F key=time-change",
 	"-a always,exit -F arch!=b32 -S all -F ppid=1",
+	"-a always,exit -F arch=b32 -S open,fstat -F key=x",
+	"-a always,exit -F arch=b64 -S 2037,2036 -F uid=3",
+	"-a always,exclude -F msgtype=CWD",
+	"-a always,exit -F arch=b64 -S 2047 -F a2!=0x80000000",
 };
 
 static void test_roundtrip(void **state)
@@ -65,6 +69,8 @@ static void test_roundtrip(void **state)
 		read_one(lines[i], &a);
 		assert_int_equal(a.n, 1);
 		assert_int_equal(rule_to_auditctl(&a.rules[0], 0, NULL, buf, sizeof(buf)), 0);
+		/* What every report prints is the line a rules file gets. */
+		assert_string_equal(a.rules[0].text, buf);
 		read_one(buf, &b);
 		assert_int_equal(b.n, 1);
 		assert_same_rule(&a.rules[0], &b.rules[0]);
@@ -87,7 +93,8 @@ static void test_rewrite(void **state)
 	mask_set(m, audit_name_to_syscall("openat", i386));
 	mask_set(m, 452); /* fchmodat2, which libaudit 3.0.9 cannot name */
 	assert_int_equal(rule_to_auditctl(&a.rules[0], AUDIT_ARCH_I386, m, buf, sizeof(buf)), 0);
-	assert_non_null(strstr(buf, "-F arch=i386 -S "));
+	/* b32 where it reads back as i386 (an x86_64 machine), else the name. */
+	assert_true(strstr(buf, "-F arch=b32 -S ") || strstr(buf, "-F arch=i386 -S "));
 	read_one(buf, &b);
 	assert_memory_equal(b.rules[0].mask, m, sizeof(m));
 	assert_int_equal(b.rules[0].field_count, a.rules[0].field_count + 1);
@@ -111,12 +118,51 @@ static void test_limits(void **state)
 	ruleset_free(&a);
 }
 
+/* auditctl -l's form: arch before -S, -F key= for each key, -C, names of the rule's arch. */
+static void test_listing_form(void **state)
+{
+	struct ruleset a;
+
+	(void)state;
+	read_one("-a always,exit -F arch=b64 -S setuid -C uid!=euid -k a -k b", &a);
+	assert_non_null(strstr(a.rules[0].text, " -S setuid -C uid!=euid -F key=a -F key=b"));
+	assert_non_null(strstr(a.rules[0].text, "-a always,exit -F arch="));
+	ruleset_free(&a);
+	read_one("-a always,exit -F arch=i386 -S open", &a);
+	/* i386's open is x86_64's fstat (5): named from the rule's own table. */
+	assert_non_null(strstr(a.rules[0].text, " -S open"));
+	assert_null(strstr(a.rules[0].text, "fstat"));
+	ruleset_free(&a);
+	read_one("-a always,exit -F arch=b64 -S 452", &a);
+	assert_non_null(strstr(a.rules[0].text, " -S 452"));
+	ruleset_free(&a);
+}
+
+/* What a rules file cannot say is still shown in reports, as auditctl -l would. */
+static void test_listing_unreadable(void **state)
+{
+	struct ruleset a;
+	char buf[512];
+
+	(void)state;
+	read_one("-a always,exit -F arch=b64 -S openat -F exe=/usr/bin/x -k k", &a);
+	/* A path with a space: -F takes no quoting. */
+	memcpy(strstr(a.rules[0].strings, "/usr/bin/x") + 4, " ", 1);
+	assert_int_equal(rule_to_auditctl(&a.rules[0], 0, NULL, buf, sizeof(buf)), -EINVAL);
+	free(a.rules[0].text);
+	a.rules[0].text = rule_listing(&a.rules[0]);
+	assert_non_null(strstr(a.rules[0].text, "-F exe=/usr bin/x -F key=k"));
+	ruleset_free(&a);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_listing_form),
+		cmocka_unit_test(test_listing_unreadable),
 	};
 
 	set_aumessage_mode(MSG_QUIET, DBG_NO);

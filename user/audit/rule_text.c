@@ -1,16 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * A rule in the form `auditctl -l` lists it, which `auditctl -R` (and
+ * `auditskip rules --file`) reads back into the same kernel rule. Two
+ * departures from auditctl -l, both so that it reads back: a watch is
+ * written -F path= or -F dir= (a -w PATH reads back as a file or a tree
+ * watch depending on what PATH is on the machine reading it), and
+ * filetype= by name (libaudit reads no number there).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libaudit.h>
 #include "audit/rule_text.h"
+#include "audit/syscalls.h"
 
+/*
+ * strict: for a rules file, where what auditctl cannot read back is an
+ * error; otherwise, for reports, it is written as auditctl -l writes it.
+ */
 struct line {
 	char *buf;
 	size_t size, len;
-	bool overflow;
+	bool overflow, strict;
 };
 
 static void put(struct line *l, const char *fmt, ...)
@@ -29,11 +43,17 @@ static void put(struct line *l, const char *fmt, ...)
 		l->len += n;
 }
 
-/* Unsigned values: written as auditctl -l shows them (4294967295 is an unset id). */
-static bool field_is_unsigned(unsigned int field)
+/* Something auditctl would not read back; false when the line must stop here. */
+static bool unreadable(const struct line *l)
 {
-	return rule_field_is_id(field) || field == AUDIT_INODE ||
-	       (field >= AUDIT_ARG0 && field <= AUDIT_ARG3);
+	return !l->strict;
+}
+
+static const char *op_symbol(__u32 op)
+{
+	const char *sym = audit_operator_to_symbol(op);
+
+	return sym ? sym : "?";
 }
 
 /* The two sides of -C for each AUDIT_COMPARE_* (audit_rule_interfield_comp_data()). */
@@ -65,34 +85,79 @@ static const char *const compare_sides[][2] = {
 	[AUDIT_COMPARE_SGID_TO_FSGID] = { "sgid", "fsgid" },
 };
 
+/*
+ * b64 and b32 as auditctl -l writes them, where they read back to the same
+ * arch on this machine; any other arch by its name.
+ */
+static const char *arch_word(__u32 elf)
+{
+	int native = arch_machine(ARCH_NATIVE), compat = arch_machine(ARCH_COMPAT);
+	__u32 native_elf = native >= 0 ? (__u32)audit_machine_to_elf(native) : 0;
+	__u32 compat_elf = compat >= 0 ? (__u32)audit_machine_to_elf(compat) : 0;
+	int machine;
+
+	if (elf && elf == native_elf)
+		return elf & __AUDIT_ARCH_64BIT ? "b64" : "b32";
+	if (elf && elf == compat_elf)
+		return "b32";
+	machine = audit_elf_to_machine(elf);
+	return machine >= 0 ? audit_machine_to_name(machine) : NULL;
+}
+
 static void put_arch(struct line *l, const char *op, __u32 elf)
 {
-	int machine = audit_elf_to_machine(elf);
-	const char *name = machine >= 0 ? audit_machine_to_name(machine) : NULL;
+	const char *name = arch_word(elf);
 
 	if (name)
 		put(l, " -F arch%s%s", op, name);
 	else
-		put(l, " -F arch%s0x%x", op, elf);
+		put(l, " -F arch%s0x%X", op, elf);
+}
+
+/*
+ * A bit's name in `machine`'s table, only where libaudit reads the name back
+ * to the same number; NULL: write the number (auditctl takes both).
+ */
+static const char *syscall_word(const struct audit_rule *r, unsigned int nr, int machine)
+{
+	/* io_uring ops have no names in libaudit 3.0.9's tables. */
+	const char *name = r->list == AUDIT_FILTER_EXIT && machine >= 0 ?
+				   audit_syscall_to_name(nr, machine) :
+				   NULL;
+
+	if (name && audit_name_to_syscall(name, machine) != (int)nr)
+		return NULL;
+	return name;
 }
 
 static void put_syscalls(struct line *l, const struct audit_rule *r, const __u32 *mask, int machine)
 {
 	unsigned int shown = 0;
 
-	if (mask_is_full(mask) ||
-	    (r->list != AUDIT_FILTER_EXIT && r->list != AUDIT_FILTER_URING_EXIT))
+	if (r->list != AUDIT_FILTER_EXIT && r->list != AUDIT_FILTER_URING_EXIT)
 		return;
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		/* io_uring ops have no names in libaudit 3.0.9's tables: numbers. */
-		const char *name = r->list == AUDIT_FILTER_EXIT && machine >= 0 ?
-					   audit_syscall_to_name(nr, machine) :
-					   NULL;
+	if (mask_is_full(mask)) {
+		/* io_uring rules without -S: libaudit 3.0.9 reads no "all" there. */
+		if (r->list == AUDIT_FILTER_EXIT)
+			put(l, " -S all");
+		return;
+	}
+	/*
+	 * An exit rule with no bit (its -S named only classes the kernel
+	 * lacks) has no auditctl word; the kernel clears a class bit it has no
+	 * class for, and 2032 is the last class it would ever register.
+	 */
+	if (!mask_count(mask)) {
+		put(l, " -S %u", MASK_SYSCALL_BITS);
+		return;
+	}
+	/* Every bit, as auditctl -l: a rule can hold bits the kernel takes for no class. */
+	for (unsigned int nr = 0; nr < MASK_BITS; nr++) {
+		const char *name;
 
 		if (!mask_test(mask, nr))
 			continue;
-		if (name && audit_name_to_syscall(name, machine) != (int)nr)
-			name = NULL;
+		name = syscall_word(r, nr, machine);
 		put(l, "%s", shown++ ? "," : " -S ");
 		if (name)
 			put(l, "%s", name);
@@ -116,7 +181,7 @@ static bool has_space(const char *s, size_t n)
 	return false;
 }
 
-/* Keys are one string in the kernel, joined by AUDIT_KEY_SEPARATOR. */
+/* Keys are one string in the kernel, joined by AUDIT_KEY_SEPARATOR: -F key= each. */
 static int put_keys(struct line *l, const char *s, size_t n)
 {
 	size_t start = 0;
@@ -124,9 +189,9 @@ static int put_keys(struct line *l, const char *s, size_t n)
 	for (size_t i = 0; i <= n; i++) {
 		if (i < n && s[i] != AUDIT_KEY_SEPARATOR)
 			continue;
-		if (i == start || has_space(s + start, i - start))
+		if ((i == start || has_space(s + start, i - start)) && !unreadable(l))
 			return -EINVAL;
-		put(l, " -k %.*s", (int)(i - start), s + start);
+		put(l, " -F key=%.*s", (int)(i - start), s + start);
 		start = i + 1;
 	}
 	return 0;
@@ -134,9 +199,10 @@ static int put_keys(struct line *l, const char *s, size_t n)
 
 /*
  * The rule's arch= fields, add_arch's first when given; *machine is the
- * machine its syscall numbers are named for, -1 when no arch says.
+ * machine its syscall numbers are named for, as libaudit reads them: the
+ * last arch written, -1 when none.
  */
-static int put_archs(struct line *l, const struct audit_rule *r, __u32 add_arch, int *machine)
+static void put_archs(struct line *l, const struct audit_rule *r, __u32 add_arch, int *machine)
 {
 	*machine = -1;
 	if (add_arch) {
@@ -145,17 +211,12 @@ static int put_archs(struct line *l, const struct audit_rule *r, __u32 add_arch,
 	}
 	for (unsigned int i = 0; i < r->field_count; i++) {
 		const struct rule_field *f = &r->fields[i];
-		const char *op = audit_operator_to_symbol(f->op);
 
 		if (f->type != AUDIT_ARCH)
 			continue;
-		if (!op)
-			return -EINVAL;
-		put_arch(l, op, f->value);
-		if (f->op == AUDIT_EQUAL)
-			*machine = audit_elf_to_machine(f->value);
+		put_arch(l, op_symbol(f->op), f->value);
+		*machine = audit_elf_to_machine(f->value);
 	}
-	return 0;
 }
 
 /* A field whose value is the string s of len bytes: the keys, or -F name=value. */
@@ -163,10 +224,22 @@ static int put_string_field(struct line *l, unsigned int type, const char *name,
 			    const char *s, unsigned int len)
 {
 	if (type == AUDIT_FILTERKEY)
-		return put_keys(l, s, len) ? -EINVAL : 0;
-	if (!name || !len || has_space(s, len))
+		return put_keys(l, s, len);
+	if ((!name || !len || has_space(s, len)) && !unreadable(l))
 		return -EINVAL;
-	put(l, " -F %s%s%.*s", name, op, (int)len, s);
+	put(l, " -F %s%s%.*s", name ? name : "?", op, (int)len, s);
+	return 0;
+}
+
+static int put_compare(struct line *l, const char *op, unsigned int v)
+{
+	if (v >= sizeof(compare_sides) / sizeof(compare_sides[0]) || !compare_sides[v][0]) {
+		if (!unreadable(l))
+			return -EINVAL;
+		put(l, " -C %u%s?", v, op);
+		return 0;
+	}
+	put(l, " -C %s%s%s", compare_sides[v][0], op, compare_sides[v][1]);
 	return 0;
 }
 
@@ -174,32 +247,33 @@ static int put_string_field(struct line *l, unsigned int type, const char *name,
 static int put_number_field(struct line *l, unsigned int type, const char *name, const char *op,
 			    unsigned int v)
 {
-	switch (type) {
-	case AUDIT_ARCH:
-		break;
-	case AUDIT_PERM:
-		put_perm(l, op, v);
-		break;
-	case AUDIT_FIELD_COMPARE:
-		if (v >= sizeof(compare_sides) / sizeof(compare_sides[0]) || !compare_sides[v][0])
-			return -EINVAL;
-		put(l, " -C %s%s%s", compare_sides[v][0], op, compare_sides[v][1]);
-		break;
-	case AUDIT_FILETYPE: {
-		const char *ftype = audit_ftype_to_name(v);
+	const char *word = NULL;
 
-		if (!ftype)
-			return -EINVAL;
-		put(l, " -F %s%s%s", name, op, ftype);
-		break;
+	if (type == AUDIT_ARCH)
+		return 0;
+	if (type == AUDIT_PERM) {
+		put_perm(l, op, v);
+		return 0;
 	}
-	default:
-		if (!name)
+	if (type == AUDIT_FIELD_COMPARE)
+		return put_compare(l, op, v);
+	if (type == AUDIT_FILETYPE && !(word = audit_ftype_to_name(v)) && !unreadable(l))
+		return -EINVAL;
+	if (type == AUDIT_MSGTYPE)
+		word = audit_msg_type_to_name(v);
+	if (!name) {
+		/* auditctl -l's form for a field libaudit cannot name. */
+		if (!unreadable(l))
 			return -EINVAL;
-		if (field_is_unsigned(type))
-			put(l, " -F %s%s%u", name, op, v);
-		else
-			put(l, " -F %s%s%d", name, op, (int)v);
+		put(l, " f%u%s%d", type, op, (int)v);
+	} else if (word) {
+		put(l, " -F %s%s%s", name, op, word);
+	} else if (type == AUDIT_INODE) {
+		put(l, " -F %s%s%u", name, op, v);
+	} else if (type >= AUDIT_ARG0 && type <= AUDIT_ARG3) {
+		put(l, " -F %s%s0x%X", name, op, v);
+	} else {
+		put(l, " -F %s%s%d", name, op, (int)v);
 	}
 	return 0;
 }
@@ -215,14 +289,20 @@ static int put_fields(struct line *l, const struct audit_rule *r)
 		const char *name = audit_field_to_name(f);
 		int err;
 
-		if (!op)
+		if (!op && !unreadable(l))
 			return -EINVAL;
+		if (!op)
+			op = "?";
 		if (rule_field_is_string(f)) {
 			const char *s = r->strings + off;
 
-			/* A value past what the rule kept (RULE_STRINGS_MAX) cannot be written. */
-			if (off + v > r->strings_len)
-				return -EINVAL;
+			/* A value past what the rule kept (RULE_STRINGS_MAX) cannot be written
+			 * whole. */
+			if (off + v > r->strings_len) {
+				if (!unreadable(l))
+					return -EINVAL;
+				v = off < r->strings_len ? r->strings_len - off : 0;
+			}
 			off += v;
 			err = put_string_field(l, f, name, op, s, v);
 		} else {
@@ -234,27 +314,49 @@ static int put_fields(struct line *l, const struct audit_rule *r)
 	return 0;
 }
 
+static int render(struct line *l, const struct audit_rule *r, __u32 add_arch, const __u32 *mask)
+{
+	const char *action = audit_action_to_name(r->action);
+	const char *list = audit_flag_to_name(r->list);
+	int machine;
+
+	if ((!action || !list) && !unreadable(l))
+		return -EINVAL;
+	put(l, "-a %s,%s", action ? action : "?", list ? list : "?");
+	put_archs(l, r, add_arch, &machine);
+	if (machine < 0)
+		machine = arch_machine(ARCH_NATIVE);
+	put_syscalls(l, r, mask ? mask : r->mask, machine);
+	if (put_fields(l, r))
+		return -EINVAL;
+	return l->overflow ? -ENOSPC : 0;
+}
+
 int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
 		     size_t size)
 {
-	const char *action, *list;
-	struct line l = { .buf = buf, .size = size };
-	int machine;
+	struct line l = { .buf = buf, .size = size, .strict = true };
 
 	if (!size)
 		return -EINVAL;
 	buf[0] = '\0';
-	action = audit_action_to_name(r->action);
-	list = audit_flag_to_name(r->list);
-	if (!action || !list)
-		return -EINVAL;
-	put(&l, "-a %s,%s", action, list);
-	if (put_archs(&l, r, add_arch, &machine))
-		return -EINVAL;
-	if (machine < 0)
-		machine = audit_detect_machine();
-	put_syscalls(&l, r, mask ? mask : r->mask, machine);
-	if (put_fields(&l, r))
-		return -EINVAL;
-	return l.overflow ? -ENOSPC : 0;
+	return render(&l, r, add_arch, mask);
+}
+
+char *rule_listing(const struct audit_rule *r)
+{
+	size_t size = 1024;
+
+	for (;;) {
+		struct line l = { .size = size };
+
+		l.buf = malloc(size);
+		if (!l.buf)
+			return NULL;
+		l.buf[0] = '\0';
+		if (render(&l, r, 0, NULL) != -ENOSPC)
+			return l.buf;
+		free(l.buf);
+		size *= 2;
+	}
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A rule written back in auditctl syntax from its kernel form, for rules files. */
+/* A rule written in auditctl syntax from its kernel form: reports and rules files. */
 #ifndef __RULE_TEXT_H
 #define __RULE_TEXT_H
 
@@ -7,16 +7,24 @@
 #include "audit/ruleset.h"
 
 /*
- * `r` as one auditctl line: arch fields first (the rule's own, or
- * `-F arch=` of add_arch when that is not 0), then `-S` from `mask` (NULL:
- * the rule's own; none when every bit is set, which auditctl gives a rule
- * without -S), then its other fields in the kernel's order and its keys.
- * Syscalls are named where libaudit's table names them back to the same
- * number, else written as numbers (auditctl takes both). Returns 0,
- * -ENOSPC when `size` is too small, -EINVAL when a rules file cannot say
- * it (white space in a value, a value longer than the rule kept).
+ * `r` as one line of a rules file, in auditctl -l's form: -a ACTION,LIST,
+ * arch fields first (add_arch's `-F arch=` when that is not 0, then the
+ * rule's own; b64 and b32 where they read back to the same arch here),
+ * then `-S` from `mask` (NULL: the rule's own; `-S all` when every bit is
+ * set), then its other fields in the kernel's order, keys as -F key=.
+ * Syscalls are named from the table of the rule's arch where libaudit
+ * reads the name back to the same number, else written as numbers
+ * (auditctl takes both). Returns 0, -ENOSPC when `size` is too small,
+ * -EINVAL when a rules file cannot say it (white space in a value, a value
+ * longer than the rule kept, a field or comparison libaudit cannot name).
  */
 int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
 		     size_t size);
+
+/*
+ * The same line for reports, allocated (NULL: no memory): where a rules
+ * file cannot say the rule, it is written as auditctl -l would anyway.
+ */
+char *rule_listing(const struct audit_rule *r);
 
 #endif /* __RULE_TEXT_H */

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <libaudit.h>
 #include "audit/netlink.h"
+#include "audit/rule_text.h"
 #include "audit/ruleset.h"
-#include "audit/syscalls.h"
 
 bool rule_field_is_id(unsigned int field)
 {
@@ -40,52 +40,6 @@ bool rule_field_is_string(unsigned int field)
 		return true;
 	}
 	return false;
-}
-
-static void appendf(char *buf, size_t size, const char *fmt, const char *a, const char *b,
-		    const char *c)
-{
-	size_t len = strlen(buf);
-
-	if (len < size)
-		snprintf(buf + len, size - len, fmt, a, b, c);
-}
-
-static void describe_perm(unsigned int perm, char *out)
-{
-	char *p = out;
-
-	if (perm & AUDIT_PERM_READ)
-		*p++ = 'r';
-	if (perm & AUDIT_PERM_WRITE)
-		*p++ = 'w';
-	if (perm & AUDIT_PERM_EXEC)
-		*p++ = 'x';
-	if (perm & AUDIT_PERM_ATTR)
-		*p++ = 'a';
-	*p = '\0';
-}
-
-/* "-S getpid,openat" for up to a few names, else a count. */
-static void describe_syscalls(const struct audit_rule *r, int machine, char *out, size_t size)
-{
-	unsigned int bits = mask_count(r->mask), shown = 0;
-
-	out[0] = '\0';
-	if (mask_is_full(r->mask))
-		return;
-	if (bits > 6) {
-		snprintf(out, size, " -S <%u syscalls>", bits);
-		return;
-	}
-	for (unsigned int nr = 0; nr < MASK_BITS; nr++) {
-		char name[32];
-
-		if (!mask_test(r->mask, nr))
-			continue;
-		syscall_name(nr, machine, name, sizeof(name));
-		appendf(out, size, "%s%s%s", shown++ ? "," : " -S ", name, "");
-	}
 }
 
 /* audit_comparator() on a record's field, with the operator as userspace writes it. */
@@ -129,13 +83,23 @@ static bool may_drop_config_change(const struct audit_rule_data *d)
 	return true;
 }
 
+/* What the reports and the model read off field i: perm, arch, key, inode hash. */
+static void note_field(struct audit_rule *r, const struct rule_field *f, const char *s)
+{
+	/* perm!= matches what perm= does not: it narrows nothing. */
+	if (f->type == AUDIT_PERM && f->op == AUDIT_EQUAL)
+		r->perm = f->value;
+	if (f->type == AUDIT_ARCH && f->op == AUDIT_EQUAL)
+		r->arch_elf = f->value;
+	if (f->type == AUDIT_WATCH || (f->type == AUDIT_INODE && f->op == AUDIT_EQUAL))
+		r->inode_hash = true;
+	if (f->type == AUDIT_FILTERKEY && !r->key[0])
+		snprintf(r->key, sizeof(r->key), "%.*s", (int)f->value, s);
+}
+
 int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t len)
 {
-	const char *action = audit_action_to_name(d->action);
-	const char *list = audit_flag_to_name(d->flags & ~AUDIT_FILTER_PREPEND);
-	char fields[400] = "", syscalls[160];
 	size_t off = 0;
-	int machine = -1;
 
 	if (len < sizeof(*d) || d->field_count > AUDIT_MAX_FIELDS || len < sizeof(*d) + d->buflen)
 		return -EINVAL;
@@ -156,50 +120,21 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 	r->drops_config_change = may_drop_config_change(d);
 
 	for (unsigned int i = 0; i < d->field_count; i++) {
-		unsigned int f = d->fields[i], v = d->values[i], op = d->fieldflags[i];
-		const char *name = audit_field_to_name(f);
-		const char *sym = audit_operator_to_symbol(op);
-		char val[AUDIT_MAX_KEY_LEN + 1];
+		struct rule_field *f = &r->fields[i];
 
-		r->fields[i] = (struct rule_field){ .type = f, .op = op, .value = v };
-		if (rule_field_is_string(f)) {
-			if (off + v > d->buflen) {
-				rule_free(r);
-				return -EINVAL;
-			}
-			snprintf(val, sizeof(val), "%.*s", (int)v, d->buf + off);
-			off += v;
-		} else if (f == AUDIT_PERM) {
-			describe_perm(v, val);
-			/* perm!= matches what perm= does not: it narrows nothing. */
-			if (op == AUDIT_EQUAL)
-				r->perm = v;
-		} else if (f == AUDIT_ARCH) {
-			machine = audit_elf_to_machine(v);
-			if (op == AUDIT_EQUAL)
-				r->arch_elf = v;
-			snprintf(val, sizeof(val), "%s",
-				 machine >= 0 ? audit_machine_to_name(machine) : "?");
-		} else {
-			snprintf(val, sizeof(val), "%d", (int)v);
+		*f = (struct rule_field){ .type = d->fields[i],
+					  .op = d->fieldflags[i],
+					  .value = d->values[i] };
+		if (rule_field_is_string(f->type) && off + f->value > d->buflen) {
+			rule_free(r);
+			return -EINVAL;
 		}
-
-		if (f == AUDIT_WATCH || (f == AUDIT_INODE && op == AUDIT_EQUAL))
-			r->inode_hash = true;
-		if (f == AUDIT_FILTERKEY) {
-			if (!r->key[0])
-				snprintf(r->key, sizeof(r->key), "%s", val);
-			appendf(fields, sizeof(fields), " -k %s%s%s", val, "", "");
-			continue;
-		}
-		appendf(fields, sizeof(fields), " -F %s%s%s", name ? name : "?", sym ? sym : "?",
-			val);
+		note_field(r, f, d->buf + off);
+		if (rule_field_is_string(f->type))
+			off += f->value;
 	}
-
-	describe_syscalls(r, machine, syscalls, sizeof(syscalls));
-	if (asprintf(&r->text, "-a %s,%s%s%s", action ? action : "?", list ? list : "?", syscalls,
-		     fields) < 0) {
-		r->text = NULL;
+	r->text = rule_listing(r);
+	if (!r->text) {
 		rule_free(r);
 		return -ENOMEM;
 	}

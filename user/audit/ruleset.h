@@ -36,7 +36,7 @@ struct audit_rule {
 	 * The rest is allocated to size (rule_free()): a rule set of 10,000
 	 * rules, listed again at every change, is kept twice during a listing.
 	 */
-	char *text; /* auditctl-like, for people */
+	char *text; /* as auditctl -l lists it (rule_listing()) */
 	unsigned int field_count;
 	struct rule_field *fields;
 	char *strings; /* truncated past RULE_STRINGS_MAX */

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "model/blockers.h"
 #include "output/blockers_report.h"
+#include "output/mask_bit_name.h"
 #include "audit/syscalls.h"
 
 static const char *kind_name(const struct skip_blockers *b, char *buf, size_t size)
@@ -16,7 +17,7 @@ static const char *kind_name(const struct skip_blockers *b, char *buf, size_t si
 	return "patch's mask";
 }
 
-/* The example syscall's name on the arch whose table holds it. */
+/* The example syscall's name on the arch whose table holds it (JSON: one name). */
 static void example_name(const struct skip_blockers *b, char *buf, size_t size)
 {
 	int arch = b->kind == BLOCKERS_ARCH ? b->arch : ARCH_NATIVE;
@@ -24,6 +25,15 @@ static void example_name(const struct skip_blockers *b, char *buf, size_t size)
 	slot_name(arch, b->example_nr, buf, size);
 	if (!strncmp(buf, "syscall_", 8) && b->kind != BLOCKERS_ARCH)
 		slot_name(ARCH_COMPAT, b->example_nr, buf, size);
+}
+
+/* The same for people: a bit of an arch-blind mask is named from both tables. */
+static void example_text(const struct skip_blockers *b, char *buf, size_t size)
+{
+	if (b->kind == BLOCKERS_ARCH)
+		slot_name(b->arch, b->example_nr, buf, size);
+	else
+		mask_bit_name(b->example_nr, buf, size);
 }
 
 static json_object *one_json(const struct ruleset *rs, const struct skip_blockers *b)
@@ -84,19 +94,21 @@ json_object *skip_blockers_json(const struct ruleset *rs)
 
 static void print_one(FILE *out, const struct ruleset *rs, const struct skip_blockers *b)
 {
-	char name[64], label[64];
+	char name[96], label[64];
+	unsigned int bits;
 
 	if (!b->n) {
 		fprintf(out, "  %s: none: the skip fires already for %u of %u syscalls\n",
 			kind_name(b, label, sizeof(label)), b->skippable, b->syscalls);
 		return;
 	}
-	example_name(b, name, sizeof(name));
+	example_text(b, name, sizeof(name));
+	bits = mask_count(b->without);
 	fprintf(out,
-		"  %s: %zu rule%s; removing %s, or narrowing %s to leave out %s, lets %u of %u syscalls skip (aggregate mask then %u bits)\n",
+		"  %s: %zu rule%s; removing %s, or narrowing %s to leave out %s, lets %u of %u syscalls skip (aggregate mask then %u bit%s)\n",
 		kind_name(b, label, sizeof(label)), b->n, b->n == 1 ? "" : "s",
 		b->n == 1 ? "it" : "them", b->n == 1 ? "it" : "each", name, b->freed, b->syscalls,
-		mask_count(b->without));
+		bits, bits == 1 ? "" : "s");
 	for (size_t i = 0; i < b->n; i++) {
 		const struct audit_rule *r = &rs->rules[b->rules[i]];
 
@@ -119,6 +131,9 @@ void print_skip_blockers(FILE *out, const struct ruleset *rs, bool always)
 	}
 	fprintf(out,
 		"\nFewest exit rules that keep the skip from firing (exact: the rules naming the least-named syscall):\n");
+	/* The rules report says it before its own lists of syscalls. */
+	if (!always)
+		print_syscall_count_note(out);
 	print_one(out, rs, &b);
 	blockers_free(&b);
 	for (int a = 0; a < NR_ARCHES; a++) {

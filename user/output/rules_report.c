@@ -8,26 +8,28 @@
 #include "output/blockers_report.h"
 #include "output/full_mask_rules.h"
 #include "output/json_out.h"
+#include "output/mask_bit_name.h"
 #include "output/rules_report.h"
 
+/* The numbers the patch's mask sets (set) or leaves clear, named from both arches' tables. */
 static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char *title)
 {
 	unsigned int n = 0, listed = 0;
-	char name[64];
+	char name[96];
 
-	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		syscall_name(nr, -1, name, sizeof(name));
-		n += mask_test(m, nr) == set && strncmp(name, "syscall_", 8);
-	}
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
+		n += mask_test(m, nr) == set && mask_bit_named(nr);
 	fprintf(out, "%s: %u", title, n);
 	if (n > 48) {
 		fprintf(out, " (too many to list)\n");
 		return;
 	}
 	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		syscall_name(nr, -1, name, sizeof(name));
-		if (mask_test(m, nr) == set && strncmp(name, "syscall_", 8))
-			fprintf(out, "%s%s", listed++ % 8 ? " " : "\n  ", name);
+		if (mask_test(m, nr) != set || !mask_bit_named(nr))
+			continue;
+		mask_bit_name(nr, name, sizeof(name));
+		fprintf(out, "%s%s", !listed ? "\n  " : listed % 8 ? ", " : ",\n  ", name);
+		listed++;
 	}
 	fprintf(out, "\n");
 }
@@ -63,6 +65,18 @@ static json_object *strings_json(char *const *v, size_t n)
 	return arr;
 }
 
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void print_exit_rule(FILE *out, const struct audit_rule *r)
+{
+	unsigned int bits = mask_count(r->mask);
+
+	fprintf(out, "  %4u bit%s  %s\n", bits, bits == 1 ? " " : "s", r->text);
+}
+
 static void print_read_from(FILE *out, const struct ruleset *rs)
 {
 	fprintf(out, "Read from %s (nothing loaded):\n", rs->nsources == 1 ? "a file" : "files");
@@ -73,6 +87,38 @@ static void print_read_from(FILE *out, const struct ruleset *rs)
 	for (size_t i = 0; i < rs->nnotes; i++)
 		fprintf(out, "  %s\n", rs->notes[i]);
 	fprintf(out, "\n");
+}
+
+/* The text report: the rules, the aggregate mask, its syscalls and what fills it. */
+static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_mask all)
+{
+	struct whatif_masks w;
+
+	if (rs->nsources)
+		print_read_from(out, rs);
+	fprintf(out,
+		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rule_on_exit_list(&rs->rules[i]))
+			print_exit_rule(out, &rs->rules[i]);
+	fprintf(out, "\nOn the inode hash (not walked by the exit filter):\n");
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].inode_hash)
+			fprintf(out, "            %s\n", rs->rules[i].text);
+	fprintf(out, "\nAggregate mask of %zu exit rule%s: %u of %u bits set\n",
+		ruleset_exit_rules(rs), plural(ruleset_exit_rules(rs)), mask_count(all), MASK_BITS);
+	whatif_build(rs, NULL, &w);
+	fprintf(out,
+		"Beyond the patch: native-arch mask %u bit%s, compat-arch mask %u bit%s, "
+		"perm-narrowed mask %u bit%s\n",
+		mask_count(w.arch_mask[0]), plural(mask_count(w.arch_mask[0])),
+		mask_count(w.arch_mask[1]), plural(mask_count(w.arch_mask[1])),
+		mask_count(w.perm_mask), plural(mask_count(w.perm_mask)));
+	print_syscall_count_note(out);
+	print_syscalls(out, all, true, "Syscalls that still walk the list");
+	print_syscalls(out, all, false, "Syscalls the fast path would skip");
+	print_full_mask_rules(out, rs);
+	print_skip_blockers(out, rs, true);
 }
 
 void report_rules(FILE *out, const struct ruleset *rs, bool json)
@@ -130,27 +176,5 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		return;
 	}
 
-	if (rs->nsources)
-		print_read_from(out, rs);
-	fprintf(out,
-		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
-	for (size_t i = 0; i < rs->n; i++)
-		if (rule_on_exit_list(&rs->rules[i]))
-			fprintf(out, "  %4u bits  %s\n", mask_count(rs->rules[i].mask),
-				rs->rules[i].text);
-	fprintf(out, "\nOn the inode hash (not walked by the exit filter):\n");
-	for (size_t i = 0; i < rs->n; i++)
-		if (rs->rules[i].inode_hash)
-			fprintf(out, "            %s\n", rs->rules[i].text);
-	fprintf(out, "\nAggregate mask of %zu exit rules: %u of %u bits set\n",
-		ruleset_exit_rules(rs), mask_count(all), MASK_BITS);
-	whatif_build(rs, NULL, &w);
-	fprintf(out,
-		"Beyond the patch: native-arch mask %u bits, compat-arch mask %u bits, "
-		"perm-narrowed mask %u bits\n",
-		mask_count(w.arch_mask[0]), mask_count(w.arch_mask[1]), mask_count(w.perm_mask));
-	print_syscalls(out, all, true, "Syscalls that still walk the list");
-	print_syscalls(out, all, false, "Syscalls the fast path would skip");
-	print_full_mask_rules(out, rs);
-	print_skip_blockers(out, rs, true);
+	print_rules_text(out, rs, all);
 }
