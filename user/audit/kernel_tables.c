@@ -132,6 +132,19 @@ int kernel_syscall_number(const char *name, int machine)
 	return -1;
 }
 
+int kernel_syscall_number_any(const char *name, int machine, bool *in_table)
+{
+	size_t n;
+	const struct kernel_syscall *t = arch_table(machine, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name)) {
+			*in_table = t[i].in & 1u << table();
+			return t[i].nr;
+		}
+	return -1;
+}
+
 const char *kernel_syscall_name(unsigned int nr, int machine)
 {
 	size_t n;

@@ -44,6 +44,12 @@ int kernel_tables_nearest(const char *release);
  * table for. */
 int kernel_syscall_number(const char *name, int machine);
 const char *kernel_syscall_name(unsigned int nr, int machine);
+/*
+ * NAME's number in any of the tables (syscall numbers are never reused),
+ * and in *in_table whether the table in use has it: what an auditctl that
+ * knows the name puts in a rule, whichever kernel it then runs on.
+ */
+int kernel_syscall_number_any(const char *name, int machine, bool *in_table);
 /* Whether the tables cover MACHINE's arch at all. */
 bool kernel_tables_have(int machine);
 /* Sets in M the numbers, on MACHINE, of the syscalls in a class list of the table in use. */
