@@ -85,7 +85,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb \
+	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab kernel-tables man deb \
 	check-layers
 
 all: $(TOOLS)
@@ -356,9 +356,11 @@ kernels:
 kernel-ab: kernels static
 	$(Q)tests/kernel-ab/run.sh $(KVER)
 
-# The perm= classes, from a kernel tree (KSRC, e.g. an unpacked linux-source).
-classes:
-	scripts/gen-syscall-classes.sh $(KSRC) $$($(MAKE) -s -C $(KSRC) kernelversion) > user/audit/syscall_classes.h
+# Syscall numbers and perm= classes per kernel version, from kernel trees
+# (KSRCS, oldest first: unpacked linux-source-5.10, -6.1, -6.12, -7.2, or
+# only the files scripts/gen-kernel-tables.sh names).
+kernel-tables:
+	scripts/gen-kernel-tables.sh $(KSRCS) > user/audit/kernel_tables_data.h
 
 # auditskip(8) from the program's own --help, so it always lists the options.
 man: $(OUTPUT)/auditskip.8
@@ -388,7 +390,7 @@ deb:
 	@echo "built $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.deb"
 
 # Every C file of the project but the generated ones, in .clang-format's style.
-FORMAT_FILES = $(filter-out user/audit/syscall_classes.h,$(wildcard bpf/*.c user/*/*.c user/*/*.h include/*.h tests/*/*.c tests/*/*.h bench/*.c fuzz/*.c))
+FORMAT_FILES = $(filter-out user/audit/kernel_tables_data.h,$(wildcard bpf/*.c user/*/*.c user/*/*.h include/*.h tests/*/*.c tests/*/*.h bench/*.c fuzz/*.c))
 format:
 	clang-format -i $(FORMAT_FILES)
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <libaudit.h>
+#include "audit/kernel_tables.h"
 #include "audit/rules_file_internal.h"
 
 /* audit_number_to_errmsg()'s table (lib/errormsg.h); where: 1 field first, 2 last, 0 none. */
@@ -214,6 +215,51 @@ static int setup_perms(struct reader *rd, struct line_state *ls, const char *opt
 	return 0;
 }
 
+/*
+ * A name libaudit does not know, numbered from the kernel tables for the
+ * rule's arch (_audit_elf), as an auditctl whose tables are as new would
+ * number it. The number, its bit set, and in *in_table whether the kernel
+ * table in use has the syscall; or -1: no table knows the name.
+ */
+static int kernel_table_syscall(struct audit_rule_data *rule, const char *name, bool *in_table)
+{
+	int machine = audit_elf_to_machine(_audit_elf);
+	int nr = machine >= 0 ? kernel_syscall_number_any(name, machine, in_table) : -1;
+
+	if (nr < 0 || nr >= AUDIT_BITMASK_SIZE * 32)
+		return -1;
+	rule->mask[nr / 32] |= 1U << (nr % 32);
+	return nr;
+}
+
+/* One name of -S: libaudit's number, else the kernel tables' with a note. */
+static int syscall_by_name(struct reader *rd, struct line_state *ls, const char *name)
+{
+	int rc = audit_rule_syscallbyname_data(ls->rule, name);
+	const char *arch = audit_machine_to_name(audit_elf_to_machine(_audit_elf));
+	bool in_table;
+	int nr;
+
+	if (rc == -2)
+		return line_error(rd, "Elf type unknown: 0x%x", _audit_elf);
+	if (rc != -1)
+		return 0;
+	nr = kernel_table_syscall(ls->rule, name, &in_table);
+	if (nr < 0)
+		return line_error(rd, "Syscall name unknown: %s", name);
+	if (in_table)
+		line_note(
+			rd,
+			"auditctl 3.0.9 would refuse this line (Syscall name unknown: %s); an auditctl that knows %s loads it as syscall %d of %s (Linux %s's table), and so it is read here",
+			name, name, nr, arch, kernel_tables_version());
+	else
+		line_note(
+			rd,
+			"auditctl 3.0.9 would refuse this line (Syscall name unknown: %s); an auditctl that knows %s loads it as syscall %d of %s, and so it is read here, but Linux %s has no such syscall: that bit never matches",
+			name, name, nr, arch, kernel_tables_version());
+	return 0;
+}
+
 /* auditctl's check_rule_mismatch(): numbers that differ between the 64- and 32-bit tables. */
 static void check_mismatch(struct reader *rd, struct line_state *ls, const char *opt)
 {
@@ -239,7 +285,8 @@ static void check_mismatch(struct reader *rd, struct line_state *ls, const char 
 	}
 	memset(&tmp, 0, sizeof(tmp));
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		audit_rule_syscallbyname_data(&tmp, tok);
+		if (audit_rule_syscallbyname_data(&tmp, tok) == -1)
+			kernel_table_syscall(&tmp, tok, &(bool){ false });
 	if (memcmp(tmp.mask, ls->rule->mask, sizeof(tmp.mask)))
 		line_note(
 			rd,
@@ -254,28 +301,11 @@ static int parse_syscalls(struct reader *rd, struct line_state *ls, const char *
 	char *copy, *tok, *save;
 	int rc = 0;
 
-	if (!strchr(opt, ',')) {
-		rc = audit_rule_syscallbyname_data(ls->rule, opt);
-		if (rc == -1)
-			return line_error(rd, "Syscall name unknown: %s", opt);
-		if (rc == -2)
-			return line_error(rd, "Elf type unknown: 0x%x", _audit_elf);
-		return 0;
-	}
 	copy = strdup(opt);
 	if (!copy)
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		rc = audit_rule_syscallbyname_data(ls->rule, tok);
-		if (rc == -1) {
-			line_error(rd, "Syscall name unknown: %s", tok);
-			break;
-		}
-		if (rc == -2) {
-			line_error(rd, "Elf type unknown: 0x%x", _audit_elf);
-			break;
-		}
-	}
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+		rc = syscall_by_name(rd, ls, tok);
 	free(copy);
 	return rc ? -EINVAL : 0;
 }

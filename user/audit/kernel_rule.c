@@ -4,104 +4,30 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/socket.h>
-#include <sys/utsname.h>
 #include <libaudit.h>
 #include "audit/kernel_rule.h"
 #include "audit/mask.h"
 #include "audit/ruleset.h"
-#include "audit/syscall_classes.h"
+#include "audit/kernel_tables.h"
 #include "audit/syscalls.h"
-
-/*
- * Syscalls newer than libaudit 3.0.9's tables that audit's classes hold,
- * with the Linux version that added them: numbered alike on x86_64, i386,
- * aarch64 and arm, as every syscall since Linux 5.1's unified numbering.
- */
-static const struct {
-	const char *name;
-	int nr;
-	int since; /* major * 1000 + minor */
-} unnamed_by_libaudit[] = {
-	{ "fchmodat2", 452, 6006 },   { "setxattrat", 463, 6013 },    { "getxattrat", 464, 6013 },
-	{ "listxattrat", 465, 6013 }, { "removexattrat", 466, 6013 },
-};
-
-/*
- * Class members newer than the tables (generated from 6.12): 6.13 put the
- * *xattrat calls into include/asm-generic/audit_change_attr.h.
- */
-static const struct {
-	int class;
-	const char *name;
-} newer_members[] = {
-	{ AUDIT_CLASS_CHATTR, "setxattrat" },
-	{ AUDIT_CLASS_CHATTR, "removexattrat" },
-};
-
-static int running_kernel(void)
-{
-	static int version = -1;
-	struct utsname u;
-	int major, minor;
-
-	if (version < 0)
-		version = !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 ?
-				  major * 1000 + minor :
-				  0;
-	return version;
-}
-
-static int class_syscall(const char *name, int machine)
-{
-	int nr = audit_name_to_syscall(name, machine);
-
-	if (nr >= 0 || (machine != MACH_86_64 && machine != MACH_X86 && machine != MACH_AARCH64 &&
-			machine != MACH_ARM))
-		return nr;
-	for (size_t i = 0; i < sizeof(unnamed_by_libaudit) / sizeof(unnamed_by_libaudit[0]); i++)
-		if (!strcmp(unnamed_by_libaudit[i].name, name))
-			return running_kernel() >= unnamed_by_libaudit[i].since ?
-				       unnamed_by_libaudit[i].nr :
-				       -1;
-	return -1;
-}
-
-static void class_mask(__u32 *m, const char *const *names, int machine)
-{
-	if (machine < 0)
-		return;
-	for (; *names; names++) {
-		int nr = class_syscall(*names, machine);
-
-		/* A name this arch lacks is left out, like the kernel's #ifdef __NR_. */
-		if (nr >= 0)
-			mask_set(m, nr);
-	}
-}
 
 void kernel_classes_from_tables(struct kernel_classes *kc)
 {
 	static const struct {
 		int class;
-		const char *const *names;
+		enum kernel_class_list list;
 	} tables[] = {
-		{ AUDIT_CLASS_DIR_WRITE, class_dir_write }, { AUDIT_CLASS_CHATTR, class_chattr },
-		{ AUDIT_CLASS_READ, class_read },	    { AUDIT_CLASS_WRITE, class_write },
-		{ AUDIT_CLASS_SIGNAL, class_signal },
+		{ AUDIT_CLASS_DIR_WRITE, KCLASS_DIR_WRITE }, { AUDIT_CLASS_CHATTR, KCLASS_CHATTR },
+		{ AUDIT_CLASS_READ, KCLASS_READ },	     { AUDIT_CLASS_WRITE, KCLASS_WRITE },
+		{ AUDIT_CLASS_SIGNAL, KCLASS_SIGNAL },
 	};
+	int native = arch_machine(ARCH_NATIVE), compat = arch_machine(ARCH_COMPAT);
 
 	memset(kc, 0, sizeof(*kc));
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		class_mask(kc->mask[tables[i].class], tables[i].names, arch_machine(ARCH_NATIVE));
+		kernel_class_mask(tables[i].list, native, kc->mask[tables[i].class]);
 		/* The _32 class is the next one, in the compat arch's numbers. */
-		class_mask(kc->mask[tables[i].class + 1], tables[i].names,
-			   arch_machine(ARCH_COMPAT));
-	}
-	for (size_t i = 0; i < sizeof(newer_members) / sizeof(newer_members[0]); i++) {
-		const char *const one[] = { newer_members[i].name, NULL };
-
-		class_mask(kc->mask[newer_members[i].class], one, arch_machine(ARCH_NATIVE));
-		class_mask(kc->mask[newer_members[i].class + 1], one, arch_machine(ARCH_COMPAT));
+		kernel_class_mask(tables[i].list, compat, kc->mask[tables[i].class + 1]);
 	}
 	kc->read = 1;
 }

@@ -12,9 +12,9 @@
 #include "auditskip.h"
 
 /*
- * The classes audit_register_class() fills at boot, built from the class
- * tables (syscall_classes.h) and libaudit's syscall numbers for this
- * machine's arch (even slots) and its compat arch (odd slots).
+ * The classes audit_register_class() fills at boot, built from the kernel
+ * table in use (kernel_tables.h): its class lists in its syscall numbers
+ * for this machine's arch (even slots) and its compat arch (odd slots).
  */
 void kernel_classes_from_tables(struct kernel_classes *kc);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <libaudit.h>
+#include "audit/kernel_tables.h"
 #include "audit/syscalls.h"
 
 static int native_machine(void)
@@ -40,6 +41,9 @@ void syscall_name(unsigned int nr, int machine, char *buf, size_t size)
 	if (machine < 0)
 		machine = native_machine();
 	name = machine >= 0 ? audit_syscall_to_name(nr, machine) : NULL;
+	/* Newer than libaudit's table: the kernel's own may name it. */
+	if (!name && machine >= 0)
+		name = kernel_syscall_name(nr, machine);
 	if (name)
 		snprintf(buf, size, "%s", name);
 	else

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "audit/kernel_rule.h"
 #include "audit/ruleset.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/kernel_option.h"
 #include "cli/run_options.h"
 #include "live/session.h"
 #include "live/sysinfo.h"
@@ -21,6 +23,7 @@ struct advise_options {
 	const char *output;  /* -o: the rewritten rules file, or NULL */
 	const char *profile; /* --profile: also predict the rewrite's effect on it */
 	bool json;
+	bool classes_from_kernel; /* --classes-from-kernel: read them with BPF, also for --file */
 	struct count_options run; /* reading the kernel's permission classes with BPF */
 };
 
@@ -30,6 +33,7 @@ enum {
 	OPT_PROFILE,
 	OPT_CALIBRATION,
 	OPT_BTF,
+	OPT_CLASSES_FROM_KERNEL,
 };
 
 static const char doc[] =
@@ -44,12 +48,19 @@ static const char doc[] =
 	"    auditskip advise --profile make.prof --json\n"
 	"                                 # and the rewrite's effect on a workload\n"
 	"\n"
-	"perm= rules are narrowed with the running kernel's permission classes,\n"
-	"which only root can read (with BPF); without them such rules are kept.\n";
+	"perm= rules are narrowed with permission classes. With --file they come\n"
+	"from auditskip's table of the kernel --kernel names (default: the nearest\n"
+	"to the running kernel): nothing is loaded and no privilege is needed;\n"
+	"--classes-from-kernel reads the running kernel's instead, with BPF (root).\n"
+	"On the loaded rules, the running kernel's classes are read with BPF (root);\n"
+	"where they cannot be, perm= rules are kept.\n";
 
 static const struct argp_option options[] = {
 	{ "file", OPT_FILE, "PATH", 0,
-	  "Read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing",
+	  "Read PATH, a rules file in auditctl syntax or a rules.d directory (in augenrules' order), instead of the loaded rules; loads nothing unless --classes-from-kernel",
+	  0 },
+	{ "classes-from-kernel", OPT_CLASSES_FROM_KERNEL, NULL, 0,
+	  "With --file, narrow perm= rules with the running kernel's permission classes, read by loading BPF programs (root), instead of the kernel table",
 	  0 },
 	{ "output", 'o', "FILE", 0, "Write the rewritten rules to FILE (for auditctl -R)", 0 },
 	{ "profile", OPT_PROFILE, "FILE", 0,
@@ -58,7 +69,8 @@ static const struct argp_option options[] = {
 	{ "top", 'n', "N", 0, "With --profile, show the top N syscalls (default 10)", 0 },
 	{ "calibration", OPT_CALIBRATION, "FILE", 0,
 	  "Calibration to price the walks with (default /var/lib/auditskip/calibration.json)", 0 },
-	{ "mode", 'm', "MODE", 0, "Force the attach mode that reads the permission classes", 0 },
+	{ "mode", 'm', "MODE", 0,
+	  "Force the attach mode that reads the running kernel's permission classes", 0 },
 	{ "btf", OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "verbose", 'v', NULL, 0, "Say why modes were passed over; libbpf's log", 0 },
 	{},
@@ -80,6 +92,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		o->json = true;
+		break;
+	case OPT_CLASSES_FROM_KERNEL:
+		o->classes_from_kernel = true;
 		break;
 	case 'n':
 		o->run.top = cli_parse_top(state, arg);
@@ -104,7 +119,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp argp = { options, parse_opt, NULL, doc, cli_children, NULL, NULL };
+static const struct argp argp = { options, parse_opt, NULL, doc, cli_children_with_kernel,
+				  NULL,	   NULL };
 
 /*
  * The permission classes as the running kernel filled them, the way a
@@ -129,25 +145,51 @@ static bool read_kernel_classes(struct count_options *run, struct kernel_classes
 }
 
 /*
- * The rules to advise on, and whether the kernel's classes were read. A
- * rules file needs no privilege to read; its perm= rewrites still need
- * the running kernel's classes, which only root can get. 0, or -1 after
- * a message.
+ * --file: the rules file, and its perm= classes from the kernel table, or
+ * with --classes-from-kernel from the running kernel (root, BPF). 0, or -1
+ * after a message.
+ */
+static int read_file_rules(struct advise_options *o, struct ruleset *rs, struct kernel_classes *kc,
+			   enum advise_classes *from)
+{
+	if (o->classes_from_kernel && preflight(false, 0))
+		return -1;
+	if (read_rules_file(o->file, rs))
+		return -1;
+	if (!o->classes_from_kernel) {
+		kernel_classes_from_tables(kc);
+		*from = CLASSES_TABLE;
+		return 0;
+	}
+	if (!read_kernel_classes(&o->run, kc)) {
+		fprintf(stderr,
+			"auditskip: cannot read the running kernel's permission classes (-v says why); without --classes-from-kernel the kernel table is used\n");
+		ruleset_free(rs);
+		return -1;
+	}
+	*from = CLASSES_KERNEL;
+	return 0;
+}
+
+/*
+ * The rules to advise on, and where their perm= classes come from. On the
+ * loaded rules, the running kernel's classes (root, BPF), else, as for
+ * --file, the kernel table. 0, or -1 after a message.
  */
 static int read_rules(struct advise_options *o, struct ruleset *rs, struct kernel_classes *kc,
-		      bool *have_classes)
+		      enum advise_classes *from)
 {
 	int err;
 
-	if (o->file) {
-		if (read_rules_file(o->file, rs))
-			return -1;
-		*have_classes = !missing_privilege() && read_kernel_classes(&o->run, kc);
-		return 0;
-	}
+	if (o->file)
+		return read_file_rules(o, rs, kc, from);
 	if (preflight(false, 0))
 		return -1;
-	*have_classes = read_kernel_classes(&o->run, kc);
+	*from = CLASSES_KERNEL;
+	if (!read_kernel_classes(&o->run, kc)) {
+		kernel_classes_from_tables(kc);
+		*from = CLASSES_TABLE;
+	}
 	err = ruleset_load(rs);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
@@ -206,23 +248,25 @@ int do_advise(int argc, char **argv)
 	struct kernel_classes kc;
 	struct advice a;
 	struct ruleset rs;
-	bool have_classes;
+	enum advise_classes from = CLASSES_NONE;
 	int ret = 1, err;
 
 	count_options_init(&o.run);
 	err = cli_parse(&argp, "advise", argc, argv, &o, NULL);
 	if (err)
 		return err;
-	if (read_rules(&o, &rs, &kc, &have_classes))
+	if (read_rules(&o, &rs, &kc, &from))
 		return 1;
-	if (advise_build(&rs, have_classes ? &kc : NULL, &a)) {
+	if (advise_build(&rs, from != CLASSES_NONE ? &kc : NULL, from, &a)) {
 		fprintf(stderr, "auditskip: out of memory\n");
 		ruleset_free(&rs);
 		return 1;
 	}
 	if (!o.output || !write_rules(&o, &rs, &a)) {
 		advise_report(stdout, &rs, &a, o.json);
-		ret = o.profile ? advise_on_profile(&o, &rs, &a, have_classes ? &kc : NULL) : 0;
+		ret = o.profile ?
+			      advise_on_profile(&o, &rs, &a, from != CLASSES_NONE ? &kc : NULL) :
+			      0;
 	}
 	advise_free(&a);
 	ruleset_free(&rs);

@@ -6,6 +6,7 @@
 #include "audit/ruleset.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/kernel_option.h"
 #include "output/rules_report.h"
 #include "output/count_report.h"
 
@@ -56,7 +57,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp argp = { options, parse_opt, NULL, doc, cli_children, NULL, NULL };
+static const struct argp argp = { options, parse_opt, NULL, doc, cli_children_with_kernel,
+				  NULL,	   NULL };
 
 int do_rules(int argc, char **argv)
 {

@@ -8,6 +8,7 @@
 #include "audit/ruleset.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/kernel_option.h"
 #include "live/sysinfo.h"
 #include "model/prediction.h"
 #include "model/profile.h"
@@ -89,7 +90,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp argp = { options, parse_opt, NULL, doc, cli_children, NULL, NULL };
+static const struct argp argp = { options, parse_opt, NULL, doc, cli_children_with_kernel,
+				  NULL,	   NULL };
 
 static void report(const struct whatif_options *o, const struct ruleset *rs,
 		   const struct profile *prof, const struct prediction *pred,

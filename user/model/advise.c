@@ -6,6 +6,7 @@
 #include <libaudit.h>
 #include "model/advise.h"
 #include "auditskip.h"
+#include "audit/kernel_tables.h"
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
 #include "model/sharper_masks.h"
@@ -215,7 +216,8 @@ static void advise_rule(const struct audit_rule *r, const struct kernel_classes 
 	advise_perm(r, kc, elf, pass, has_arch, ra);
 }
 
-int advise_build(const struct ruleset *rs, const struct kernel_classes *kc, struct advice *a)
+int advise_build(const struct ruleset *rs, const struct kernel_classes *kc,
+		 enum advise_classes from, struct advice *a)
 {
 	__u32 elf[NR_ARCHES];
 	size_t counted = 0;
@@ -225,7 +227,7 @@ int advise_build(const struct ruleset *rs, const struct kernel_classes *kc, stru
 	if (!a->rules)
 		return -ENOMEM;
 	a->n = rs->n;
-	a->classes_read = kc != NULL;
+	a->classes = kc ? from : CLASSES_NONE;
 	whatif_arches(elf);
 	for (size_t i = 0; i < rs->n; i++)
 		advise_rule(&rs->rules[i], kc, elf, &a->rules[i]);
@@ -328,10 +330,7 @@ int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice 
 		"## Load with 'auditctl -R FILE': it replaces every audit rule loaded.\n"
 		"## perm= rewrites: %s.\n"
 		"-D\n",
-		source,
-		a->classes_read ?
-			"syscalls of the running kernel's permission classes" :
-			"none (the running kernel's permission classes could not be read)");
+		source, advise_classes_from(a));
 	/* A file's lines that are no rule (-b, -f, -e ...), not carried over, and auditctl's
 	 * warnings. */
 	for (size_t i = 0; i < rs->nnotes; i++)
@@ -389,6 +388,30 @@ static json_object *mask_json(const syscall_mask m, size_t exit_rules)
 	return o;
 }
 
+static const char *const classes_names[] = {
+	[CLASSES_NONE] = "unreadable",
+	[CLASSES_KERNEL] = "kernel",
+	[CLASSES_TABLE] = "table",
+};
+
+const char *advise_classes_from(const struct advice *a)
+{
+	static char table[96];
+
+	switch (a->classes) {
+	case CLASSES_KERNEL:
+		return "syscalls of the running kernel's permission classes (read with BPF)";
+	case CLASSES_TABLE:
+		snprintf(table, sizeof(table),
+			 "syscalls of Linux %s's permission classes (auditskip's table)",
+			 kernel_tables_version());
+		return table;
+	case CLASSES_NONE:
+		break;
+	}
+	return "none (the running kernel's permission classes could not be read)";
+}
+
 static void report_json(FILE *out, const struct ruleset *rs, const struct advice *a)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -396,7 +419,10 @@ static void report_json(FILE *out, const struct ruleset *rs, const struct advice
 
 	json_object_object_add(o, "schema", json_object_new_int(ADVISE_SCHEMA));
 	json_object_object_add(o, "perm_classes",
-			       json_object_new_string(a->classes_read ? "kernel" : "unreadable"));
+			       json_object_new_string(classes_names[a->classes]));
+	if (a->classes == CLASSES_TABLE)
+		json_object_object_add(o, "kernel_table",
+				       json_object_new_string(kernel_tables_version()));
 	json_object_object_add(o, "before", mask_json(a->before, a->exit_rules_before));
 	json_object_object_add(o, "after", mask_json(a->after, a->exit_rules_after));
 	for (size_t i = 0; i < rs->n; i++) {
@@ -469,10 +495,7 @@ void advise_report(FILE *out, const struct ruleset *rs, const struct advice *a, 
 	fprintf(out,
 		"\n%zu rules: %zu narrowed, %zu dropped, %zu kept (shown: those that set every bit)\n",
 		rs->n, counts[ADVICE_NARROW], counts[ADVICE_DROP], counts[ADVICE_KEEP]);
-	fprintf(out, "perm= rewrites: %s\n",
-		a->classes_read ?
-			"from the running kernel's permission classes" :
-			"none: the running kernel's permission classes cannot be read here");
+	fprintf(out, "perm= rewrites: %s\n", advise_classes_from(a));
 	print_mask(out, "before", a->before, a->exit_rules_before);
 	print_mask(out, "after ", a->after, a->exit_rules_after);
 }

@@ -31,20 +31,30 @@ struct rule_advice {
 	char reason[256];
 };
 
+/* Where the classes narrowing perm= rules come from. */
+enum advise_classes {
+	CLASSES_NONE,	/* nowhere: perm= rules are kept */
+	CLASSES_KERNEL, /* read from the running kernel with BPF */
+	CLASSES_TABLE,	/* the kernel table in use (audit/kernel_tables.h) */
+};
+
 struct advice {
 	struct rule_advice *rules; /* one per rule of the set, in its order */
 	size_t n;
 	syscall_mask before, after; /* the aggregate exit mask as loaded and as rewritten */
 	size_t exit_rules_before, exit_rules_after;
-	bool classes_read; /* the perm= rewrites use the running kernel's classes */
+	enum advise_classes classes; /* where the perm= rewrites' classes come from */
 };
 
 /*
- * kc: the permission classes read from the running kernel, or NULL, which
- * leaves every perm= rule as it is (a table may be older than the kernel).
+ * kc: the permission classes, `from` where (CLASSES_KERNEL or
+ * CLASSES_TABLE); NULL and CLASSES_NONE leave every perm= rule as it is.
  * 0 or -ENOMEM.
  */
-int advise_build(const struct ruleset *rs, const struct kernel_classes *kc, struct advice *a);
+int advise_build(const struct ruleset *rs, const struct kernel_classes *kc,
+		 enum advise_classes from, struct advice *a);
+/* Where the perm= rewrites' classes come from, in words. */
+const char *advise_classes_from(const struct advice *a);
 void advise_free(struct advice *a);
 /* The rewritten set as a file for `auditctl -R`; 0, or -EINVAL after a message. */
 int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice *a,

@@ -1,53 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 #include <libaudit.h>
-#include "audit/syscall_classes.h"
+#include "audit/kernel_tables.h"
 #include "audit/syscalls.h"
 #include "model/sharper_masks.h"
 
-static void set_names(syscall_mask m, const char *const *names, int machine)
-{
-	for (; *names; names++) {
-		int nr = audit_name_to_syscall(*names, machine);
-
-		/* A name this arch lacks is skipped, like the kernel's #ifdef __NR_. */
-		if (nr >= 0)
-			mask_set(m, nr);
-	}
-}
-
 /*
- * Syscalls libaudit has no name for are newer than its table (3.0.9 lacks
- * fchmodat2; 6.13 put setxattrat and removexattrat into the attr class): a
- * class of the running kernel may hold them, so they stay in the mask.
- * Every arch numbers its syscalls below UNNAMED_LIMIT (x32's carry a high
- * bit and are past the mask).
+ * Numbers the table in use has no name for are newer than it: a class of
+ * the running kernel may hold them, so they stay in the mask. Every arch
+ * numbers its syscalls below UNNAMED_LIMIT (x32's carry a high bit and
+ * are past the mask).
  */
 #define UNNAMED_LIMIT 512
 
 static void set_unnamed(syscall_mask m, int machine)
 {
 	for (unsigned int nr = 0; nr < UNNAMED_LIMIT; nr++)
-		if (!audit_syscall_to_name(nr, machine))
+		if (!kernel_syscall_name(nr, machine))
 			mask_set(m, nr);
 }
 
 /*
  * audit_match_perm() for one arch: which syscalls can pass perm=`perm`.
- * The classes come from the running kernel where BPF could read them,
- * else from the tables; the syscalls audit_classify_syscall() sends to its
- * open, execve and socketcall cases are code, not data: tables only.
+ * The classes come from the running kernel where BPF read them, else from
+ * the kernel table in use; the syscalls audit_classify_syscall() sends to
+ * its open, execve and socketcall cases are code, not data: tables only.
  */
 void perm_syscalls(unsigned int perm, int machine, bool compat, const struct kernel_classes *kc,
 		   syscall_mask m)
 {
 	static const struct {
 		unsigned int perm, class;
-		const char *const *names;
+		enum kernel_class_list list;
 	} classes[] = {
-		{ AUDIT_PERM_WRITE, AUDIT_CLASS_WRITE, class_write },
-		{ AUDIT_PERM_READ, AUDIT_CLASS_READ, class_read },
-		{ AUDIT_PERM_ATTR, AUDIT_CLASS_CHATTR, class_chattr },
+		{ AUDIT_PERM_WRITE, AUDIT_CLASS_WRITE, KCLASS_WRITE },
+		{ AUDIT_PERM_READ, AUDIT_CLASS_READ, KCLASS_READ },
+		{ AUDIT_PERM_ATTR, AUDIT_CLASS_CHATTR, KCLASS_CHATTR },
 	};
 
 	if (!kc)
@@ -58,18 +47,18 @@ void perm_syscalls(unsigned int perm, int machine, bool compat, const struct ker
 		if (kc)
 			mask_or(m, kc->mask[classes[i].class + compat]);
 		else
-			set_names(m, classes[i].names, machine);
+			kernel_class_mask(classes[i].list, machine, m);
 	}
 	/* Open flags give MAY_READ and MAY_WRITE only (ACC_MODE()). */
 	if (perm & (AUDIT_PERM_READ | AUDIT_PERM_WRITE)) {
-		set_names(m, classify_open, machine);
-		set_names(m, classify_openat, machine);
-		set_names(m, classify_openat2, machine);
+		kernel_class_mask(KCLASS_OPEN, machine, m);
+		kernel_class_mask(KCLASS_OPENAT, machine, m);
+		kernel_class_mask(KCLASS_OPENAT2, machine, m);
 	}
 	if (perm & AUDIT_PERM_EXEC)
-		set_names(m, classify_execve, machine);
+		kernel_class_mask(KCLASS_EXECVE, machine, m);
 	if (perm & AUDIT_PERM_WRITE)
-		set_names(m, classify_socketcall, machine);
+		kernel_class_mask(KCLASS_SOCKETCALL, machine, m);
 }
 
 /*
@@ -150,8 +139,11 @@ const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *k
 
 const char *whatif_perm_classes(const struct kernel_classes *kc)
 {
+	static char from[96];
+
 	if (kc)
 		return "classes read from the running kernel";
-	return "classes of Linux " CLASSES_KERNEL
-	       " by name (libaudit); numbers it cannot name kept";
+	snprintf(from, sizeof(from), "classes of Linux %s's table; numbers it cannot name kept",
+		 kernel_tables_version());
+	return from;
 }

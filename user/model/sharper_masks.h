@@ -15,7 +15,7 @@ void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc,
 /*
  * ORs into `m` the syscalls of arch `machine` (compat: this machine's compat
  * arch) that can pass perm=`perm` in audit_match_perm(): the classes of
- * `kc`, else those of the tables by name and every number libaudit cannot
+ * `kc`, else those of the kernel table in use and every number it cannot
  * name; and the syscalls audit_classify_syscall() checks by open flags, as
  * execve or as bind.
  */
