@@ -154,6 +154,11 @@ $(OUTPUT)/auditskip-offline: tests/tools/auditskip_offline.c $(LIB)
 check-layers:
 	$(Q)scripts/check-layers.sh
 
+# The metrics page of three made-up hosts, rendered offline (tests/host/fleet.sh).
+$(OUTPUT)/metrics_fixture: tests/tools/metrics_fixture.c $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ $(filter-out -lcmocka,$(TEST_LIBS)) -lz -o $@
+
 # Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
 TOOL_LIBS_uring_openat := -luring
 TOOL_LIBS_bcrypt_hash := -lcrypt
