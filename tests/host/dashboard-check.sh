@@ -49,9 +49,11 @@ exprs() {
 }
 
 # What an import needs: a Prometheus data source variable that every panel
-# and query uses, unique panel ids, and a query in every target.
+# and query uses, unique panel ids, and a query in every target (row
+# panels, which hold no query, aside).
 structure() {
 	jq -r '
+		.panels |= map(select(.type != "row")) |
 		(if [.templating.list[]? | select(.type == "datasource" and .query == "prometheus"
 			and .name == "datasource")] | length == 1 then empty
 		 else "no Prometheus data source variable named datasource" end),
