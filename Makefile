@@ -85,7 +85,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb \
+	soak evidence bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab classes man deb \
 	check-layers
 
 all: $(TOOLS)
@@ -315,8 +315,15 @@ vmtest-arm64:
 	$(Q)VMTEST_STATIC=$(CURDIR)/.output/arm64/static tests/vm/run-arm64.sh
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
-test: all static man $(UNIT_TESTS) $(FUZZERS) $(OUTPUT)/auditskip-offline
+test: all static man $(UNIT_TESTS) $(FUZZERS) $(OUTPUT)/auditskip-offline $(OUTPUT)/metrics_fixture
 	$(Q)tests/run-all.sh
+
+# The Prometheus rules and their unit tests, the dashboard against a rendered
+# page and the dashboard model's schema, and a fleet of three made-up hosts
+# scraped by a real Prometheus: no root, no audit (make test runs both).
+rules-test: $(OUTPUT)/metrics_fixture
+	$(Q)OUT=$(OUTPUT) tests/host/prometheus-rules.sh
+	$(Q)OUT=$(OUTPUT) tests/host/fleet.sh
 
 # The patch series' tables, measured here, with auditskip's prediction.
 reproduce: all static
@@ -377,6 +384,8 @@ install: $(OUTPUT)/auditskip $(OUTPUT)/auditskip.8
 	install -D -m 0755 $(OUTPUT)/auditskip $(DESTDIR)$(sbindir)/auditskip
 	install -D -m 0644 $(OUTPUT)/auditskip.8 $(DESTDIR)$(mandir)/man8/auditskip.8
 	install -D -m 0644 dashboards/auditskip.json $(DESTDIR)$(datadir)/auditskip/auditskip.json
+	install -D -m 0644 dashboards/auditskip.rules.yml \
+		$(DESTDIR)$(datadir)/auditskip/auditskip.rules.yml
 
 # The Debian package (debian/), built in debian/build; the .deb, with its
 # .buildinfo and .changes, ends up in $(OUTPUT)/deb/, checked by lintian.

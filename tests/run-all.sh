@@ -112,6 +112,8 @@ trap 'for p in "${GUEST_PIDS[@]}"; do kill -- -"$p" 2>/dev/null; done; rm -f "${
 run_suite "format (clang-format, .clang-format)" format_check
 run_suite "layering (includes by folder, scripts/check-layers.sh)" scripts/check-layers.sh
 run_suite "unit tests" unit_tests
+run_suite "Prometheus rules and dashboard (promtool, no root)" tests/host/prometheus-rules.sh
+run_suite "a fleet of three pages in one box (Prometheus, no root)" tests/host/fleet.sh
 run_suite "fuzz regression inputs (libFuzzer harnesses, ASan and UBSan)" fuzz/run.sh regress
 run_suite "host tests (tracepoint mode, $(uname -r))" tests/host/run.sh
 run_suite "reliability (host)" tests/host/reliability.sh
