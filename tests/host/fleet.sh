@@ -156,12 +156,15 @@ read_pages() {
 # window only so far), and the rules evaluated on them.
 secs=${WINDOW%s}
 case "$WINDOW" in *m) secs=$((${WINDOW%m} * 60)) ;; esac
-[ ${#LIVE[@]} -gt 0 ] && wait_for 30 test "$(scalar 'count(up == 1)')" = "${#TARGETS[@]}" && read_pages
-start=$SECONDS
+all_up() { [ "$(scalar 'count(up == 1)')" = "${#TARGETS[@]}" ]; }
+wait_for 30 all_up
+[ ${#LIVE[@]} -gt 0 ] && read_pages
+start=$(date +%s.%N)
 sleep $((secs * 2 + 3))
 [ ${#LIVE[@]} -gt 0 ] && read_pages
-LIVE_DT=$((SECONDS - start))
-wait_for 10 test -n "$(scalar 'fleet:auditskip_skippable_walks:ratio_rate5m')"
+LIVE_DT=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+recorded() { [ -n "$(scalar 'fleet:auditskip_skippable_walks:ratio_rate5m')" ]; }
+wait_for 10 recorded
 
 check_eq "fleet: every target up" "$(scalar 'count(up == 1)')" "${#TARGETS[@]}"
 own_rates >"$TMP/own.txt"
