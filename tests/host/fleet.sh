@@ -16,7 +16,7 @@
 # takes seconds; TOLERANCE is the relative error allowed (fixtures: 0.01;
 # live: 0.1, the workload's rate moves between two reads).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/common.sh
 
 OUT=${OUT:-.output}

@@ -9,7 +9,7 @@
 #
 #   tests/host/prometheus-rules.sh   (make rules-test; OUT: the build directory)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/common.sh
 
 OUT=${OUT:-.output}
