@@ -85,7 +85,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak evidence bench-endpoint resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab kernel-tables man deb \
+	soak evidence bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab kernel-tables man deb \
 	check-layers
 
 all: $(TOOLS)
@@ -153,6 +153,11 @@ $(OUTPUT)/auditskip-offline: tests/tools/auditskip_offline.c $(LIB)
 # no kernel; output/ renders the model and includes nothing from live/.
 check-layers:
 	$(Q)scripts/check-layers.sh
+
+# The metrics page of three made-up hosts, rendered offline (tests/host/fleet.sh).
+$(OUTPUT)/metrics_fixture: tests/tools/metrics_fixture.c $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $^ $(filter-out -lcmocka,$(TEST_LIBS)) -lz -o $@
 
 # Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
 TOOL_LIBS_uring_openat := -luring
@@ -310,8 +315,15 @@ vmtest-arm64:
 	$(Q)VMTEST_STATIC=$(CURDIR)/.output/arm64/static tests/vm/run-arm64.sh
 
 # Everything .ci/run runs: unit tests, host tests, guest tests.
-test: all static man $(UNIT_TESTS) $(FUZZERS) $(OUTPUT)/auditskip-offline
+test: all static man $(UNIT_TESTS) $(FUZZERS) $(OUTPUT)/auditskip-offline $(OUTPUT)/metrics_fixture
 	$(Q)tests/run-all.sh
+
+# The Prometheus rules and their unit tests, the dashboard against a rendered
+# page and the dashboard model's schema, and a fleet of three made-up hosts
+# scraped by a real Prometheus: no root, no audit (make test runs both).
+rules-test: $(OUTPUT)/metrics_fixture
+	$(Q)OUT=$(OUTPUT) tests/host/prometheus-rules.sh
+	$(Q)OUT=$(OUTPUT) tests/host/fleet.sh
 
 # The patch series' tables, measured here, with auditskip's prediction.
 reproduce: all static
@@ -374,6 +386,8 @@ install: $(OUTPUT)/auditskip $(OUTPUT)/auditskip.8
 	install -D -m 0755 $(OUTPUT)/auditskip $(DESTDIR)$(sbindir)/auditskip
 	install -D -m 0644 $(OUTPUT)/auditskip.8 $(DESTDIR)$(mandir)/man8/auditskip.8
 	install -D -m 0644 dashboards/auditskip.json $(DESTDIR)$(datadir)/auditskip/auditskip.json
+	install -D -m 0644 dashboards/auditskip.rules.yml \
+		$(DESTDIR)$(datadir)/auditskip/auditskip.rules.yml
 
 # The Debian package (debian/), built in debian/build; the .deb, with its
 # .buildinfo and .changes, ends up in $(OUTPUT)/deb/, checked by lintian.
@@ -404,4 +418,6 @@ format-check:
 clean:
 	rm -rf $(OUTPUT)
 
--include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
+# Only the compilers' files: a guest's initramfs tree under $(OUTPUT) has
+# directories named *.d (etc/sudoers.d).
+-include $(wildcard $(OUTPUT)/*.d) $(shell find $(OBJ) $(STATIC_OBJ) $(FUZZ_OUT)/obj -name '*.d' -type f 2>/dev/null)

@@ -30,11 +30,11 @@
 	  "Walks whose bit was set in the mask, yet no rule matched.")                              \
 	X(missed_matches, COUNTER_OUTCOME, METRIC_TOTAL, "missed matches",                          \
 	  "Walks in which a rule matched although the mask's bit was clear; must stay 0.")          \
-	X(raced_matches, COUNTER_OUTCOME, METRIC_NONE, "raced matches",                             \
+	X(raced_matches, COUNTER_OUTCOME, METRIC_TOTAL, "raced matches",                            \
 	  "Matches of a rule published while the walk ran (the mirror changed meanwhile).")         \
-	X(skippable_arch_mask, COUNTER_WHATIF, METRIC_NONE, "skippable, arch masks",                \
+	X(skippable_arch_mask, COUNTER_WHATIF, METRIC_PER_SYSCALL, "skippable, arch masks",         \
 	  "Walks one aggregate mask per arch would skip (beyond the patch).")                       \
-	X(skippable_perm_mask, COUNTER_WHATIF, METRIC_NONE, "skippable, perm masks",                \
+	X(skippable_perm_mask, COUNTER_WHATIF, METRIC_PER_SYSCALL, "skippable, perm masks",         \
 	  "Walks the mask with perm= rules narrowed to their syscalls would skip.")                 \
 	X(missed_arch_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, arch masks",             \
 	  "Walks in which a rule matched although the per-arch mask's bit was clear; must stay 0.") \

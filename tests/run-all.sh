@@ -114,6 +114,9 @@ run_suite "layering (includes by folder, scripts/check-layers.sh)" scripts/check
 run_suite "unit tests" unit_tests
 run_suite "offline commands without libbpf (host, as nobody)" tests/host/offline.sh
 run_suite "rule text read back (host, offline)" tests/host/ruletext.sh
+run_suite "kernel tables: current upstream rule sets, --kernel (host, offline)" tests/host/tables.sh
+run_suite "Prometheus rules and dashboard (promtool, no root)" tests/host/prometheus-rules.sh
+run_suite "a fleet of three pages in one box (Prometheus, no root)" tests/host/fleet.sh
 run_suite "fuzz regression inputs (libFuzzer harnesses, ASan and UBSan)" fuzz/run.sh regress
 run_suite "host tests (tracepoint mode, $(uname -r))" tests/host/run.sh
 run_suite "reliability (host)" tests/host/reliability.sh

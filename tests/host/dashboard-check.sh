@@ -6,7 +6,8 @@
 #   dashboard-check.sh exprs DASHBOARD           its PromQL, Grafana variables filled in
 #   dashboard-check.sh check DASHBOARD SCRAPE    fails on a name that SCRAPE (a /metrics
 #                                                page) does not serve and PLANNED does not list
-#   dashboard-check.sh planned                   the PLANNED names
+#   dashboard-check.sh planned                   the PLANNED and OPTIONAL names: a page
+#                                                may lack them
 #
 # No root and no server needed: `curl -s http://ADDR:PORT/metrics > scrape.txt`.
 set -u
@@ -14,6 +15,9 @@ set -u
 # Metrics whose data other work adds to auditskip. The dashboard may show them
 # ahead of time; each is printed as a notice until auditskip serves it.
 PLANNED=""
+# Metrics served only in the modes that can know them (doc/metrics.md): the
+# outcome counters. A page of another mode lacks them; that is no failure.
+OPTIONAL="auditskip_missed_matches_total auditskip_missed_arch_mask_total auditskip_missed_perm_mask_total auditskip_raced_matches_total"
 
 usage() {
 	echo "usage: $0 names|exprs DASHBOARD | check DASHBOARD SCRAPE | planned" >&2
@@ -49,9 +53,11 @@ exprs() {
 }
 
 # What an import needs: a Prometheus data source variable that every panel
-# and query uses, unique panel ids, and a query in every target.
+# and query uses, unique panel ids, and a query in every target (row
+# panels, which hold no query, aside).
 structure() {
 	jq -r '
+		.panels |= map(select(.type != "row")) |
 		(if [.templating.list[]? | select(.type == "datasource" and .query == "prometheus"
 			and .name == "datasource")] | length == 1 then empty
 		 else "no Prometheus data source variable named datasource" end),
@@ -92,6 +98,8 @@ check() {
 			esac
 		elif case " $PLANNED " in *" $name "*) true ;; *) false ;; esac then
 			echo "NOTICE $name: planned, not served yet (the dashboard shows it once auditskip exports it)"
+		elif case " $OPTIONAL " in *" $name "*) true ;; *) false ;; esac then
+			echo "NOTICE $name: not served in this page's mode (outcome modes only)"
 		else
 			echo "FAIL $name: used by $dashboard, neither served nor planned"
 			bad=1
@@ -104,6 +112,6 @@ case "${1:-}" in
 names) [ $# = 2 ] || usage; names "$2" ;;
 exprs) [ $# = 2 ] || usage; exprs "$2" ;;
 check) [ $# = 3 ] || usage; check "$2" "$3" ;;
-planned) printf '%s\n' $PLANNED ;;
+planned) printf '%s\n' $PLANNED $OPTIONAL ;;
 *) usage ;;
 esac

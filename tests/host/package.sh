@@ -295,7 +295,8 @@ test_deb() {
 	dpkg-deb -c "$deb" | awk '{ print $NF }' >"$TMP/deb.list"
 	for f in ./usr/sbin/auditskip ./usr/share/man/man8/auditskip.8.gz \
 		./lib/systemd/system/auditskip.service ./etc/default/auditskip \
-		./usr/share/auditskip/auditskip.json ./usr/lib/sysusers.d/auditskip.conf; do
+		./usr/share/auditskip/auditskip.json ./usr/share/auditskip/auditskip.rules.yml \
+		./usr/lib/sysusers.d/auditskip.conf; do
 		check_eq deb "$(grep -cxF "$f" "$TMP/deb.list")" 1 "contains $f"
 	done
 	check_eq deb "$(dpkg-deb -f "$deb" Depends | grep -c 'libbpf1')" 1 "Depends from shlibs (libbpf1)"

@@ -2,6 +2,18 @@
 #include <string.h>
 #include "model/resync.h"
 
+const char *resync_reason_name(enum resync_reason why)
+{
+	static const char *const names[NR_RESYNC_REASONS] = {
+		[RESYNC_START] = "start",
+		[RESYNC_CHANGE] = "change",
+		[RESYNC_LOST] = "lost",
+		[RESYNC_PERIODIC] = "periodic",
+	};
+
+	return why < NR_RESYNC_REASONS ? names[why] : "unknown";
+}
+
 void resync_init(struct resync *r, int tick_ms, int fixed_period_ms)
 {
 	memset(r, 0, sizeof(*r));

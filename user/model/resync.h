@@ -43,6 +43,9 @@ struct resync {
 	__u64 listings[NR_RESYNC_REASONS];
 };
 
+/* The reason's name in the reports and the metrics' `reason` label. */
+const char *resync_reason_name(enum resync_reason why);
+
 void resync_init(struct resync *r, int tick_ms, int fixed_period_ms);
 /* A listing is needed for `why` (RESYNC_CHANGE or RESYNC_LOST). */
 void resync_want(struct resync *r, enum resync_reason why);

@@ -18,6 +18,15 @@ double time_saved_ns(const struct calibration *c, const struct counts_snapshot *
 	return ns;
 }
 
+double time_saved_mask_ns(const struct calibration *c, const struct counts_snapshot *s,
+			  enum counter_id skipped, unsigned int exit_rules)
+{
+	__u64 skips = counter_value(&s->total, skipped);
+	__u64 beyond = skips > s->total.skippable_walks ? skips - s->total.skippable_walks : 0;
+
+	return time_saved_ns(c, s) + beyond * calibration_walk_ns(c, exit_rules);
+}
+
 double time_saved_cpu_share(double ns, double seconds, int ncpus)
 {
 	return seconds > 0 ? ns / (seconds * 1e9 * ncpus) : 0;

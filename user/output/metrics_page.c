@@ -11,6 +11,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 #include "audit/mask.h"
 #include "audit/syscalls.h"
 #include "model/time_saved.h"
@@ -124,6 +125,66 @@ static void info(FILE *out, const struct run_state *r)
 	fputs("} 1\n", out);
 }
 
+/* auditskip_build_info: the labels by which a fleet is grouped; three values, one series. */
+static void build_info(FILE *out, const struct run_state *r)
+{
+	family(out, "auditskip_build_info", "gauge",
+	       "Always 1; the labels say which auditskip counts, on which kernel release, in "
+	       "which attach mode.");
+	fputs("auditskip_build_info{version=\"", out);
+	put_label_value(out, AUDITSKIP_VERSION);
+	fputs("\",kernel=\"", out);
+	put_label_value(out, r->cfg.kernel ? r->cfg.kernel : "");
+	fputs("\",mode=\"", out);
+	put_label_value(out, r->cfg.mode ? r->cfg.mode : "");
+	fputs("\"} 1\n", out);
+}
+
+/* The mirror's changes: a count since start, so a counter (the gauge stays for old queries). */
+static void mirror_changes(FILE *out, const struct run_state *r)
+{
+	gauge(out, "auditskip_mirror_generation",
+	      "Deprecated, use auditskip_mirror_changes_total: the same count, typed gauge.",
+	      r->live.mirror.generation);
+	family(out, "auditskip_mirror_changes_total", "counter",
+	       "Changes of the mask mirror since auditskip started.");
+	fprintf(out, "auditskip_mirror_changes_total %llu\n",
+		(unsigned long long)r->live.mirror.generation);
+}
+
+/* The monotonic time `mono_s` as seconds since the epoch. */
+static double wall_clock_s(double mono_s)
+{
+	struct timespec m, w;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &w);
+	return w.tv_sec + w.tv_nsec / 1e9 - (m.tv_sec + m.tv_nsec / 1e9 - mono_s);
+}
+
+/* Listings of the rules by reason (four series), and when the last one ended. */
+static void resyncs(FILE *out, const struct run_state *r)
+{
+	const struct resync *rs = r->live.resync;
+	__u64 total = 0;
+
+	if (!rs)
+		return;
+	family(out, "auditskip_resyncs_total", "counter",
+	       "Full listings of audit's rules by reason: start, change (audit logged one), lost "
+	       "(change records may be lost), periodic (the check).");
+	for (int i = 0; i < NR_RESYNC_REASONS; i++) {
+		fprintf(out, "auditskip_resyncs_total{reason=\"%s\"} %llu\n", resync_reason_name(i),
+			(unsigned long long)rs->listings[i]);
+		total += rs->listings[i];
+	}
+	if (!total)
+		return;
+	family(out, "auditskip_last_resync_timestamp_seconds", "gauge",
+	       "When the last listing of audit's rules ended, in seconds since the epoch.");
+	fprintf(out, "auditskip_last_resync_timestamp_seconds %.3f\n", wall_clock_s(rs->listed_at));
+}
+
 /*
  * Metrics that exist only where the mode can know them: a series that is
  * always 0 would look like a measurement.
@@ -153,6 +214,17 @@ static void estimated_saved_seconds(FILE *out, const struct run_state *r,
 	       "CPU time the skip would have saved, from the calibrated time model.");
 	fprintf(out, "auditskip_estimated_saved_seconds_total %.9f\n",
 		time_saved_ns(r->cfg.calib, t) / 1e9);
+	family(out, "auditskip_estimated_saved_sharper_seconds_total", "counter",
+	       "CPU time a sharper mask would have saved (the patch's saving included): mask=\"arch\" "
+	       "one aggregate per arch, mask=\"perm\" perm= rules narrowed to their syscalls.");
+	fprintf(out, "auditskip_estimated_saved_sharper_seconds_total{mask=\"arch\"} %.9f\n",
+		time_saved_mask_ns(r->cfg.calib, t, COUNTER_ID_skippable_arch_mask,
+				   r->live.mirror.exit_rules) /
+			1e9);
+	fprintf(out, "auditskip_estimated_saved_sharper_seconds_total{mask=\"perm\"} %.9f\n",
+		time_saved_mask_ns(r->cfg.calib, t, COUNTER_ID_skippable_perm_mask,
+				   r->live.mirror.exit_rules) /
+			1e9);
 }
 
 /* --per-comm: the top names only, so label cardinality stays bounded. */
@@ -197,9 +269,10 @@ void metrics_render(FILE *out, const struct run_state *r, const struct counts_sn
 	gauge(out, "auditskip_full_mask_rules",
 	      "Exit rules that set every syscall bit: while one is loaded no walk is skippable.",
 	      full_mask_rules(r->live.rules));
-	gauge(out, "auditskip_mirror_generation",
-	      "Changes of the mask mirror since auditskip started.", r->live.mirror.generation);
+	mirror_changes(out, r);
 	info(out, r);
+	build_info(out, r);
+	resyncs(out, r);
 	stale_state(out, r);
 	estimated_saved_seconds(out, r, t);
 	per_comm(out, r);
