@@ -199,7 +199,9 @@ int read_rules_file(const char *path, struct ruleset *rs)
 
 	if (!err)
 		return 0;
-	if (fe.line)
+	if (!fe.file[0])
+		fprintf(stderr, "auditskip: %s\n", fe.message);
+	else if (fe.line)
 		fprintf(stderr, "auditskip: %s:%u: %s\n", fe.file, fe.line, fe.message);
 	else
 		fprintf(stderr, "auditskip: %s: %s\n", fe.file, fe.message);
