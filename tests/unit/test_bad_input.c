@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <libaudit.h>
 #include "audit/rules_file.h"
+#include "model/prediction.h"
+#include "model/profile.h"
 
 static char dir[] = "/tmp/test_bad_input.XXXXXX";
 
@@ -125,6 +127,35 @@ static void test_long_line(void **state)
 	free(text);
 }
 
+/* A file that ends with -e 0 leaves audit off: no walk is predicted, whatever it holds. */
+static void test_disabled_predicts_no_walk(void **state)
+{
+	static const char on[] = "-a always,exit -F arch=b64 -S openat\n";
+	static const char off[] = "-e 0\n-a always,exit -F arch=b64 -S openat\n";
+	struct profile *p = calloc(1, sizeof(*p));
+	struct rules_file_error err;
+	struct prediction pred;
+	struct ruleset rs;
+
+	(void)state;
+	assert_non_null(p);
+	p->calls[20] = 1000; /* a syscall the rule does not name: its walks are skippable */
+	assert_int_equal(rules_file_read(write_file("on.rules", on, strlen(on)), &rs, &err), 0);
+	assert_int_equal(prediction_make(&rs, p, NULL, &pred), 0);
+	assert_true(pred.walks_at_all);
+	assert_int_equal(pred.total.walks, 1000);
+	prediction_free(&pred);
+	ruleset_free(&rs);
+	assert_int_equal(rules_file_read(write_file("off.rules", off, strlen(off)), &rs, &err), 0);
+	assert_int_equal(prediction_make(&rs, p, NULL, &pred), 0);
+	assert_true(pred.audit_disabled);
+	assert_false(pred.walks_at_all);
+	assert_int_equal(pred.total.walks, 0);
+	prediction_free(&pred);
+	ruleset_free(&rs);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_crlf_noted),
 		cmocka_unit_test(test_bom_and_binary),
 		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_disabled_predicts_no_walk),
 	};
 	char cmd[300];
 	int ret;

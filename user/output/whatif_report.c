@@ -54,7 +54,12 @@ static json_object *notes_json(const struct whatif_run *w)
 	json_object *a = json_object_new_array();
 	char line[600];
 
-	if (pr->task_never)
+	if (pr->audit_disabled)
+		json_object_array_add(
+			a,
+			json_object_new_string(
+				"the rules end with -e 0: audit is disabled once they are loaded, nothing walks"));
+	else if (pr->task_never)
 		json_object_array_add(
 			a,
 			json_object_new_string(
