@@ -86,6 +86,7 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		json_object *o = json_object_new_object(), *arr = json_object_new_array();
 		json_object *skip = json_object_new_array();
 
+		add_str(o, "type", "rules");
 		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
 		add_str(o, "source", rs->nsources ? "file" : "kernel");
 		json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));
