@@ -134,7 +134,7 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 	if (rs->nsources)
 		print_read_from(out, rs);
 	fprintf(out,
-		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
+		"Exit-list rules (visited by the exit filter walk of every audited syscall):\n");
 	for (size_t i = 0; i < rs->n; i++)
 		if (rule_on_exit_list(&rs->rules[i]))
 			fprintf(out, "  %4u bits  %s\n", mask_count(rs->rules[i].mask),
