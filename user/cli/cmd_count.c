@@ -161,6 +161,17 @@ static int per_comm_count(struct argp_state *state, const char *arg)
 	return v;
 }
 
+/* " count rules ...": the commands, for the message about one that is not. */
+static const char *command_names(void)
+{
+	static char names[128];
+	size_t n = 0;
+
+	for (const struct cli_command *c = cli_commands; c->name && n < sizeof(names); c++)
+		n += snprintf(names + n, sizeof(names) - n, " %s", c->name);
+	return names;
+}
+
 /* What counting alone is given; the end of the command line is checked here too. */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -209,6 +220,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (is_command(arg))
 			cli_usage_error(state, "'%s' goes first: auditskip %s [OPTION...]", arg,
 					arg);
+		/* main() passed the first word over: it names no command. */
+		if (state->next == 2 && arg == state->argv[1])
+			cli_usage_error(state, "unknown command '%s' (commands:%s)", arg,
+					command_names());
 		cli_usage_error(state, "unexpected argument '%s' (a command to run goes after --)",
 				arg);
 	case ARGP_KEY_END:
