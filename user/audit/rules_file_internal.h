@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <libaudit.h>
+#include "audit/control_bytes.h"
 #include "audit/kernel_rule.h"
 #include "audit/rules_file.h"
 
@@ -94,12 +95,8 @@ void free_lines(struct line_list *l);
 /* Appends a copy of the line `from`, its place and damage kept. */
 int copy_line(struct line_list *l, const struct source_line *from);
 
-/*
- * line_damage.c: `text` with its control bytes written as \r, \t, \xNN,
- * so that a message never echoes them raw.
- */
-void escape_controls(char *out, size_t size, const char *text);
-/* Why a line may have failed that its words do not show (CRLF, BOM, NUL, length); "" if none. */
+/* line_damage.c: why a line may have failed that its words do not show (CRLF, BOM, NUL, length); ""
+ * if none. */
 const char *line_damage_hint(const struct source_line *sl);
 
 /*

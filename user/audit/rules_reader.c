@@ -118,6 +118,25 @@ static void restore_escapes(char *s)
 	*out = '\0';
 }
 
+/* A line's error: noted when auditctl goes on (-i, -c), else the error; 0 or -EINVAL. */
+static int line_failed(struct reader *rd, const struct source_line *sl)
+{
+	bool stop = !rd->ignore_errors;
+
+	if (!stop) {
+		line_note(rd, "%s (auditctl goes on: -%c)", rd->msg,
+			  rd->continue_errors ? 'c' : 'i');
+		rd->failed_on |= rd->continue_errors;
+	}
+	/* Under -c the first error is the one reported at the end. */
+	if (rd->err && (stop || (rd->continue_errors && !rd->err->message[0]))) {
+		snprintf(rd->err->file, sizeof(rd->err->file), "%s", sl->file);
+		rd->err->line = sl->line;
+		snprintf(rd->err->message, sizeof(rd->err->message), "%s", rd->msg);
+	}
+	return stop ? -EINVAL : 0;
+}
+
 /* 0 on success or a skipped error, else the error that ends reading. */
 static int read_line(struct reader *rd, const struct source_line *sl)
 {
@@ -177,23 +196,8 @@ static int read_line(struct reader *rd, const struct source_line *sl)
 		ret = kernel_list_send(rd, &ls);
 	}
 	audit_rule_free_data(ls.rule);
-	if (ret == -EINVAL && rd->msg[0]) {
-		if (rd->ignore_errors) {
-			line_note(rd, "%s (auditctl goes on: -%c)", rd->msg,
-				  rd->continue_errors ? 'c' : 'i');
-			rd->failed_on |= rd->continue_errors;
-			if (rd->continue_errors && rd->err && !rd->err->message[0]) {
-				snprintf(rd->err->file, sizeof(rd->err->file), "%s", sl->file);
-				rd->err->line = sl->line;
-				snprintf(rd->err->message, sizeof(rd->err->message), "%s", rd->msg);
-			}
-			ret = 0;
-		} else if (rd->err) {
-			snprintf(rd->err->file, sizeof(rd->err->file), "%s", sl->file);
-			rd->err->line = sl->line;
-			snprintf(rd->err->message, sizeof(rd->err->message), "%s", rd->msg);
-		}
-	}
+	if (ret == -EINVAL && rd->msg[0])
+		ret = line_failed(rd, sl);
 	goto out;
 done:
 	ret = 0;

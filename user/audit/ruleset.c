@@ -6,6 +6,7 @@
 #include <string.h>
 #include <libaudit.h>
 #include "audit/netlink.h"
+#include "audit/control_bytes.h"
 #include "audit/ruleset.h"
 #include "audit/syscalls.h"
 
@@ -159,7 +160,7 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 		unsigned int f = d->fields[i], v = d->values[i], op = d->fieldflags[i];
 		const char *name = audit_field_to_name(f);
 		const char *sym = audit_operator_to_symbol(op);
-		char val[AUDIT_MAX_KEY_LEN + 1];
+		char raw[AUDIT_MAX_KEY_LEN + 1] = "", val[4 * AUDIT_MAX_KEY_LEN + 1];
 
 		r->fields[i] = (struct rule_field){ .type = f, .op = op, .value = v };
 		if (rule_field_is_string(f)) {
@@ -167,7 +168,10 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 				rule_free(r);
 				return -EINVAL;
 			}
-			snprintf(val, sizeof(val), "%.*s", (int)v, d->buf + off);
+			snprintf(raw, sizeof(raw), "%.*s", (int)v, d->buf + off);
+			/* A key read from a CRLF file ends in \r: shown, never sent raw to a
+			 * terminal. */
+			escape_controls(val, sizeof(val), raw);
 			off += v;
 		} else if (f == AUDIT_PERM) {
 			describe_perm(v, val);
@@ -188,7 +192,7 @@ int rule_from_data(struct audit_rule *r, const struct audit_rule_data *d, size_t
 			r->inode_hash = true;
 		if (f == AUDIT_FILTERKEY) {
 			if (!r->key[0])
-				snprintf(r->key, sizeof(r->key), "%s", val);
+				snprintf(r->key, sizeof(r->key), "%s", raw);
 			appendf(fields, sizeof(fields), " -k %s%s%s", val, "", "");
 			continue;
 		}
