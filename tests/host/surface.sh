@@ -8,7 +8,7 @@
 #
 #   tests/host/surface.sh [-l] [-t NAME]...
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 
 TESTS="help man usage options privilege bad-input empty disabled numbers"
