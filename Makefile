@@ -7,7 +7,6 @@ sbindir ?= $(prefix)/sbin
 datadir ?= $(prefix)/share
 mandir ?= $(datadir)/man
 DESTDIR ?=
-HELP2MAN ?= help2man
 
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ARCH ?= $(HOST_ARCH)
@@ -374,13 +373,12 @@ kernel-ab: kernels static
 kernel-tables:
 	scripts/gen-kernel-tables.sh $(KSRCS) > user/audit/kernel_tables_data.h
 
-# auditskip(8) from the program's own --help, so it always lists the options.
+# auditskip(8) from each command's own --help, so it always lists the options.
 man: $(OUTPUT)/auditskip.8
 
-$(OUTPUT)/auditskip.8: $(OUTPUT)/auditskip doc/auditskip.8.h2m VERSION
+$(OUTPUT)/auditskip.8: $(OUTPUT)/auditskip doc/auditskip.8.in scripts/gen-man.sh VERSION
 	$(call msg,MAN,$@)
-	$(Q)$(HELP2MAN) --section=8 --no-info --source="auditskip $(VERSION)" \
-		--include=doc/auditskip.8.h2m --output=$@ $(OUTPUT)/auditskip
+	$(Q)scripts/gen-man.sh $(OUTPUT)/auditskip "$(VERSION)" doc/auditskip.8.in >$@.tmp && mv $@.tmp $@
 
 install: $(OUTPUT)/auditskip $(OUTPUT)/auditskip.8
 	install -D -m 0755 $(OUTPUT)/auditskip $(DESTDIR)$(sbindir)/auditskip

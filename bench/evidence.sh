@@ -152,7 +152,7 @@ for f in "$RULES_DIR"/*.rules; do
 	fi
 	[ "$(jq -r '.exit_rules' "$W/$set_name.rules.json")" -gt 0 ] || continue
 	for w in $WORKLOADS; do
-		"$AUDITSKIP" whatif --rules "$f" --profile "$W/$w.prof" --json >"$W/$set_name.$w.json" 2>/dev/null ||
+		"$AUDITSKIP" whatif --file "$f" --profile "$W/$w.prof" --json >"$W/$set_name.$w.json" 2>/dev/null ||
 			die "whatif $set_name on $w failed"
 		jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
 			([.syscalls[].calls] | add), .walks, .skippable_walks, .skippable_arch_mask,
@@ -200,7 +200,7 @@ report() {
 		echo "  - $w: ${WHAT[$w]}, $(jq '[.syscalls[].calls] | add' "$W/$w.prof") calls"
 	done
 	echo "- perm-narrowed masks: $(jq -r .perm_classes "$W/30-stig.build.json")"
-	echo "- predictions: \`auditskip whatif --rules FILE --profile PROFILE --json\`; ns saved priced by"
+	echo "- predictions: \`auditskip whatif --file FILE --profile PROFILE --json\`; ns saved priced by"
 	echo "  $(jq -r 'if .calibration.calibrated then "this machine'"'"'s calibration" else "the series'"'"' 2.8 ns per visited entry (no calibration file)" end' "$W/30-stig.build.json" 2>/dev/null || echo 'the time model')"
 	echo
 	echo "![share of walks skipped](${PNG##*/})"

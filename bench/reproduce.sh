@@ -51,7 +51,7 @@ for try in 1 2 3 4 5 6; do
 	# The watcher sees policy changes as "disturbed" too: calibrate itself
 	# changes it, so only tracers count here.
 	watch_start
-	"$AUDITSKIP" calibrate --rules "$CAL_RULES" --cpu "$BENCH_CPU" --calibration "$CAL_JSON" -v \
+	"$AUDITSKIP" calibrate --max-rules "$CAL_RULES" --cpu "$BENCH_CPU" --calibration "$CAL_JSON" -v \
 		>"$BENCH_TMP/cal.out" 2>"$BENCH_TMP/cal.err" || rc=$?
 	watch_stop || true
 	if [ "$rc" = 0 ] && grep -q '^tracer' "$BENCH_TMP/disturbed"; then

@@ -69,7 +69,7 @@ fi
 refused=""
 for f in "$@"; do
 	name=$(basename "$f")
-	if ! "$AUDITSKIP" whatif --json --rules "$f" --profile "$profile" >"$sample/$name.json" 2>"$sample/w.err"; then
+	if ! "$AUDITSKIP" whatif --json --file "$f" --profile "$profile" >"$sample/$name.json" 2>"$sample/w.err"; then
 		refused="$refused
   $name: $(head -n 1 "$sample/w.err")"
 		rm -f "$sample/$name.json"
@@ -112,5 +112,5 @@ if [ -n "$refused" ]; then
 	echo "Refused by the rules-file reader (the message auditctl would give):$refused"
 fi
 echo
-echo "Details for one set: $AUDITSKIP whatif --rules $SHIPPED/NAME.rules --profile $profile"
+echo "Details for one set: $AUDITSKIP whatif --file $SHIPPED/NAME.rules --profile $profile"
 echo "Nothing was loaded: audit's rules are as they were."

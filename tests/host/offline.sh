@@ -69,9 +69,9 @@ test_whatif_same() {
 	local f n=0 bad=0
 	for f in "$EXAMPLES"/*.rules; do
 		n=$((n + 1))
-		same whatif-same whatif --rules "$f" --profile "$PROFILE" --json || bad=$((bad + 1))
+		same whatif-same whatif --file "$f" --profile "$PROFILE" --json || bad=$((bad + 1))
 	done
-	same whatif-same whatif --rules "$EXAMPLES/30-stig.rules" --profile "$PROFILE" || bad=$((bad + 1))
+	same whatif-same whatif --file "$EXAMPLES/30-stig.rules" --profile "$PROFILE" || bad=$((bad + 1))
 	if [ "$bad" = 0 ]; then
 		pass whatif-same "$n rule sets on $PROFILE"
 	else

@@ -33,7 +33,7 @@ AUDIT_KEYS="$AUDIT_KEYS $RULE_KEY"
 SERVICE_USER=nobody
 
 host_begin
-for tool in promtool curl setpriv capsh help2man man systemd-analyze dpkg-buildpackage lintian; do
+for tool in promtool curl setpriv capsh man systemd-analyze dpkg-buildpackage lintian; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "FAIL package tests: $tool is missing (run .ci/install-deps)"
 		exit 1

@@ -117,7 +117,7 @@ predict_all() {
 	while IFS='|' read -r name cmd; do
 		# shellcheck disable=SC2086
 		measure "$set-$name" $cmd
-		"$AUDITSKIP" whatif --json --rules "$rules" --profile "$TMP/prof/$name.prof" \
+		"$AUDITSKIP" whatif --json --file "$rules" --profile "$TMP/prof/$name.prof" \
 			>"$TMP/$set-$name.whatif.json" 2>"$TMP/$set-$name.whatif.err"
 		compare "predict/$set/$name" "$TMP/$set-$name.count.json" "$TMP/$set-$name.whatif.json"
 	done < <(workloads)
@@ -238,7 +238,7 @@ test_predict_file() {
 	auditctl -R "$f" >/dev/null
 	predict_all file "$f"
 	for name in getpid fork perm; do
-		"$AUDITSKIP" whatif --json --rules - --profile "$TMP/prof/$name.prof" >"$TMP/file-$name.loaded.json"
+		"$AUDITSKIP" whatif --json --file - --profile "$TMP/prof/$name.prof" >"$TMP/file-$name.loaded.json"
 		check_eq "predict-file/$name" "$(jq -c 'del(.rules_file, .rules)' "$TMP/file-$name.whatif.json")" \
 			"$(jq -c 'del(.rules_file, .rules)' "$TMP/file-$name.loaded.json")" "the file's prediction equals the loaded list's"
 	done
@@ -277,7 +277,7 @@ test_predict_shipped() {
 		log "$set: $(wc -l <"$f") rules loaded, $(grep -cvE '^(#|$|-[Dbfer]|--)' "$SHIPPED/$set.rules") in the file"
 		predict_all "$set" "$f"
 		for name in getpid perm; do
-			"$AUDITSKIP" whatif --json --rules - --profile "$TMP/prof/$name.prof" >"$TMP/$set-$name.loaded.json"
+			"$AUDITSKIP" whatif --json --file - --profile "$TMP/prof/$name.prof" >"$TMP/$set-$name.loaded.json"
 			check_eq "predict-shipped/$set/$name" "$(jq -c 'del(.rules_file, .rules)' "$TMP/$set-$name.whatif.json")" \
 				"$(jq -c 'del(.rules_file, .rules)' "$TMP/$set-$name.loaded.json")" "the file's prediction equals the loaded list's"
 		done
@@ -392,7 +392,7 @@ test_bad_input() {
 	expect_refusal "bad input: negative calls" "\"calls\" is not a positive integer" whatif --profile "$TMP/neg.prof"
 	jq '.arches = ["aarch64", "arm"] | .syscalls = []' "$p" >"$TMP/arm.prof"
 	expect_refusal "bad input: other machine" "recorded on aarch64" whatif --profile "$TMP/arm.prof"
-	expect_refusal "bad input: missing rules file" "$TMP/none.rules" whatif --rules "$TMP/none.rules" --profile "$p"
+	expect_refusal "bad input: missing rules file" "$TMP/none.rules" whatif --file "$TMP/none.rules" --profile "$p"
 	expect_refusal "bad input: missing calibration" "no calibration at" whatif --calibration "$TMP/none.json" --profile "$p"
 	expect_refusal "bad input: --rules for counting" "unrecognized option '--rules'" --rules 4 -d 1
 }

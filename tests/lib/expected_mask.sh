@@ -72,6 +72,14 @@ expected_mask_hex() {
 			words[63]=$((words[63] | 0xffff))
 			continue
 		fi
+		# auditctl -l prints a number where libaudit has no name (452: fchmodat2).
+		case $name in
+		*[!0-9]*) ;;
+		*)
+			words[name / 32]=$((words[name / 32] | (1 << (name % 32))))
+			continue
+			;;
+		esac
 		nr=$(ausyscall "$table" "$name" --exact) || {
 			echo "expected_mask: ausyscall knows no $name in $table" >&2
 			return 1

@@ -792,7 +792,7 @@ t_timing() {
 # cannot turn negative (at 8 rules a 7.2 guest measured none, exit 75).
 t_calibrate_walk_call() {
 	rules_reset
-	tool calibrate calibrate -v --calibration "$T/cal.json" --rules 64 --cpu 0
+	tool calibrate calibrate -v --calibration "$T/cal.json" --max-rules 64 --cpu 0
 	_call=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_walk_call=//p')
 	_ctx=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_context=//p')
 	log "calibrate: the call that walks an empty exit list ${_call:-not timed} ns, a non-dummy context ${_ctx:-?} ns"

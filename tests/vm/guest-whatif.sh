@@ -3,7 +3,7 @@
 # The what-if suite (vmsuite=whatif): profiles taken with no rule loaded in
 # each mode that can profile (syscall-exit, tracepoint), then a rule set
 # loaded and the same workloads counted in every mode this kernel loads;
-# `auditskip whatif --rules -` on each profile must equal, per syscall,
+# `auditskip whatif --file -` on each profile must equal, per syscall,
 # what the mode that took it counts, and what the reference (filter-op,
 # else filter-syscall: they hook the walk itself) counts.
 #
@@ -62,7 +62,7 @@ check_set() {
 			[ -s "$T/c.$_cm.tab" ] || { fail "whatif/$1/$_wl/count/$_cm" "no walk counted (exit status $rc)"; dump "c.$1.$_wl.$_cm"; }
 		done
 		for _pm in $PROFILE_MODES; do
-			tool "w.$1.$_wl.$_pm" whatif --json --rules - --profile "$T/$_wl.$_pm.prof"
+			tool "w.$1.$_wl.$_pm" whatif --json --file - --profile "$T/$_wl.$_pm.prof"
 			jflat <"$T/w.$1.$_wl.$_pm.out" >"$T/w.flat"
 			sctab "$T/w.flat" | awk '$3 > 0' >"$T/w.tab"
 			for _cm in $_pm $REF; do

@@ -414,13 +414,17 @@ static int opt_control(struct reader *rd, int c, const char *arg)
 	case 'e':
 		if (!arg || (strcmp(arg, "0") && strcmp(arg, "1") && strcmp(arg, "2")))
 			return line_error(rd, "Enable must be 0, 1, or 2 was %s", arg ? arg : "");
+		rd->rs->disables_audit = !strcmp(arg, "0");
 		if (!strcmp(arg, "2")) {
 			rd->locked = true;
 			line_note(rd,
 				  "-e 2: audit configuration locked until reboot (not applied)");
+		} else if (arg[0] == '0') {
+			line_note(
+				rd,
+				"-e 0: audit disabled once these rules are loaded: nothing walks");
 		} else {
-			line_note(rd, "-e %s: audit %s (not applied)", arg,
-				  arg[0] == '1' ? "enabled" : "disabled");
+			line_note(rd, "-e 1: audit enabled (not applied)");
 		}
 		return 0;
 	case 'f':

@@ -144,20 +144,17 @@ int augenrules_order(const struct line_list *in, struct line_list *out)
 		else if (starts_with_option(l->text, "-b"))
 			backlog = l;
 		else
-			err = push_line(&rest, l->text, strlen(l->text), l->file, l->line);
+			err = copy_line(&rest, l);
 	}
 	const struct source_line *head[] = { del, backlog, failure };
 
 	for (size_t i = 0; i < 3 && !err; i++)
 		if (head[i])
-			err = push_line(out, head[i]->text, strlen(head[i]->text), head[i]->file,
-					head[i]->line);
+			err = copy_line(out, head[i]);
 	for (size_t i = 0; i < rest.n && !err; i++)
-		err = push_line(out, rest.v[i].text, strlen(rest.v[i].text), rest.v[i].file,
-				rest.v[i].line);
+		err = copy_line(out, &rest.v[i]);
 	if (enable && !err)
-		err = push_line(out, enable->text, strlen(enable->text), enable->file,
-				enable->line);
+		err = copy_line(out, enable);
 	free_lines(&rest);
 	return err;
 }

@@ -9,11 +9,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libaudit.h>
+#include "audit/control_bytes.h"
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
 
@@ -181,6 +183,24 @@ static bool has_space(const char *s, size_t n)
 	return false;
 }
 
+/*
+ * A string value of n bytes. Reports show control bytes escaped (a key read
+ * from a CRLF file ends in \r) and never send them raw to a terminal; a
+ * rules file cannot hold them (auditctl reads a line to its end).
+ */
+static int put_value(struct line *l, const char *s, size_t n)
+{
+	char raw[PATH_MAX + 1], shown[4 * PATH_MAX + 1];
+
+	for (size_t i = 0; i < n; i++)
+		if (iscntrl((unsigned char)s[i]) && !unreadable(l))
+			return -EINVAL;
+	snprintf(raw, sizeof(raw), "%.*s", (int)n, s);
+	escape_controls(shown, sizeof(shown), raw);
+	put(l, "%s", shown);
+	return 0;
+}
+
 /* Keys are one string in the kernel, joined by AUDIT_KEY_SEPARATOR: -F key= each. */
 static int put_keys(struct line *l, const char *s, size_t n)
 {
@@ -191,7 +211,9 @@ static int put_keys(struct line *l, const char *s, size_t n)
 			continue;
 		if ((i == start || has_space(s + start, i - start)) && !unreadable(l))
 			return -EINVAL;
-		put(l, " -F key=%.*s", (int)(i - start), s + start);
+		put(l, " -F key=");
+		if (put_value(l, s + start, i - start))
+			return -EINVAL;
 		start = i + 1;
 	}
 	return 0;
@@ -227,8 +249,8 @@ static int put_string_field(struct line *l, unsigned int type, const char *name,
 		return put_keys(l, s, len);
 	if ((!name || !len || has_space(s, len)) && !unreadable(l))
 		return -EINVAL;
-	put(l, " -F %s%s%.*s", name ? name : "?", op, (int)len, s);
-	return 0;
+	put(l, " -F %s%s", name ? name : "?", op);
+	return put_value(l, s, len);
 }
 
 static int put_compare(struct line *l, const char *op, unsigned int v)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <libaudit.h>
+#include "audit/control_bytes.h"
 #include "audit/kernel_rule.h"
 #include "audit/rules_file.h"
 
@@ -31,11 +32,19 @@ extern unsigned int _audit_elf;
 /* The filter list is not set yet (libaudit.h's AUDIT_FILTER_UNSET). */
 #define LIST_UNSET AUDIT_FILTER_UNSET
 
+/* What fgets() did to a line, for the messages (line_damage.c). */
+enum line_damage {
+	LINE_CUT = 1 << 0,	 /* longer than auditctl's buffer: the rest is the next line */
+	LINE_CONTINUED = 1 << 1, /* the rest of a cut line */
+	LINE_NUL = 1 << 2,	 /* a NUL byte ended it early */
+};
+
 /* One line of a rules file, and where it was read. */
 struct source_line {
 	char *text;
 	const char *file;
 	unsigned int line;
+	unsigned int damage; /* enum line_damage */
 };
 
 /* One reading: the rule set it fills, and auditctl's state from line to line. */
@@ -51,6 +60,8 @@ struct reader {
 	/* The line being read. */
 	const struct source_line *at;
 	char msg[512];
+	unsigned int lines_read; /* lines with a word that is not a comment */
+	bool crlf_noted;	 /* one note for a file of CRLF lines */
 };
 
 /* One line's rule being built, auditctl's per-line globals. */
@@ -81,6 +92,12 @@ int line_error(struct reader *rd, const char *fmt, ...) __attribute__((format(pr
 int push_line(struct line_list *l, const char *text, size_t len, const char *file,
 	      unsigned int line);
 void free_lines(struct line_list *l);
+/* Appends a copy of the line `from`, its place and damage kept. */
+int copy_line(struct line_list *l, const struct source_line *from);
+
+/* line_damage.c: why a line may have failed that its words do not show (CRLF, BOM, NUL, length); ""
+ * if none. */
+const char *line_damage_hint(const struct source_line *sl);
 
 /*
  * auditctl_parse.c: auditctl's setopt() for one line: 1 a rule to send, 0

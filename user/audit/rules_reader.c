@@ -37,12 +37,13 @@ int string_list_add(char ***v, size_t *n, const char *s)
 
 void line_note(struct reader *rd, const char *fmt, ...)
 {
-	char text[700], where[300];
+	char raw[700], text[700], where[300];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	escape_controls(text, sizeof(text), raw);
 	snprintf(where, sizeof(where), "%s:%u", rd->at->file, rd->at->line);
 	{
 		char line[1024];
@@ -55,12 +56,30 @@ void line_note(struct reader *rd, const char *fmt, ...)
 /* The reason a line fails, auditctl's words; the caller decides whether reading stops. */
 int line_error(struct reader *rd, const char *fmt, ...)
 {
+	char raw[sizeof(rd->msg)];
+	size_t n;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(rd->msg, sizeof(rd->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	escape_controls(rd->msg, sizeof(rd->msg), raw);
+	n = strlen(rd->msg);
+	snprintf(rd->msg + n, sizeof(rd->msg) - n, "%s", line_damage_hint(rd->at));
 	return -EINVAL;
+}
+
+/* A file of CRLF lines reads without error, the \r in each last word: said once. */
+static void note_crlf(struct reader *rd, const struct source_line *sl)
+{
+	size_t len = strlen(sl->text);
+
+	if (rd->crlf_noted || !len || sl->text[len - 1] != '\r')
+		return;
+	rd->crlf_noted = true;
+	line_note(
+		rd,
+		"the line ends in \\r (CRLF line endings?): auditctl keeps the \\r in the last word, here and on every such line");
 }
 
 /* auditctl's preprocess(): "\ " and "\\" are kept from splitting, then put back. */
@@ -99,6 +118,25 @@ static void restore_escapes(char *s)
 	*out = '\0';
 }
 
+/* A line's error: noted when auditctl goes on (-i, -c), else the error; 0 or -EINVAL. */
+static int line_failed(struct reader *rd, const struct source_line *sl)
+{
+	bool stop = !rd->ignore_errors;
+
+	if (!stop) {
+		line_note(rd, "%s (auditctl goes on: -%c)", rd->msg,
+			  rd->continue_errors ? 'c' : 'i');
+		rd->failed_on |= rd->continue_errors;
+	}
+	/* Under -c the first error is the one reported at the end. */
+	if (rd->err && (stop || (rd->continue_errors && !rd->err->message[0]))) {
+		snprintf(rd->err->file, sizeof(rd->err->file), "%s", sl->file);
+		rd->err->line = sl->line;
+		snprintf(rd->err->message, sizeof(rd->err->message), "%s", rd->msg);
+	}
+	return stop ? -EINVAL : 0;
+}
+
 /* 0 on success or a skipped error, else the error that ends reading. */
 static int read_line(struct reader *rd, const struct source_line *sl)
 {
@@ -134,6 +172,8 @@ static int read_line(struct reader *rd, const struct source_line *sl)
 	}
 	if (argc == 1)
 		goto done;
+	rd->lines_read++;
+	note_crlf(rd, sl);
 
 	_audit_syscalladded = _audit_permadded = _audit_archadded = 0;
 	_audit_exeadded = _audit_filterfsadded = 0;
@@ -156,23 +196,8 @@ static int read_line(struct reader *rd, const struct source_line *sl)
 		ret = kernel_list_send(rd, &ls);
 	}
 	audit_rule_free_data(ls.rule);
-	if (ret == -EINVAL && rd->msg[0]) {
-		if (rd->ignore_errors) {
-			line_note(rd, "%s (auditctl goes on: -%c)", rd->msg,
-				  rd->continue_errors ? 'c' : 'i');
-			rd->failed_on |= rd->continue_errors;
-			if (rd->continue_errors && rd->err && !rd->err->message[0]) {
-				snprintf(rd->err->file, sizeof(rd->err->file), "%s", sl->file);
-				rd->err->line = sl->line;
-				snprintf(rd->err->message, sizeof(rd->err->message), "%s", rd->msg);
-			}
-			ret = 0;
-		} else if (rd->err) {
-			snprintf(rd->err->file, sizeof(rd->err->file), "%s", sl->file);
-			rd->err->line = sl->line;
-			snprintf(rd->err->message, sizeof(rd->err->message), "%s", rd->msg);
-		}
-	}
+	if (ret == -EINVAL && rd->msg[0])
+		ret = line_failed(rd, sl);
 	goto out;
 done:
 	ret = 0;
@@ -212,8 +237,18 @@ int push_line(struct line_list *l, const char *text, size_t len, const char *fil
 		return -ENOMEM;
 	l->v[l->n].file = file;
 	l->v[l->n].line = line;
+	l->v[l->n].damage = 0;
 	l->n++;
 	return 0;
+}
+
+int copy_line(struct line_list *l, const struct source_line *from)
+{
+	int err = push_line(l, from->text, strlen(from->text), from->file, from->line);
+
+	if (!err)
+		l->v[l->n - 1].damage = from->damage;
+	return err;
 }
 
 void free_lines(struct line_list *l)
@@ -230,19 +265,26 @@ void free_lines(struct line_list *l)
  */
 static int split_lines(struct line_list *l, const char *text, size_t len, const char *file)
 {
-	unsigned int line = 1;
+	unsigned int line = 1, continued = 0;
 	size_t start = 0;
 
 	while (start < len) {
-		size_t end = start;
+		size_t end = start, kept;
 		int err;
 
 		while (end < len && text[end] != '\n' && end - start < LINE_MAX_READ)
 			end++;
 		/* auditctl stops at a NUL inside a line. */
-		err = push_line(l, text + start, strnlen(text + start, end - start), file, line++);
+		kept = strnlen(text + start, end - start);
+		err = push_line(l, text + start, kept, file, line++);
 		if (err)
 			return err;
+		l->v[l->n - 1].damage = continued | (kept < end - start ? LINE_NUL : 0);
+		continued = 0;
+		if (end < len && text[end] != '\n') {
+			l->v[l->n - 1].damage |= LINE_CUT;
+			continued = LINE_CONTINUED;
+		}
 		start = end < len && text[end] == '\n' ? end + 1 : end;
 	}
 	return 0;
@@ -298,6 +340,15 @@ static void set_error(struct rules_file_error *err, const char *file, const char
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
+}
+
+/* Nothing to predict or advise on: an error, not an empty report. */
+static int no_rule(struct rules_file_error *err, const char *path, const char *why)
+{
+	set_error(err, path, "no rule in %s: %s", path, why);
+	if (err)
+		err->file[0] = '\0'; /* the message names it */
+	return -ENODATA;
 }
 
 static int reader_init(struct reader *rd, struct ruleset *rs, struct rules_file_error *err)
@@ -383,6 +434,10 @@ static int read_directory(struct reader *rd, const char *dir)
 		err = augenrules_order(&raw, &ordered);
 	if (!err)
 		err = read_lines(rd, ordered.v, ordered.n);
+	if (!err && !rd->lines_read)
+		err = no_rule(rd->err, dir,
+			      n ? "its files are empty or hold only comments" :
+				  "no file in it ends in .rules");
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -431,6 +486,8 @@ int rules_file_read(const char *path, struct ruleset *rs, struct rules_file_erro
 	free(text);
 	if (!ret)
 		ret = read_lines(&rd, lines.v, lines.n);
+	if (!ret && !rd.lines_read)
+		ret = no_rule(err, path, "the file is empty or holds only comments");
 	free_lines(&lines);
 	if (ret == -ENOMEM)
 		set_error(err, path, "out of memory");

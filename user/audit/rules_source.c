@@ -20,7 +20,9 @@ int rules_source_read(const char *path, struct ruleset *rs, char *why, size_t wh
 	err = rules_file_read(path, rs, &e);
 	if (!err)
 		return 0;
-	if (e.line)
+	if (!e.file[0] && e.message[0])
+		snprintf(why, why_size, "%s", e.message);
+	else if (e.line)
 		snprintf(why, why_size, "%s:%u: %s", e.file[0] ? e.file : path, e.line, e.message);
 	else
 		snprintf(why, why_size, "%s: %s", e.file[0] ? e.file : path,

@@ -56,6 +56,8 @@ struct ruleset {
 	size_t nsources;
 	char **notes;
 	size_t nnotes;
+	/* The last -e of the file was -e 0: loaded, it leaves audit off and nothing walks. */
+	bool disables_audit;
 };
 
 /*

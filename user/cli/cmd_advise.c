@@ -183,7 +183,7 @@ static int read_rules(struct advise_options *o, struct ruleset *rs, struct kerne
 
 	if (o->file)
 		return read_file_rules(o, rs, kc, from);
-	if (preflight(false, 0))
+	if (preflight_offline(false, 0, "auditskip advise --file /etc/audit/rules.d"))
 		return -1;
 	*from = CLASSES_KERNEL;
 	if (!read_kernel_classes(&o->run, kc)) {

@@ -19,7 +19,7 @@ struct calibrate_options {
 
 enum {
 	OPT_CALIBRATION = 0x100,
-	OPT_RULES,
+	OPT_MAX_RULES,
 	OPT_CPU,
 };
 
@@ -29,7 +29,7 @@ static const char doc[] =
 	"\v"
 	"Examples:\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
-	"    auditskip calibrate --rules 256 --cpu 0   # up to 256 rules, on CPU 0\n"
+	"    auditskip calibrate --max-rules 256 --cpu 0   # up to 256 rules, on CPU 0\n"
 	"    auditskip calibrate --calibration cal.json\n"
 	"                              # counting reads it with --calibration cal.json\n"
 	"\n"
@@ -37,8 +37,8 @@ static const char doc[] =
 	"was too noisy to show a per-rule cost; try again.\n";
 
 static const struct argp_option options[] = {
-	{ "rules", OPT_RULES, "N", 0, "Most rules to add (default: 64, or the exit rules loaded)",
-	  0 },
+	{ "max-rules", OPT_MAX_RULES, "N", 0,
+	  "Most rules to add (default: 64, or the exit rules loaded)", 0 },
 	{ "cpu", OPT_CPU, "CPU", 0, "CPU to time on", 0 },
 	{ "calibration", OPT_CALIBRATION, "FILE", 0,
 	  "Calibration to write (default /var/lib/auditskip/calibration.json)", 0 },
@@ -53,9 +53,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	long v;
 
 	switch (key) {
-	case OPT_RULES:
+	case OPT_MAX_RULES:
 		if (parse_long(arg, 1, 4096, &v))
-			cli_usage_error(state, "invalid --rules '%s': give 1 to 4096", arg);
+			cli_usage_error(state, "invalid --max-rules '%s': give 1 to 4096", arg);
 		o->rules = v;
 		break;
 	case OPT_CPU:

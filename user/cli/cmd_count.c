@@ -32,7 +32,7 @@ static const char doc[] =
 	"    auditskip advise -o r.rules  # equivalent rules that let the skip fire\n"
 	"    auditskip advise --file /etc/audit/rules.d -o r.rules  # the same for rules not loaded\n"
 	"    auditskip profile -o make.prof -- make -j2   # its syscalls, no rule needed\n"
-	"    auditskip whatif --rules 30-stig.rules --profile make.prof\n"
+	"    auditskip whatif --file 30-stig.rules --profile make.prof\n"
 	"                              # that rule set on that workload, nothing loaded\n"
 	"\n"
 	"Modes (best first; the first that loads is used):\n"
@@ -140,11 +140,42 @@ static bool is_command(const char *word)
 	return false;
 }
 
+/*
+ * --per-comm, --per-comm=N or --per-comm N: argp hands an optional
+ * argument over only after '=', so a number in the next word is taken here
+ * (counting takes no other words: a command to run goes after --).
+ */
+static int per_comm_count(struct argp_state *state, const char *arg)
+{
+	const char *next = state->next < state->argc ? state->argv[state->next] : NULL;
+	long v;
+
+	if (!arg && next && next[0] >= '0' && next[0] <= '9') {
+		arg = next;
+		state->next++;
+	}
+	if (!arg)
+		return 10;
+	if (parse_long(arg, 1, MAX_COMMS, &v))
+		cli_usage_error(state, "invalid --per-comm '%s': give 1 to %d", arg, MAX_COMMS);
+	return v;
+}
+
+/* " count rules ...": the commands, for the message about one that is not. */
+static const char *command_names(void)
+{
+	static char names[128];
+	size_t n = 0;
+
+	for (const struct cli_command *c = cli_commands; c->name && n < sizeof(names); c++)
+		n += snprintf(names + n, sizeof(names) - n, " %s", c->name);
+	return names;
+}
+
 /* What counting alone is given; the end of the command line is checked here too. */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct count_options *o = state->input;
-	long v;
 
 	switch (key) {
 	case 'i':
@@ -163,12 +194,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->timing = true;
 		break;
 	case OPT_PER_COMM:
-		o->per_comm = 10;
-		if (arg && parse_long(arg, 1, MAX_COMMS, &v))
-			cli_usage_error(state, "invalid --per-comm '%s': give 1 to %d", arg,
-					MAX_COMMS);
-		if (arg)
-			o->per_comm = v;
+		o->per_comm = per_comm_count(state, arg);
 		break;
 	case OPT_CALIBRATION:
 		o->calibration = arg;
@@ -194,6 +220,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (is_command(arg))
 			cli_usage_error(state, "'%s' goes first: auditskip %s [OPTION...]", arg,
 					arg);
+		/* main() passed the first word over: it names no command. */
+		if (state->next == 2 && arg == state->argv[1])
+			cli_usage_error(state, "unknown command '%s' (commands:%s)", arg,
+					command_names());
 		cli_usage_error(state, "unexpected argument '%s' (a command to run goes after --)",
 				arg);
 	case ARGP_KEY_END:

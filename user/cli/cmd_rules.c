@@ -73,7 +73,7 @@ int do_rules(int argc, char **argv)
 		if (read_rules_file(o.file, &rs))
 			return 1;
 	} else {
-		if (preflight(false, 0))
+		if (preflight_list_rules("auditskip rules --file /etc/audit/rules.d"))
 			return 1;
 		err = ruleset_load(&rs);
 		if (err) {

@@ -17,7 +17,7 @@
 
 struct whatif_options {
 	const char *profile;	 /* --profile FILE */
-	const char *rules;	 /* --rules PATH, "-": the rules loaded now */
+	const char *rules;	 /* --file PATH, "-": the rules loaded now */
 	const char *calibration; /* the time model, NULL: the default */
 	int top;
 	bool json;
@@ -26,7 +26,7 @@ struct whatif_options {
 enum {
 	OPT_JSON = 0x100,
 	OPT_PROFILE,
-	OPT_RULES,
+	OPT_FILE,
 	OPT_CALIBRATION,
 };
 
@@ -37,16 +37,16 @@ static const char doc[] =
 	"anything.\n"
 	"\v"
 	"Examples:\n"
-	"    auditskip whatif --rules 30-stig.rules --profile make.prof\n"
+	"    auditskip whatif --file 30-stig.rules --profile make.prof\n"
 	"                              # that rule set on that workload, nothing loaded\n"
-	"    auditskip whatif --rules /etc/audit/rules.d --profile make.prof --json\n"
+	"    auditskip whatif --file /etc/audit/rules.d --profile make.prof --json\n"
 	"    auditskip whatif --profile make.prof   # the rules loaded now (root)\n"
 	"\n"
 	"Record a profile with 'auditskip profile -o FILE -- COMMAND'.\n";
 
 static const struct argp_option options[] = {
 	{ "profile", OPT_PROFILE, "FILE", 0, "The profile to predict on (from 'profile -o')", 0 },
-	{ "rules", OPT_RULES, "PATH", 0,
+	{ "file", OPT_FILE, "PATH", 0,
 	  "The rules file or rules.d directory to predict for ('-', the default: the rules loaded now)",
 	  0 },
 	{ "top", 'n', "N", 0, "Show the top N syscalls (default 10)", 0 },
@@ -64,7 +64,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PROFILE:
 		o->profile = arg;
 		break;
-	case OPT_RULES:
+	case OPT_FILE:
 		o->rules = arg;
 		break;
 	case 'n':
@@ -132,8 +132,9 @@ int do_whatif(int argc, char **argv)
 	prof = open_profile(o.profile, o.calibration, &calib, &calib_from);
 	if (!prof)
 		return 1;
-	/* The rules loaded now need root; a rules file does not. */
-	if (!strcmp(o.rules, "-") && preflight(false, 0))
+	/* The rules loaded now need CAP_AUDIT_CONTROL; a rules file needs nothing. */
+	if (!strcmp(o.rules, "-") &&
+	    preflight_list_rules("auditskip whatif --file /etc/audit/rules.d --profile FILE"))
 		goto out;
 	if (rules_source_read(o.rules, &rs, why, sizeof(why))) {
 		fprintf(stderr, "auditskip: %s\n", why);

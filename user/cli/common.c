@@ -140,16 +140,36 @@ int cli_parse_top(const struct argp_state *state, const char *arg)
 	return v;
 }
 
+/* What is missing, and the form that needs no privilege if there is one. */
+static int privilege_error(const char *missing, const char *offline)
+{
+	fprintf(stderr, "auditskip: needs root: this process lacks %s", missing);
+	if (offline)
+		fprintf(stderr, "; without it, read a rules file: %s", offline);
+	fputc('\n', stderr);
+	return -EPERM;
+}
+
+int preflight_list_rules(const char *offline)
+{
+	const char *missing = missing_privilege(false);
+
+	return missing ? privilege_error(missing, offline) : 0;
+}
+
 int preflight(bool need_enabled, pid_t pid)
 {
-	const char *missing = missing_privilege();
+	return preflight_offline(need_enabled, pid, NULL);
+}
+
+int preflight_offline(bool need_enabled, pid_t pid, const char *offline)
+{
+	const char *missing = missing_privilege(true);
 	struct audit_status_info st;
 	int err;
 
-	if (missing) {
-		fprintf(stderr, "auditskip: needs root: this process lacks %s\n", missing);
-		return -EPERM;
-	}
+	if (missing)
+		return privilege_error(missing, offline);
 	err = audit_status_read(&st);
 	if (err == -EPROTONOSUPPORT) {
 		fprintf(stderr,
@@ -179,7 +199,9 @@ int read_rules_file(const char *path, struct ruleset *rs)
 
 	if (!err)
 		return 0;
-	if (fe.line)
+	if (!fe.file[0])
+		fprintf(stderr, "auditskip: %s\n", fe.message);
+	else if (fe.line)
 		fprintf(stderr, "auditskip: %s:%u: %s\n", fe.file, fe.line, fe.message);
 	else
 		fprintf(stderr, "auditskip: %s: %s\n", fe.file, fe.message);

@@ -43,6 +43,10 @@ int cli_parse_top(const struct argp_state *state, const char *arg);
  * to count (0: none): 0, or a negative errno after one clear line.
  */
 int preflight(bool need_enabled, pid_t pid);
+/* The same, for a command that also reads rules files: `offline` is that form, suggested. */
+int preflight_offline(bool need_enabled, pid_t pid, const char *offline);
+/* Only listing the loaded rules (CAP_AUDIT_CONTROL, no BPF): 0, or -1 after a message. */
+int preflight_list_rules(const char *offline);
 
 /* A rules file or rules.d directory into rs; 0, or -1 after auditctl's kind of message. */
 int read_rules_file(const char *path, struct ruleset *rs);

@@ -483,9 +483,13 @@ int session_start_target(struct session *ss)
 	if (!env->profiling)
 		report_start(&ss->report);
 	else
-		printf("auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
-		       modes[ss->at.mode].name, env->output);
+		fprintf(stderr, "auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
+			modes[ss->at.mode].name, env->output);
 	fflush(stdout);
+	/* Nothing else ends a whole-machine run: say how, once, off the report. */
+	if (!env->duration && !env->argv && !env->pid)
+		fprintf(stderr, "auditskip: %s until Ctrl-C (or -d SECONDS)\n",
+			env->profiling ? "profiling" : "counting");
 	publish_metrics(ss);
 	ss->notify_fd = config_change_open(env->notify_rcvbuf);
 	if (ss->notify_fd < 0) {
@@ -545,6 +549,15 @@ int session_lower_privileges(struct session *ss)
 	return 0;
 }
 
+/* A profile has no report until its end: what it has recorded, on stderr. */
+static void profile_progress(struct session *ss, double t)
+{
+	if (read_walks(ss))
+		return;
+	fprintf(stderr, "auditskip: profiling for %.0f s: %llu calls recorded\n", t - ss->start,
+		(unsigned long long)ss->now->exit.total.walks);
+}
+
 /* One interval line; the intervals add up to the summary. */
 static void report_delta(struct session *ss, double seconds)
 {
@@ -562,6 +575,9 @@ static bool target_gone(struct session *ss)
 	return ss->env->pid && kill(ss->env->pid, 0) && errno == ESRCH;
 }
 
+/* How often a profiling run says how far it has got. */
+#define PROFILE_PROGRESS_S 10.0
+
 /*
  * Until a signal, the end of -d, or the target's exit. Every tick reads
  * audit's status and what BPF logged; the rules are listed when resync
@@ -570,11 +586,12 @@ static bool target_gone(struct session *ss)
 int session_run(struct session *ss)
 {
 	const struct count_options *env = ss->env;
-	double tick_s = env->sync_ms / 1000.0, next_tick, next_report, end;
+	double tick_s = env->sync_ms / 1000.0, next_tick, next_report, next_progress, end;
 
 	ss->start = now_s();
 	next_tick = ss->start + tick_s;
 	next_report = env->interval ? ss->start + env->interval : 0;
+	next_progress = env->profiling ? ss->start + PROFILE_PROGRESS_S : 0;
 	end = env->duration ? ss->start + env->duration : 0;
 	while (!stop_signal && !target_gone(ss)) {
 		double t = now_s(), wake;
@@ -601,9 +618,15 @@ int session_run(struct session *ss)
 			report_delta(ss, t - (next_report - env->interval));
 			next_report += env->interval;
 		}
+		if (next_progress && t >= next_progress) {
+			profile_progress(ss, t);
+			next_progress += PROFILE_PROGRESS_S;
+		}
 		wake = next_tick < resync_due(&ss->resync) ? next_tick : resync_due(&ss->resync);
 		if (next_report && next_report < wake)
 			wake = next_report;
+		if (next_progress && next_progress < wake)
+			wake = next_progress;
 		if (end && end < wake)
 			wake = end;
 		/* With a listing already wanted, what audit logs meanwhile is in it. */

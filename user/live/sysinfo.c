@@ -93,7 +93,7 @@ int audit_status_read(struct audit_status_info *st)
 	return 0;
 }
 
-const char *missing_privilege(void)
+const char *missing_privilege(bool bpf_too)
 {
 	bool bpf;
 
@@ -102,7 +102,7 @@ const char *missing_privilege(void)
 	bpf = capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN) ||
 	      (capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF) &&
 	       capng_have_capability(CAPNG_EFFECTIVE, CAP_PERFMON));
-	if (!bpf)
+	if (bpf_too && !bpf)
 		return "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) to load BPF programs";
 	/* audit_netlink_ok(): AUDIT_GET and AUDIT_LIST_RULES need it. */
 	if (!capng_have_capability(CAPNG_EFFECTIVE, CAP_AUDIT_CONTROL))

@@ -28,7 +28,10 @@ int kernel_config(const char *option);
 int kallsyms_lookup(const char *const *names, __u64 *addrs, size_t n);
 /* AUDIT_GET; 0 or a negative errno (-EPROTONOSUPPORT: audit not built in). */
 int audit_status_read(struct audit_status_info *st);
-/* NULL when the process may load BPF and read audit rules, else what is missing. */
-const char *missing_privilege(void);
+/*
+ * NULL when the process may read audit's status and rules (and, with
+ * `bpf_too`, load BPF), else what is missing.
+ */
+const char *missing_privilege(bool bpf_too);
 
 #endif /* __SYSINFO_H */

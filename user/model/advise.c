@@ -417,6 +417,7 @@ static void report_json(FILE *out, const struct ruleset *rs, const struct advice
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	char *line = malloc(LINE_MAX_LEN);
 
+	json_object_object_add(o, "type", json_object_new_string("advise"));
 	json_object_object_add(o, "schema", json_object_new_int(ADVISE_SCHEMA));
 	json_object_object_add(o, "perm_classes",
 			       json_object_new_string(classes_names[a->classes]));

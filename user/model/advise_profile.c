@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -132,8 +133,8 @@ static void report_json(FILE *out, const struct advise_prediction *ap, const str
 				       json_object_new_uint64(side[k]->total.skippable_walks));
 		json_object_object_add(e, "mask_bits", json_object_new_int(side[k]->mask_bits));
 		json_object_object_add(e, "saved_ns",
-				       json_object_new_double(prediction_saved_ns(
-					       side[k], c, COUNTER_ID_skippable_walks)));
+				       json_object_new_double(round(prediction_saved_ns(
+					       side[k], c, COUNTER_ID_skippable_walks))));
 		json_object_object_add(o, key[k], e);
 	}
 	for (unsigned int i = 0; i < n; i++) {

@@ -91,7 +91,8 @@ int prediction_make(const struct ruleset *rs, const struct profile *p,
 	pr->compat_arch_mask_bits = mask_count(w.arch_mask[ARCH_COMPAT]);
 	pr->perm_mask_bits = mask_count(w.perm_mask);
 	read_task_rules(rs, pr);
-	pr->walks_at_all = ruleset_counted_rules(rs) > 0 && !pr->task_never;
+	pr->audit_disabled = rs->disables_audit;
+	pr->walks_at_all = ruleset_counted_rules(rs) > 0 && !pr->task_never && !pr->audit_disabled;
 	if (!pr->walks_at_all)
 		return 0;
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++)

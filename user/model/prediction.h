@@ -29,6 +29,7 @@ struct prediction {
 	 */
 	bool walks_at_all;
 	bool task_never;	       /* an unconditional never,task rule */
+	bool audit_disabled;	       /* the rules file ends with -e 0: audit stays off */
 	size_t conditional_task_rules; /* task rules with fields: assumed to exempt no task */
 	/*
 	 * Per rule of the set (0 off the exit list): profiled calls whose bit is

@@ -175,7 +175,7 @@ static json_object *slots_json(const struct report_ctx *r, const struct counts_s
 		if (!uring) {
 			json_object_object_add(
 				e, "saved_ns",
-				json_object_new_double(time_saved_slot_ns(r->run->cfg.calib, c)));
+				json_rounded(time_saved_slot_ns(r->run->cfg.calib, c), 0));
 			if (with_hist)
 				json_object_object_add(e, "walk_ns_log2", hist_json(r, order[i]));
 		}
@@ -310,9 +310,9 @@ static json_object *stale_json(const struct report_ctx *r)
 							 NULL);
 	add_u64(o, "counted_rules", st->counted_rules);
 	json_object_object_add(o, "cost_ns",
-			       calib->ns_context > 0 ? json_object_new_double(time_stale_cost_ns(
-							       calib, st->syscalls)) :
-						       NULL);
+			       calib->ns_context > 0 ?
+				       json_rounded(time_stale_cost_ns(calib, st->syscalls), 0) :
+				       NULL);
 	return o;
 }
 
@@ -336,8 +336,8 @@ static json_object *resync_json(const struct report_ctx *r)
 	add_u64(o, "listings", total);
 	json_object_object_add(o, "by_reason", by);
 	add_u64(o, "notifications", r->run->live.notifications ? *r->run->live.notifications : 0);
-	json_object_object_add(o, "listing_cpu_s", json_object_new_double(rs ? rs->cost_s : 0));
-	json_object_object_add(o, "period_s", json_object_new_double(rs ? rs->period_s : 0));
+	json_object_object_add(o, "listing_cpu_s", json_rounded(rs ? rs->cost_s : 0, 6));
+	json_object_object_add(o, "period_s", json_rounded(rs ? rs->period_s : 0, 6));
 	return o;
 }
 
@@ -350,12 +350,9 @@ static json_object *calibration_json(const struct report_ctx *r)
 	json_object_object_add(
 		o, "file",
 		r->run->cfg.calib_from ? json_object_new_string(r->run->cfg.calib_from) : NULL);
-	json_object_object_add(o, "ns_per_entry",
-			       json_object_new_double(r->run->cfg.calib->ns_per_entry));
-	json_object_object_add(o, "ns_context",
-			       json_object_new_double(r->run->cfg.calib->ns_context));
-	json_object_object_add(o, "ns_walk_call",
-			       json_object_new_double(r->run->cfg.calib->ns_walk_call));
+	json_object_object_add(o, "ns_per_entry", json_rounded(r->run->cfg.calib->ns_per_entry, 2));
+	json_object_object_add(o, "ns_context", json_rounded(r->run->cfg.calib->ns_context, 2));
+	json_object_object_add(o, "ns_walk_call", json_rounded(r->run->cfg.calib->ns_walk_call, 2));
 	return o;
 }
 
@@ -369,7 +366,7 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	add_str(o, "type", type);
 	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
 	add_u64(o, "time", (__u64)time(NULL));
-	json_object_object_add(o, "seconds", json_object_new_double(seconds));
+	json_object_object_add(o, "seconds", json_rounded(seconds, 6));
 	add_str(o, "mode", r->run->cfg.mode);
 	add_str(o, "kernel", r->run->cfg.kernel);
 	add_str(o, "mirror_source",
@@ -381,12 +378,12 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 			       r->run->cfg.timing ? json_object_new_uint64(r->run->live.clock_ns) :
 						    NULL);
 	add_str(o, "perm_classes", r->run->live.perm_classes);
-	json_object_object_add(o, "saved_ns", json_object_new_double(saved));
+	json_object_object_add(o, "saved_ns", json_rounded(saved, 0));
 	json_object_object_add(o, "saved_ns_per_s",
-			       json_object_new_double(seconds > 0 ? saved / seconds : 0));
+			       json_rounded(seconds > 0 ? saved / seconds : 0, 0));
 	json_object_object_add(
 		o, "saved_cpu_share",
-		json_object_new_double(time_saved_cpu_share(saved, seconds, r->run->cfg.ncpus)));
+		json_rounded(time_saved_cpu_share(saved, seconds, r->run->cfg.ncpus), 9));
 	json_object_object_add(o, "calibration", calibration_json(r));
 	json_object_object_add(o, "missed", missed_json(r));
 	add_u64(o, "lost_descendants", r->run->live.lost_descendants);

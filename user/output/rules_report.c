@@ -97,7 +97,7 @@ static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_
 	if (rs->nsources)
 		print_read_from(out, rs);
 	fprintf(out,
-		"Exit-list rules (walked by audit_filter_syscall for every audited syscall):\n");
+		"Exit-list rules (visited by the exit filter walk of every audited syscall):\n");
 	for (size_t i = 0; i < rs->n; i++)
 		if (rule_on_exit_list(&rs->rules[i]))
 			print_exit_rule(out, &rs->rules[i]);
@@ -132,6 +132,7 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		json_object *o = json_object_new_object(), *arr = json_object_new_array();
 		json_object *skip = json_object_new_array();
 
+		add_str(o, "type", "rules");
 		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
 		add_str(o, "source", rs->nsources ? "file" : "kernel");
 		json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));

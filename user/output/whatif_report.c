@@ -4,6 +4,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "output/whatif_report.h"
+#include "output/json_out.h"
 #include "audit/syscalls.h"
 
 /* The counters a prediction has, named as counting names them (counters.h). */
@@ -31,14 +32,18 @@ static double slot_saved_ns(const struct whatif_run *w, const struct scan_counts
 	return c->skippable_walks * calibration_walk_ns(w->calib, w->pred->exit_rules);
 }
 
-static void add_u64(json_object *o, const char *key, __u64 v)
-{
-	json_object_object_add(o, key, json_object_new_uint64(v));
-}
-
-static void add_str(json_object *o, const char *key, const char *v)
+/* json_out.h's add_str_or_null(), with null for no string. */
+static void add_str_or_null(json_object *o, const char *key, const char *v)
 {
 	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+}
+
+/* The patch's time saved per second of the profiled run. */
+static double saved_per_s(const struct whatif_run *w)
+{
+	double saved = prediction_saved_ns(w->pred, w->calib, COUNTER_ID_skippable_walks);
+
+	return w->profile->seconds > 0 ? saved / w->profile->seconds : 0;
 }
 
 static void add_counters(json_object *o, const struct scan_counts *c)
@@ -54,7 +59,12 @@ static json_object *notes_json(const struct whatif_run *w)
 	json_object *a = json_object_new_array();
 	char line[600];
 
-	if (pr->task_never)
+	if (pr->audit_disabled)
+		json_object_array_add(
+			a,
+			json_object_new_string(
+				"the rules end with -e 0: audit is disabled once they are loaded, nothing walks"));
+	else if (pr->task_never)
 		json_object_array_add(
 			a,
 			json_object_new_string(
@@ -91,48 +101,48 @@ static json_object *calibration_json(const struct whatif_run *w)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "calibrated", json_object_new_boolean(w->calib_from != NULL));
-	add_str(o, "file", w->calib_from);
-	json_object_object_add(o, "ns_per_entry", json_object_new_double(w->calib->ns_per_entry));
-	json_object_object_add(
-		o, "walk_ns",
-		json_object_new_double(calibration_walk_ns(w->calib, w->pred->exit_rules)));
+	add_str_or_null(o, "file", w->calib_from);
+	json_object_object_add(o, "ns_per_entry", json_rounded(w->calib->ns_per_entry, 2));
+	json_object_object_add(o, "walk_ns",
+			       json_rounded(calibration_walk_ns(w->calib, w->pred->exit_rules), 2));
 	return o;
 }
 
-static void print_json(FILE *out, const struct whatif_run *w)
+static void print_whatif_json(FILE *out, const struct whatif_run *w)
 {
 	const struct prediction *pr = w->pred;
 	const struct profile *p = w->profile;
 	json_object *o = json_object_new_object(), *prof = json_object_new_object();
 	json_object *sys = json_object_new_array(), *rules = json_object_new_array(), *blind = NULL;
 
-	add_str(o, "type", "whatif");
+	add_str_or_null(o, "type", "whatif");
 	json_object_object_add(o, "schema", json_object_new_int(1));
-	add_str(o, "kernel", w->kernel);
-	add_str(o, "rules_file", w->rules_path);
-	add_str(prof, "file", w->profile_path);
-	add_str(prof, "kernel", p->kernel);
-	add_str(prof, "mode", p->mode);
-	add_str(prof, "scope", p->scope);
-	json_object_object_add(prof, "seconds", json_object_new_double(p->seconds));
+	add_str_or_null(o, "kernel", w->kernel);
+	add_str_or_null(o, "rules_file", w->rules_path);
+	add_str_or_null(prof, "file", w->profile_path);
+	add_str_or_null(prof, "kernel", p->kernel);
+	add_str_or_null(prof, "mode", p->mode);
+	add_str_or_null(prof, "scope", p->scope);
+	json_object_object_add(prof, "seconds", json_rounded(p->seconds, 6));
 	json_object_object_add(o, "profile", prof);
 	add_u64(o, "exit_rules", pr->exit_rules);
 	add_u64(o, "mask_bits", pr->mask_bits);
 	add_u64(o, "native_arch_mask_bits", pr->native_arch_mask_bits);
 	add_u64(o, "compat_arch_mask_bits", pr->compat_arch_mask_bits);
 	add_u64(o, "perm_mask_bits", pr->perm_mask_bits);
-	add_str(o, "perm_classes", w->perm_classes);
+	add_str_or_null(o, "perm_classes", w->perm_classes);
 	json_object_object_add(o, "walks_at_all", json_object_new_boolean(pr->walks_at_all));
 	add_counters(o, &pr->total);
-	json_object_object_add(o, "saved_ns",
-			       json_object_new_double(prediction_saved_ns(
-				       pr, w->calib, COUNTER_ID_skippable_walks)));
-	json_object_object_add(o, "saved_ns_arch_mask",
-			       json_object_new_double(prediction_saved_ns(
-				       pr, w->calib, COUNTER_ID_skippable_arch_mask)));
-	json_object_object_add(o, "saved_ns_perm_mask",
-			       json_object_new_double(prediction_saved_ns(
-				       pr, w->calib, COUNTER_ID_skippable_perm_mask)));
+	json_object_object_add(
+		o, "saved_ns",
+		json_rounded(prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_walks), 0));
+	json_object_object_add(
+		o, "saved_ns_arch_mask",
+		json_rounded(prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_arch_mask), 0));
+	json_object_object_add(
+		o, "saved_ns_perm_mask",
+		json_rounded(prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_perm_mask), 0));
+	json_object_object_add(o, "saved_ns_per_s", json_rounded(saved_per_s(w), 0));
 	json_object_object_add(o, "calibration", calibration_json(w));
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
 		json_object *e;
@@ -143,12 +153,12 @@ static void print_json(FILE *out, const struct whatif_run *w)
 		slot_name(s / NR_SLOTS, s % NR_SLOTS, name, sizeof(name));
 		e = json_object_new_object();
 		add_u64(e, "nr", s % NR_SLOTS);
-		add_str(e, "name", name);
-		add_str(e, "arch", arch_name(s / NR_SLOTS));
+		add_str_or_null(e, "name", name);
+		add_str_or_null(e, "arch", arch_name(s / NR_SLOTS));
 		add_u64(e, "calls", p->calls[s]);
 		add_counters(e, &pr->slot[s]);
 		json_object_object_add(e, "saved_ns",
-				       json_object_new_double(slot_saved_ns(w, &pr->slot[s])));
+				       json_rounded(slot_saved_ns(w, &pr->slot[s]), 0));
 		json_object_array_add(sys, e);
 	}
 	json_object_object_add(o, "syscalls", sys);
@@ -156,8 +166,8 @@ static void print_json(FILE *out, const struct whatif_run *w)
 		const struct audit_rule *r = &w->rules->rules[i];
 		json_object *e = json_object_new_object();
 
-		add_str(e, "text", r->text);
-		add_str(e, "key", r->key);
+		add_str_or_null(e, "text", r->text);
+		add_str_or_null(e, "key", r->key);
 		json_object_object_add(e, "exit_list",
 				       json_object_new_boolean(rule_on_exit_list(r)));
 		json_object_object_add(e, "full_mask",
@@ -297,6 +307,10 @@ static void print_text(FILE *out, const struct whatif_run *w)
 		prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_walks) / 1e6,
 		prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_arch_mask) / 1e6,
 		prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_perm_mask) / 1e6);
+	/* As counting gives it: a rate, comparable between profiles of any length. */
+	if (w->profile->seconds > 0)
+		fprintf(out, "    that is %.0f ns per second of the profile (%.4f%% of one CPU)\n",
+			saved_per_s(w), saved_per_s(w) / 1e7);
 	if (w->calib_from)
 		fprintf(out, "    calibrated (%s, %s): %.1f ns a walk over %zu rules\n",
 			w->calib_from, w->calib->kernel,
@@ -317,7 +331,7 @@ static void print_text(FILE *out, const struct whatif_run *w)
 void prediction_report(FILE *out, const struct whatif_run *w, bool json)
 {
 	if (json)
-		print_json(out, w);
+		print_whatif_json(out, w);
 	else
 		print_text(out, w);
 	fflush(out);
