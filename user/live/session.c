@@ -124,8 +124,8 @@ static int write_netlink_mirror(struct session *ss)
 
 	ruleset_exit_mask(&ss->rules, -1, m.mask);
 	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
-	if (ss->env->corrupt_nr >= 0)
-		m.mask[ss->env->corrupt_nr / 32] &= ~(1U << (ss->env->corrupt_nr % 32));
+	if (ss->opt->corrupt_nr >= 0)
+		m.mask[ss->opt->corrupt_nr / 32] &= ~(1U << (ss->opt->corrupt_nr % 32));
 	if (cur->source == m.source && cur->exit_rules == m.exit_rules &&
 	    cur->uring_rules == m.uring_rules && mask_equal(cur->mask, m.mask) &&
 	    mask_equal(cur->uring_mask, m.uring_mask))
@@ -143,7 +143,7 @@ static void read_bpf_state(struct session *ss)
 	struct auditskip_bpf *skel = ss->at.skel;
 	struct run_live *live = &ss->run.live;
 
-	if (ss->env->per_comm) {
+	if (ss->opt->per_comm) {
 		free(ss->comms);
 		ss->comms = NULL;
 		if (comms_read(bpf_map__fd(skel->maps.comms), &ss->comms, &live->ncomms))
@@ -286,7 +286,7 @@ static void find_kernel_lists(struct session *ss)
 	if (addrs[0]) {
 		ss->req.exit_list_addr = addrs[0] + AUDIT_FILTER_EXIT * 2 * sizeof(void *);
 		ss->req.uring_list_addr = addrs[0] + AUDIT_FILTER_URING_EXIT * 2 * sizeof(void *);
-	} else if (ss->env->verbose) {
+	} else if (ss->opt->verbose) {
 		fprintf(stderr,
 			"auditskip: audit_filter_list is not in /proc/kallsyms: the loader keeps the mirror\n");
 	}
@@ -295,76 +295,76 @@ static void find_kernel_lists(struct session *ss)
 }
 
 /* Kernel symbols, the time model, the metrics port: what can fail before BPF loads. */
-int session_open(struct session *ss, struct count_options *env)
+int session_open(struct session *ss, struct count_options *opt)
 {
 	const char *calib_from;
 
 	*ss = (struct session){
-		.env = env,
+		.opt = opt,
 		.notify_fd = -1,
 		.command_status = -1,
 		.run.live.stale.kernel_n_rules = -1,
 		.req = {
-			.mode = env->mode,
-			.filter_tasks = env->pid || env->argv,
-			.follow_children = env->argv != NULL,
-			.btf_path = env->btf_path,
-			.verbose = env->verbose,
-			.corrupt_nr = env->corrupt_nr,
-			.per_comm = env->per_comm > 0,
-			.timing = env->timing,
-			.profile = env->profiling,
+			.mode = opt->mode,
+			.filter_tasks = opt->pid || opt->argv,
+			.follow_children = opt->argv != NULL,
+			.btf_path = opt->btf_path,
+			.verbose = opt->verbose,
+			.corrupt_nr = opt->corrupt_nr,
+			.per_comm = opt->per_comm > 0,
+			.timing = opt->timing,
+			.profile = opt->profiling,
 		},
 	};
 	stale_start(&ss->run.live.stale);
-	if (calibration_choose(env->calibration, &ss->calib, &calib_from))
+	if (calibration_choose(opt->calibration, &ss->calib, &calib_from))
 		return -EINVAL;
 	find_kernel_lists(ss);
 
 	ss->now = calloc(1, sizeof(*ss->now));
 	ss->prev = calloc(1, sizeof(*ss->prev));
 	ss->delta = calloc(1, sizeof(*ss->delta));
-	if (env->timing)
+	if (opt->timing)
 		ss->hist = calloc(NR_COUNT_SLOTS, sizeof(*ss->hist));
 	ss->run.live.hist = ss->hist;
-	if (!ss->now || !ss->prev || !ss->delta || (env->timing && !ss->hist)) {
+	if (!ss->now || !ss->prev || !ss->delta || (opt->timing && !ss->hist)) {
 		fprintf(stderr, "auditskip: out of memory\n");
 		return -ENOMEM;
 	}
-	if (env->user) {
+	if (opt->user) {
 		char why[256];
 
-		if (run_as_lookup(env->user, &ss->run_as, why, sizeof(why))) {
+		if (run_as_lookup(opt->user, &ss->run_as, why, sizeof(why))) {
 			fprintf(stderr, "auditskip: --user: %s\n", why);
 			return -EINVAL;
 		}
 	}
-	if (env->metrics) {
+	if (opt->metrics) {
 		char why[768];
 
-		ss->metrics = metrics_open(env->metrics, env->web_config, why, sizeof(why));
+		ss->metrics = metrics_open(opt->metrics, opt->web_config, why, sizeof(why));
 		if (!ss->metrics) {
-			fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", env->metrics,
+			fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", opt->metrics,
 				why);
 			return -EINVAL;
 		}
 	}
-	resync_init(&ss->resync, env->sync_ms, env->list_period_ms);
+	resync_init(&ss->resync, opt->sync_ms, opt->list_period_ms);
 	ss->run.live.resync = &ss->resync;
 	ss->run.live.notifications = &ss->notifications;
 	kernel_release(ss->kernel, sizeof(ss->kernel));
 	ss->report = (struct report_ctx){
 		.out = stdout,
-		.json = env->json,
-		.top = env->top,
+		.json = opt->json,
+		.top = opt->top,
 		.run = &ss->run,
 	};
 	ss->run.cfg = (struct run_settings){
 		.kernel = ss->kernel,
 		.scope = ss->scope,
 		.mirror_how = ss->mirror_how,
-		.comm_top = env->per_comm,
-		.timing = env->timing,
+		.comm_top = opt->per_comm,
+		.timing = opt->timing,
 		.calib = &ss->calib,
 		.calib_from = calib_from,
 		.ncpus = libbpf_num_possible_cpus(),
@@ -383,7 +383,7 @@ int session_attach(struct session *ss)
 	err = attach_prepare(&ss->req, &ss->at);
 	if (err)
 		return err;
-	if (ss->env->timing && ss->at.mode != MODE_FILTER_OP &&
+	if (ss->opt->timing && ss->at.mode != MODE_FILTER_OP &&
 	    ss->at.mode != MODE_FILTER_SYSCALL) {
 		fprintf(stderr,
 			"auditskip: --timing needs mode filter-op or filter-syscall (fentry and fexit on the walk), not %s\n",
@@ -402,7 +402,7 @@ int session_attach(struct session *ss)
 		snprintf(
 			ss->mirror_how, sizeof(ss->mirror_how),
 			"kept by the loader from the netlink rule list, resynced on every rule change audit logs, and listed again at least every %d ms or %.0f times a listing's CPU time",
-			ss->env->sync_ms, 1 / RESYNC_PERIODIC_SHARE);
+			ss->opt->sync_ms, 1 / RESYNC_PERIODIC_SHARE);
 	err = sync_rules(ss);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
@@ -423,12 +423,12 @@ int session_attach(struct session *ss)
 /* The totals so far to the metrics endpoint and the node_exporter textfile. */
 static void publish_metrics(struct session *ss)
 {
-	if ((!ss->metrics && !ss->env->metrics_textfile) || read_walks(ss))
+	if ((!ss->metrics && !ss->opt->metrics_textfile) || read_walks(ss))
 		return;
 	if (ss->metrics)
 		metrics_update(ss->metrics, &ss->run, &ss->now->exit);
-	if (ss->env->metrics_textfile)
-		metrics_textfile_write(ss->env->metrics_textfile, &ss->run, &ss->now->exit);
+	if (ss->opt->metrics_textfile)
+		metrics_textfile_write(ss->opt->metrics_textfile, &ss->run, &ss->now->exit);
 }
 
 /*
@@ -437,66 +437,66 @@ static void publish_metrics(struct session *ss)
  */
 int session_start_target(struct session *ss)
 {
-	struct count_options *env = ss->env;
+	struct count_options *opt = ss->opt;
 	int err = 0;
 
-	if (env->argv) {
-		err = command_spawn(&ss->child, env->argv);
+	if (opt->argv) {
+		err = command_spawn(&ss->child, opt->argv);
 		if (err) {
-			fprintf(stderr, "auditskip: cannot start %s: %s\n", env->argv[0],
+			fprintf(stderr, "auditskip: cannot start %s: %s\n", opt->argv[0],
 				strerror(-err));
 			return err;
 		}
 		/* Tracked from its exec on, by BPF: see track_exec. */
-		err = env->test_fail_start ? -ECANCELED : 0;
+		err = opt->test_fail_start ? -ECANCELED : 0;
 		ss->at.skel->bss->exec_tgid = ss->child.pid;
 		if (err) {
-			fprintf(stderr, "auditskip: cannot track %s (pid %d): %s\n", env->argv[0],
+			fprintf(stderr, "auditskip: cannot track %s (pid %d): %s\n", opt->argv[0],
 				ss->child.pid, strerror(-err));
 			return err;
 		}
 		snprintf(ss->scope, sizeof(ss->scope), "%s (pid %d) and its descendants",
-			 env->argv[0], ss->child.pid);
-	} else if (env->pid) {
-		err = track(ss, env->pid);
+			 opt->argv[0], ss->child.pid);
+	} else if (opt->pid) {
+		err = track(ss, opt->pid);
 		if (err) {
-			fprintf(stderr, "auditskip: cannot track pid %d: %s\n", env->pid,
+			fprintf(stderr, "auditskip: cannot track pid %d: %s\n", opt->pid,
 				strerror(-err));
 			return err;
 		}
-		snprintf(ss->scope, sizeof(ss->scope), "pid %d", env->pid);
+		snprintf(ss->scope, sizeof(ss->scope), "pid %d", opt->pid);
 	} else {
 		snprintf(ss->scope, sizeof(ss->scope), "whole machine");
 	}
 	err = attach_start_counting(&ss->at);
 	if (err)
 		return err;
-	if (env->argv) {
+	if (opt->argv) {
 		err = command_release(&ss->child);
 		if (err) {
-			fprintf(stderr, "auditskip: cannot execute %s: %s\n", env->argv[0],
+			fprintf(stderr, "auditskip: cannot execute %s: %s\n", opt->argv[0],
 				strerror(-err));
 			ss->exec_failed = true;
 			return err;
 		}
 	}
-	if (!env->profiling)
+	if (!opt->profiling)
 		report_start(&ss->report);
 	else
 		fprintf(stderr, "auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
-			modes[ss->at.mode].name, env->output);
+			modes[ss->at.mode].name, opt->output);
 	fflush(stdout);
 	/* Nothing else ends a whole-machine run: say how, once, off the report. */
-	if (!env->duration && !env->argv && !env->pid)
+	if (!opt->duration && !opt->argv && !opt->pid)
 		fprintf(stderr, "auditskip: %s until Ctrl-C (or -d SECONDS)\n",
-			env->profiling ? "profiling" : "counting");
+			opt->profiling ? "profiling" : "counting");
 	publish_metrics(ss);
-	ss->notify_fd = config_change_open(env->notify_rcvbuf);
+	ss->notify_fd = config_change_open(opt->notify_rcvbuf);
 	if (ss->notify_fd < 0) {
-		if (env->verbose)
+		if (opt->verbose)
 			fprintf(stderr,
 				"auditskip: cannot hear of rule changes (%s): listing the rules every %d ms\n",
-				strerror(-ss->notify_fd), env->sync_ms);
+				strerror(-ss->notify_fd), opt->sync_ms);
 		/* Nothing will be heard: every tick is a periodic check. */
 		ss->resync.fixed_period_s = ss->resync.tick_s;
 	}
@@ -522,7 +522,7 @@ static int probe_map_read(void *arg)
  */
 int session_lower_privileges(struct session *ss)
 {
-	const char *textfile = ss->env->metrics_textfile;
+	const char *textfile = ss->opt->metrics_textfile;
 	char kept[256], why[512];
 	int err;
 
@@ -532,7 +532,7 @@ int session_lower_privileges(struct session *ss)
 		fprintf(stderr, "auditskip: %s\n", why);
 		return err;
 	}
-	if (ss->env->verbose)
+	if (ss->opt->verbose)
 		fprintf(stderr, "auditskip: counting with %s only%s%s\n", kept,
 			ss->run_as.name ? ", as user " : "",
 			ss->run_as.name ? ss->run_as.name : "");
@@ -542,7 +542,7 @@ int session_lower_privileges(struct session *ss)
 		return -EACCES;
 	}
 	if (metrics_serve(ss->metrics, why, sizeof(why))) {
-		fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", ss->env->metrics,
+		fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", ss->opt->metrics,
 			why);
 		return -EINVAL;
 	}
@@ -572,7 +572,7 @@ static bool target_gone(struct session *ss)
 		ss->command_status = command_poll(&ss->child, false);
 		return ss->command_status >= 0;
 	}
-	return ss->env->pid && kill(ss->env->pid, 0) && errno == ESRCH;
+	return ss->opt->pid && kill(ss->opt->pid, 0) && errno == ESRCH;
 }
 
 /* How often a profiling run says how far it has got. */
@@ -585,14 +585,14 @@ static bool target_gone(struct session *ss)
  */
 int session_run(struct session *ss)
 {
-	const struct count_options *env = ss->env;
-	double tick_s = env->sync_ms / 1000.0, next_tick, next_report, next_progress, end;
+	const struct count_options *opt = ss->opt;
+	double tick_s = opt->sync_ms / 1000.0, next_tick, next_report, next_progress, end;
 
 	ss->start = now_s();
 	next_tick = ss->start + tick_s;
-	next_report = env->interval ? ss->start + env->interval : 0;
-	next_progress = env->profiling ? ss->start + PROFILE_PROGRESS_S : 0;
-	end = env->duration ? ss->start + env->duration : 0;
+	next_report = opt->interval ? ss->start + opt->interval : 0;
+	next_progress = opt->profiling ? ss->start + PROFILE_PROGRESS_S : 0;
+	end = opt->duration ? ss->start + opt->duration : 0;
 	while (!stop_signal && !target_gone(ss)) {
 		double t = now_s(), wake;
 		__u32 zero = 0;
@@ -615,8 +615,8 @@ int session_run(struct session *ss)
 			/* In trampoline modes the mirror changes between syncs. */
 			bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->run.live.mirror);
 			read_walks(ss);
-			report_delta(ss, t - (next_report - env->interval));
-			next_report += env->interval;
+			report_delta(ss, t - (next_report - opt->interval));
+			next_report += opt->interval;
 		}
 		if (next_progress && t >= next_progress) {
 			profile_progress(ss, t);
@@ -637,9 +637,9 @@ int session_run(struct session *ss)
 		kill(ss->child.pid, stop_signal ? stop_signal : SIGTERM);
 		ss->command_status = command_poll(&ss->child, true);
 	}
-	if (env->interval) {
+	if (opt->interval) {
 		read_walks(ss);
-		report_delta(ss, now_s() - (next_report - env->interval));
+		report_delta(ss, now_s() - (next_report - opt->interval));
 	}
 	return 0;
 }

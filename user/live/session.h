@@ -49,7 +49,7 @@ struct count_options {
 };
 
 struct session {
-	struct count_options *env;
+	struct count_options *opt;
 	struct attach_req req;
 	struct attached at;
 	struct metrics_server *metrics;
@@ -85,7 +85,7 @@ struct session {
  * session_close() undoes whatever the earlier phases did, and kills and
  * reaps a command that was started but never counted.
  */
-int session_open(struct session *ss, struct count_options *env);
+int session_open(struct session *ss, struct count_options *opt);
 int session_attach(struct session *ss);
 int session_start_target(struct session *ss);
 /* Drops what the loop does not need (and switches to --user), then serves metrics. */
