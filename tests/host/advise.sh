@@ -93,26 +93,9 @@ check_advice() {
 	check_detached "$name"
 }
 
-# The suite's own rule set, in $TMP/mix.rules (the paths it names made first).
-write_mix() {
-	mkdir -p "$TMP/d" "$TMP/w"
-	: >"$TMP/w/f"
-	cat >"$TMP/mix.rules" <<-EOF
-		-a always,exit -F dir=$TMP/d -F perm=wa -k $KEY
-		-a always,exit -F arch=b64 -S openat,getpid,execve -F perm=x -k $KEY
-		-a always,exit -F arch=b32 -S chmod,fchmodat -F auid>=1000 -F auid!=unset -k $KEY
-		-a always,exit -F arch=aarch64 -S openat -k $KEY
-		-w $TMP/w/f -p wa -k $KEY
-		-a always,exit -F arch=b64 -S getpid,read,openat -F perm=r -F dir=$TMP/d -k $KEY
-		-a always,exit -F arch=b64 -S mkdir -C uid!=euid -F exit=-EACCES -k $KEY
-		-a never,exit -F arch=b64 -S getpid -F uid=4000001 -k $KEY
-		-a always,exit -F arch=b64 -S openat -F filetype=file -F success=0 -k $KEY
-		-a always,exit -F arch=b64 -S kill -F a1=9 -F pid!=1 -k $KEY
-	EOF
-}
 
 test_mix() {
-	write_mix
+	write_mix_rules "$TMP/mix.rules"
 	load_lines "$TMP/mix.rules"
 	check_eq mix "$REFUSED" 0 "every rule of the set loads"
 	check_advice mix
@@ -126,7 +109,7 @@ test_mix() {
 # advise --file: the same advice for the rules file as for those rules
 # loaded, and what it writes loads and gives the kernel the predicted mask.
 test_file() {
-	write_mix
+	write_mix_rules "$TMP/mix.rules"
 	if ! "$AUDITSKIP" advise --file "$TMP/mix.rules" --json -o "$TMP/file.advised.rules" \
 		>"$TMP/file.advise.json" 2>"$TMP/file.err"; then
 		fail file "advise --file failed: $(head -c 300 "$TMP/file.err")"

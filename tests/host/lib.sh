@@ -187,3 +187,56 @@ expect_refusal() {
 	fi
 	check_detached "$name"
 }
+
+# write_transforms_rules FILE: the rules file that takes every transform of
+# a line into what the kernel lists (tests/host/rulesfile.sh, transforms;
+# tests/host/ruletext.sh reads it back), with the paths it watches in $TMP.
+write_transforms_rules() {
+	mkdir -p "$TMP/tree"
+	touch "$TMP/watched"
+	cat >"$1" <<-EOF
+		-a always,exit -F arch=b64 -S 2047 -k auditskip-test
+		-a always,exit -F arch=b64 -S 2046 -F uid=4000001 -k auditskip-test
+		-a always,exit -F arch=b64 -S 2045 -F uid=4000002 -k auditskip-test
+		-a always,exit -F arch=b32 -S 2044 -F uid=4000003 -k auditskip-test
+		-a always,exit -F arch=b64 -S 2043,2041,2039 -F uid=4000004 -k auditskip-test
+		-a always,exit -F arch=b32 -S 2042,2040,2038 -F uid=4000005 -k auditskip-test
+		-a always,exit -F arch=b64 -S 2037,2036 -F uid=4000006 -k auditskip-test
+		-A always,exit -F arch=b64 -S getppid -F uid=4000007 -k auditskip-test
+		-a always,exit -S openat -F auid!=unset -F exit=-EACCES -k auditskip-test
+		-a never,exit -F arch=b64 -S getpid -F uid=4000008 -k auditskip-gone
+		-a always,exit -F arch=b64 -S getpid -F uid=4000009 -k auditskip-test
+		-D -k auditskip-gone
+		-a always,exit -F arch=b64 -S getpid -F uid=4000010 -k auditskip-test
+		-d always,exit -F arch=b64 -S getpid -F uid=4000010 -k auditskip-test
+		-w $TMP/watched -p wa -k auditskip-test
+		-w $TMP/tree/ -p r -k auditskip-test -k second
+		-a always,exit -F arch=b64 -S execve -F exe=/usr/bin/true -k auditskip-test
+		-a always,exit -F arch=b64 -S setuid -C uid!=euid -F a0&0x10 -k auditskip-test
+		-a exit,never -F arch=b32 -S all -F auid=4000011
+		-a always,exclude -F msgtype=CWD
+		-a never,filesystem -F fstype=tracefs -k auditskip-test
+		-a always,exit -F arch=b64 -S open -F perm=w -F inode=1234 -k auditskip-test
+	EOF
+	chmod 0640 "$1"
+}
+
+# write_mix_rules FILE: rules of every kind advise treats (tests/host/advise.sh;
+# tests/host/ruletext.sh reads it back), with the paths they name in $TMP.
+write_mix_rules() {
+	mkdir -p "$TMP/d" "$TMP/w"
+	: >"$TMP/w/f"
+	cat >"$1" <<-EOF
+		-a always,exit -F dir=$TMP/d -F perm=wa -k $KEY
+		-a always,exit -F arch=b64 -S openat,getpid,execve -F perm=x -k $KEY
+		-a always,exit -F arch=b32 -S chmod,fchmodat -F auid>=1000 -F auid!=unset -k $KEY
+		-a always,exit -F arch=aarch64 -S openat -k $KEY
+		-w $TMP/w/f -p wa -k $KEY
+		-a always,exit -F arch=b64 -S getpid,read,openat -F perm=r -F dir=$TMP/d -k $KEY
+		-a always,exit -F arch=b64 -S mkdir -C uid!=euid -F exit=-EACCES -k $KEY
+		-a never,exit -F arch=b64 -S getpid -F uid=4000001 -k $KEY
+		-a always,exit -F arch=b64 -S openat -F filetype=file -F success=0 -k $KEY
+		-a always,exit -F arch=b64 -S kill -F a1=9 -F pid!=1 -k $KEY
+	EOF
+	chmod 0640 "$1"
+}

@@ -83,45 +83,8 @@ test_corpus() {
 
 # tests/host/rulesfile.sh's transforms and tests/host/advise.sh's mix.
 test_suites() {
-	mkdir -p "$TMP/tree" "$TMP/d" "$TMP/w"
-	touch "$TMP/watched" "$TMP/w/f"
-	cat >"$TMP/transforms.rules" <<-EOF
-		-a always,exit -F arch=b64 -S 2047 -k auditskip-test
-		-a always,exit -F arch=b64 -S 2046 -F uid=4000001 -k auditskip-test
-		-a always,exit -F arch=b64 -S 2045 -F uid=4000002 -k auditskip-test
-		-a always,exit -F arch=b32 -S 2044 -F uid=4000003 -k auditskip-test
-		-a always,exit -F arch=b64 -S 2043,2041,2039 -F uid=4000004 -k auditskip-test
-		-a always,exit -F arch=b32 -S 2042,2040,2038 -F uid=4000005 -k auditskip-test
-		-a always,exit -F arch=b64 -S 2037,2036 -F uid=4000006 -k auditskip-test
-		-A always,exit -F arch=b64 -S getppid -F uid=4000007 -k auditskip-test
-		-a always,exit -S openat -F auid!=unset -F exit=-EACCES -k auditskip-test
-		-a never,exit -F arch=b64 -S getpid -F uid=4000008 -k auditskip-gone
-		-a always,exit -F arch=b64 -S getpid -F uid=4000009 -k auditskip-test
-		-D -k auditskip-gone
-		-a always,exit -F arch=b64 -S getpid -F uid=4000010 -k auditskip-test
-		-d always,exit -F arch=b64 -S getpid -F uid=4000010 -k auditskip-test
-		-w $TMP/watched -p wa -k auditskip-test
-		-w $TMP/tree/ -p r -k auditskip-test -k second
-		-a always,exit -F arch=b64 -S execve -F exe=/usr/bin/true -k auditskip-test
-		-a always,exit -F arch=b64 -S setuid -C uid!=euid -F a0&0x10 -k auditskip-test
-		-a exit,never -F arch=b32 -S all -F auid=4000011
-		-a always,exclude -F msgtype=CWD
-		-a never,filesystem -F fstype=tracefs -k auditskip-test
-		-a always,exit -F arch=b64 -S open -F perm=w -F inode=1234 -k auditskip-test
-	EOF
-	cat >"$TMP/mix.rules" <<-EOF
-		-a always,exit -F dir=$TMP/d -F perm=wa -k auditskip-test
-		-a always,exit -F arch=b64 -S openat,getpid,execve -F perm=x -k auditskip-test
-		-a always,exit -F arch=b32 -S chmod,fchmodat -F auid>=1000 -F auid!=unset -k auditskip-test
-		-a always,exit -F arch=aarch64 -S openat -k auditskip-test
-		-w $TMP/w/f -p wa -k auditskip-test
-		-a always,exit -F arch=b64 -S getpid,read,openat -F perm=r -F dir=$TMP/d -k auditskip-test
-		-a always,exit -F arch=b64 -S mkdir -C uid!=euid -F exit=-EACCES -k auditskip-test
-		-a never,exit -F arch=b64 -S getpid -F uid=4000001 -k auditskip-test
-		-a always,exit -F arch=b64 -S openat -F filetype=file -F success=0 -k auditskip-test
-		-a always,exit -F arch=b64 -S kill -F a1=9 -F pid!=1 -k auditskip-test
-	EOF
-	chmod 0640 "$TMP/transforms.rules" "$TMP/mix.rules"
+	write_transforms_rules "$TMP/transforms.rules"
+	write_mix_rules "$TMP/mix.rules"
 	roundtrip "suites: rulesfile.sh transforms" "$TMP/transforms.rules"
 	roundtrip "suites: advise.sh mix" "$TMP/mix.rules"
 }
