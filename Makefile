@@ -84,7 +84,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak evidence bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab kernel-tables man deb \
+	soak evidence evidence-chart bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab kernel-tables man deb \
 	check-layers
 
 all: $(TOOLS)
@@ -335,6 +335,11 @@ overhead-guest: static
 # What the skip would do for Debian's shipped rule sets on five real workloads (offline).
 evidence: all
 	$(Q)bench/evidence.sh -o bench/results/evidence-$$(date +%F).md
+
+# evidence's chart drawn again from a result's markdown, nothing rerun (RESULT=bench/results/evidence-DATE.md).
+evidence-chart:
+	$(Q)test -n "$(RESULT)" || { echo "usage: make evidence-chart RESULT=bench/results/evidence-DATE.md" >&2; exit 1; }
+	$(Q)bench/evidence-chart.sh $(RESULT)
 
 # What auditskip itself adds per syscall, against bpftrace, in one run.
 overhead: all

@@ -4,7 +4,8 @@
 # Debian's auditd ships, on real workloads, without loading them.
 #
 #   bench/evidence.sh [-o FILE]       markdown on stdout (and in FILE, with
-#                                     the chart beside it as FILE's .png)
+#                                     the chart beside it as FILE's .png,
+#                                     drawn by bench/evidence-chart.sh)
 #
 # Each workload is profiled once with no rule loaded (`auditskip profile`,
 # tracepoint mode: every call audit would filter): a C build (auditskip's
@@ -241,55 +242,13 @@ report() {
 	fi
 }
 
-# The chart: per rule set, the patch's share and the perm-narrowed share,
-# one bar per workload.
-chart() {
-	local dat=$W/chart.dat
-	{
-		printf 'set'
-		for w in $WORKLOADS; do printf '\t%s-patch\t%s-perm' "$w" "$w"; done
-		echo
-		awk -F'\t' -v wl="$WORKLOADS" 'BEGIN { n = split(wl, ws, " ") }
-			{ key = $1; if (!(key in seen)) { seen[key] = 1; order[++m] = key }
-			  p[key, $2] = $6 ? 100 * $7 / $6 : 0; q[key, $2] = $6 ? 100 * $9 / $6 : 0 }
-			END { for (i = 1; i <= m; i++) { printf "%s", order[i]
-				for (j = 1; j <= n; j++) printf "\t%.1f\t%.1f", p[order[i], ws[j]], q[order[i], ws[j]]
-				print "" } }' "$W/table.tsv"
-	} >"$dat"
-	local nsets n plot1 plot2 i=0 w
-	nsets=$(($(wc -l <"$dat") - 1))
-	n=$(echo $WORKLOADS | wc -w)
-	for w in $WORKLOADS; do
-		plot1="${plot1:+$plot1, }'$dat' using $((2 + 2 * i)):xtic(1) title '$w'"
-		plot2="${plot2:+$plot2, }'$dat' using $((3 + 2 * i)):xtic(1) title '$w'"
-		i=$((i + 1))
-	done
-	gnuplot <<EOF
-set terminal png size $((300 + 40 * nsets)),1000
-set output '$PNG'
-set multiplot layout 2,1 title "Share of exit-filter walks skipped, per rule set and workload (offline, $(uname -r))"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set yrange [0:100]
-set ylabel '% of walks'
-set grid ytics
-set key outside right top
-set xtics rotate by 90 right nomirror
-set bmargin 16
-set datafile separator '\t'
-set title "the patch's aggregate mask"
-plot $plot1
-set title 'the safe perm-narrowed mask (what auditskip advise makes loadable)'
-plot $plot2
-unset multiplot
-EOF
-}
-
-chart
+# The chart, from the report itself (bench/evidence-chart.sh; `make
+# evidence-chart RESULT=FILE.md` draws it again from a committed result).
+report >"$W/report.md"
+bench/evidence-chart.sh "$W/report.md" "$PNG"
 if [ -n "$OUTFILE" ]; then
-	report | tee "$OUTFILE"
+	tee "$OUTFILE" <"$W/report.md"
 	log "wrote $OUTFILE and $PNG"
 else
-	report
+	cat "$W/report.md"
 fi
