@@ -792,7 +792,14 @@ t_timing() {
 # cannot turn negative (at 8 rules a 7.2 guest measured none, exit 75).
 t_calibrate_walk_call() {
 	rules_reset
-	tool calibrate calibrate -v --calibration "$T/cal.json" --max-rules 64 --cpu 0
+	# Exit 75 is calibrate's "too noisy, try again" (a slope TCG's noise
+	# turned negative while the other lanes ran): done as it says, at most
+	# three times, each said; the third 75 fails.
+	for _try in 1 2 3; do
+		tool calibrate calibrate -v --calibration "$T/cal.json" --max-rules 64 --cpu 0
+		[ $rc -eq 75 ] || break
+		log "calibrate: attempt $_try of 3 too noisy (exit 75): $(grep noisy "$T/calibrate.err" | tail -n 1)"
+	done
 	_call=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_walk_call=//p')
 	_ctx=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_context=//p')
 	log "calibrate: the call that walks an empty exit list ${_call:-not timed} ns, a non-dummy context ${_ctx:-?} ns"
