@@ -137,6 +137,30 @@ static int write_netlink_mirror(struct session *ss)
 	return 0;
 }
 
+/*
+ * Runs of the loaded programs that the kernel skipped because the program
+ * was already running on that CPU (bpf_prog_inc_misses_counter()): where the
+ * kernel runs a program preemptible (trampolines; syscall tracepoints on
+ * kernels where they may fault), another task's syscall can come while one
+ * is preempted. Each
+ * may be a walk not counted, or a syscall whose entry was not seen.
+ */
+static __u64 recursion_misses(const struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	__u64 n = 0;
+
+	bpf_object__for_each_program (prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 /* What the BPF side logged since the last sync, for the report. */
 static void read_bpf_state(struct session *ss)
 {
@@ -157,6 +181,7 @@ static void read_bpf_state(struct session *ss)
 	live->exit_walks_inferred = skel->bss->exit_walks_inferred;
 	live->uring_enter_walks = skel->bss->uring_enter_walks;
 	live->walks_switched_out = skel->bss->walks_switched_out;
+	live->recursion_misses = recursion_misses(skel->obj);
 	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
 }

@@ -48,6 +48,7 @@ struct run_live {
 	__u64 clock_ns;	  /* --timing: the clock read's cost taken off each walk */
 	__u64 exit_walks_inferred;
 	__u64 uring_enter_walks;
+	__u64 recursion_misses;	     /* runs of the counting programs the kernel skipped */
 	__u64 walks_switched_out;    /* outcome modes: matched or timed walks not paired */
 	const slot_hist *hist;	     /* --timing: walk-time histograms by slot, else NULL */
 	const char *perm_classes;    /* where the perm-narrowed mask's classes come from */

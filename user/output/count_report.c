@@ -211,6 +211,8 @@ static json_object *blind_spots_json(const struct report_ctx *r)
 			       r->run->cfg.infers_exit_walks ?
 				       json_object_new_uint64(r->run->live.uring_enter_walks) :
 				       NULL);
+	json_object_object_add(o, "recursion_misses",
+			       json_object_new_uint64(r->run->live.recursion_misses));
 	json_object_object_add(o, "walks_switched_out",
 			       r->run->cfg.outcomes ?
 				       json_object_new_uint64(r->run->live.walks_switched_out) :
@@ -651,6 +653,10 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 				"io_uring_enter walks",
 				(unsigned long long)r->run->live.uring_enter_walks);
 	}
+	if (r->run->live.recursion_misses)
+		fprintf(out,
+			"  %-24s %12llu  (program runs the kernel skipped, any task: walks maybe not counted)\n",
+			"BPF runs skipped", (unsigned long long)r->run->live.recursion_misses);
 	if (r->run->live.walks_switched_out)
 		fprintf(out,
 			"  %-24s %12llu  (switched out mid-walk: outcome and time not counted)\n",
