@@ -50,10 +50,10 @@ static const char doc[] =
 	"\n"
 	"perm= rules are narrowed with permission classes. With --file they come\n"
 	"from auditskip's table of the kernel --kernel names (default: the nearest\n"
-	"to the running kernel): nothing is loaded and no privilege is needed;\n"
-	"--classes-from-kernel reads the running kernel's instead, with BPF (root).\n"
-	"On the loaded rules, the running kernel's classes are read with BPF (root);\n"
-	"where they cannot be, perm= rules are kept.\n";
+	"at or above the running kernel, else the newest): nothing is loaded and no\n"
+	"privilege is needed; --classes-from-kernel reads the running kernel's\n"
+	"instead, with BPF (root). On the loaded rules, the running kernel's classes\n"
+	"are read with BPF (root); where they cannot be, the table's are used.\n";
 
 static const struct argp_option options[] = {
 	{ "file", OPT_FILE, "PATH", 0,
