@@ -129,7 +129,8 @@ test_man() {
 	check_eq "man: every command, its synopsis, section and options" "$missing" ""
 	# The examples stay whole lines: the comment beside its command.
 	check_eq "man: examples not broken" \
-		"$(echo "$text" | grep -c 'auditskip --user auditskip --metrics :9477 --web.config.file web.yml  # TLS, basic auth')" 1
+		"$(echo "$text" | grep -A1 'auditskip --user auditskip --metrics :9477 --web.config.file web.yml$' |
+			grep -c '^ *# TLS and basic auth, then as user auditskip$')" 1
 	check_eq "man: --web.config.file whole" \
 		"$(echo "$text" | grep -cE '^ +--web\.config\.file=FILE$')" 1
 }
