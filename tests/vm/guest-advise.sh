@@ -266,7 +266,7 @@ advise_file() {
 # makes in that directory) must lose records.
 control() {
 	[ -s "$W/own.advised" ] || { fail advise/control "no rewrite of the own set"; return; }
-	sed '/^-a always,exit -F arch=x86_64 .* -k own-wa$/s/\(-S [^ ]*\)unlinkat,/\1/' \
+	sed '/^-a always,exit -F arch=b64 .* -F key=own-wa$/s/\(-S [^ ]*\)unlinkat,/\1/' \
 		"$W/own.advised" >"$W/broken.rules"
 	if cmp -s "$W/own.advised" "$W/broken.rules"; then
 		fail advise/control "no native own-wa rule naming unlinkat in the rewrite"

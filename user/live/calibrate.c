@@ -56,6 +56,22 @@ static int summarise(const struct calibration_point *pts, int npts, double empty
 	return out->ns_per_entry > 0 ? 0 : -EAGAIN;
 }
 
+/*
+ * The walk's call is part of a non-dummy context's cost: timed above it,
+ * one of the two is noise (TCG's clock steps), and the time model would
+ * price the skip with it. -EAGAIN, as for a slope noise turned negative.
+ */
+static int walk_call_within_context(const struct calibration *c)
+{
+	if (!c->walk_call_timed || c->ns_context <= 0 || c->ns_walk_call < c->ns_context)
+		return 0;
+	fprintf(stderr,
+		"calibrate: the walk's call timed at %.1f ns, more than a whole non-dummy context "
+		"(%.1f ns): the machine is too noisy, try again\n",
+		c->ns_walk_call, c->ns_context);
+	return -EAGAIN;
+}
+
 int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibration *out)
 {
 	struct calib_run r = { .fd = -1, .verbose = verbose };
@@ -85,6 +101,8 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 			err = summarise(pts, nmeasured, empty_walk_ns, max_rules, out);
 		if (!err || err == -EAGAIN)
 			out->walk_call_timed = calib_measure_walk_call(&r, &out->ns_walk_call);
+		if (!err)
+			err = walk_call_within_context(out);
 		if (!err)
 			err = calib_check_undisturbed(r.fd, r.loaded + r.empty_walk_loaded);
 	}
