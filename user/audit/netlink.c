@@ -169,27 +169,41 @@ static int handle_reply(const struct nlmsghdr *nlh, auditnl_reply_fn fn, void *a
 	}
 }
 
+/*
+ * The message of a datagram at *off, *off moved past it; NULL at the end,
+ * or with *err set to -EPROTO for a length that does not fit.
+ */
+static const struct nlmsghdr *next_message(const char *buf, size_t len, size_t *off, int *err)
+{
+	const struct nlmsghdr *nlh;
+
+	if (len - *off < NLMSG_HDRLEN)
+		return NULL;
+	nlh = (const struct nlmsghdr *)(buf + *off);
+	if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - *off) {
+		*err = -EPROTO;
+		return NULL;
+	}
+	*off += NLMSG_ALIGN(nlh->nlmsg_len);
+	if (*off > len)
+		*off = len;
+	return nlh;
+}
+
 int auditnl_handle_datagram(const void *data, size_t len, __u32 seq, auditnl_reply_fn fn, void *arg,
 			    bool *answered)
 {
-	const char *buf = data;
+	const struct nlmsghdr *nlh;
 	size_t off = 0;
-	int ret = 0;
+	int ret = 0, err = 0;
 
-	while (ret == 0 && len - off >= NLMSG_HDRLEN) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(buf + off);
-
-		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - off)
-			return -EPROTO;
-		off += NLMSG_ALIGN(nlh->nlmsg_len);
-		if (off > len)
-			off = len;
+	while (ret == 0 && (nlh = next_message(data, len, &off, &err))) {
 		if (nlh->nlmsg_seq != seq)
 			continue;
 		*answered = true;
 		ret = handle_reply(nlh, fn, arg);
 	}
-	return ret;
+	return err ?: ret;
 }
 
 /* The datagrams of one batch, in order, until the request is done. */
@@ -350,20 +364,13 @@ int auditnl_log_open(__u16 type, int rcvbuf)
 
 int auditnl_log_datagram(const void *data, size_t len, auditnl_record_fn fn, void *arg)
 {
-	const char *buf = data;
+	const struct nlmsghdr *nlh;
 	size_t off = 0;
+	int err = 0;
 
-	while (len - off >= NLMSG_HDRLEN) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(buf + off);
-
-		if (nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len - off)
-			return -EPROTO;
-		off += NLMSG_ALIGN(nlh->nlmsg_len);
-		if (off > len)
-			off = len;
+	while ((nlh = next_message(data, len, &off, &err)))
 		fn(nlh->nlmsg_type, NLMSG_DATA(nlh), nlh->nlmsg_len - NLMSG_HDRLEN, arg);
-	}
-	return 0;
+	return err;
 }
 
 /*
