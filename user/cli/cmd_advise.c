@@ -16,7 +16,9 @@
 #include "live/sysinfo.h"
 #include "model/advise.h"
 #include "model/advise_profile.h"
+#include "model/never_prefix.h"
 #include "model/sharper_masks.h"
+#include "output/never_prefix_report.h"
 
 struct advise_options {
 	const char *file;    /* --file: a rules file or rules.d directory, NULL: the loaded rules */
@@ -24,6 +26,7 @@ struct advise_options {
 	const char *profile; /* --profile: also predict the rewrite's effect on it */
 	bool json;
 	bool classes_from_kernel; /* --classes-from-kernel: read them with BPF, also for --file */
+	bool never_prefix; /* --never-prefix: the set behind never,exit rules, not a rewrite */
 	struct count_options run; /* reading the kernel's permission classes with BPF */
 };
 
@@ -34,6 +37,7 @@ enum {
 	OPT_CALIBRATION,
 	OPT_BTF,
 	OPT_CLASSES_FROM_KERNEL,
+	OPT_NEVER_PREFIX,
 };
 
 static const char doc[] =
@@ -47,13 +51,24 @@ static const char doc[] =
 	"                                 # the same for rules not loaded\n"
 	"    auditskip advise --profile make.prof --json\n"
 	"                                 # and the rewrite's effect on a workload\n"
+	"    auditskip advise --never-prefix --profile make.prof -o p.rules\n"
+	"                                 # the set as it is, behind never,exit rules\n"
+	"                                 # that save time on a stock kernel today\n"
 	"\n"
 	"perm= rules are narrowed with permission classes. With --file they come\n"
 	"from auditskip's table of the kernel --kernel names (default: the nearest\n"
 	"at or above the running kernel, else the newest): nothing is loaded and no\n"
 	"privilege is needed; --classes-from-kernel reads the running kernel's\n"
 	"instead, with BPF (root). On the loaded rules, the running kernel's classes\n"
-	"are read with BPF (root); where they cannot be, the table's are used.\n";
+	"are read with BPF (root); where they cannot be, the table's are used.\n"
+	"\n"
+	"--never-prefix writes no rewrite: it puts one never,exit rule per arch in\n"
+	"front of the set, naming the syscalls no exit rule of that arch can match,\n"
+	"so that their walk ends at its first entry instead of visiting every rule.\n"
+	"It leaves out the syscalls whose own code logs records (sends to netlink,\n"
+	"setsockopt, ioctl, bpf, write), and writes nothing where a task rule records\n"
+	"every syscall. A record any call can log without a rule (an LSM's denial,\n"
+	"seccomp's) loses its SYSCALL record on the syscalls the prefix names.\n";
 
 static const struct argp_option options[] = {
 	{ "file", OPT_FILE, "PATH", 0,
@@ -62,7 +77,11 @@ static const struct argp_option options[] = {
 	{ "classes-from-kernel", OPT_CLASSES_FROM_KERNEL, NULL, 0,
 	  "With --file, narrow perm= rules with the running kernel's permission classes, read by loading BPF programs (root), instead of the kernel table",
 	  0 },
-	{ "output", 'o', "FILE", 0, "Write the rewritten rules to FILE (for auditctl -R)", 0 },
+	{ "never-prefix", OPT_NEVER_PREFIX, NULL, 0,
+	  "Instead of a rewrite: the set behind never,exit rules that end the walk at once for the syscalls no rule can match (a stock kernel's saving)",
+	  0 },
+	{ "output", 'o', "FILE", 0,
+	  "Write the rewritten rules (or the prefixed set) to FILE (for auditctl -R)", 0 },
 	{ "profile", OPT_PROFILE, "FILE", 0,
 	  "Also predict the rewrite's effect on FILE (from 'profile -o')", 0 },
 	{ "json", OPT_JSON, NULL, 0, "JSON objects", 0 },
@@ -95,6 +114,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CLASSES_FROM_KERNEL:
 		o->classes_from_kernel = true;
+		break;
+	case OPT_NEVER_PREFIX:
+		o->never_prefix = true;
 		break;
 	case 'n':
 		o->run.top = cli_parse_top(state, arg);
@@ -198,10 +220,14 @@ static int read_rules(struct advise_options *o, struct ruleset *rs, struct kerne
 	return 0;
 }
 
-/* -o FILE: the rewritten rules; 0, or -1 after a message with no file left. */
+/*
+ * -o FILE: the rewritten rules, or with --never-prefix (p) the prefixed
+ * set; 0, or -1 after a message with no file left.
+ */
 static int write_rules(const struct advise_options *o, const struct ruleset *rs,
-		       const struct advice *a)
+		       const struct advice *a, const struct never_prefix *p)
 {
+	const char *source = o->file ? o->file : "the rules loaded";
 	FILE *out = fopen(o->output, "w");
 	int err;
 
@@ -209,7 +235,7 @@ static int write_rules(const struct advise_options *o, const struct ruleset *rs,
 		fprintf(stderr, "auditskip: cannot write %s: %s\n", o->output, strerror(errno));
 		return -1;
 	}
-	err = advise_write_rules(out, rs, a, o->file ? o->file : "the rules loaded");
+	err = p ? never_prefix_write(out, rs, p, source) : advise_write_rules(out, rs, a, source);
 	if (fclose(out) && !err)
 		err = -errno;
 	if (!err)
@@ -242,6 +268,46 @@ static int advise_on_profile(const struct advise_options *o, const struct rulese
 	return ret;
 }
 
+/*
+ * --never-prefix: the prefix, the file with it (-o, where there is one),
+ * and with --profile its saving against the patch's with the same rules
+ * and with the rewrite `a`.
+ */
+static int advise_never_prefix(const struct advise_options *o, const struct ruleset *rs,
+			       const struct advice *a, const struct kernel_classes *kc)
+{
+	struct never_prefix_prediction pp;
+	struct advise_prediction ap;
+	struct never_prefix p;
+	struct calibration calib;
+	const char *calib_from;
+	struct profile *prof = NULL;
+	bool written;
+	int ret = 1;
+
+	never_prefix_build(rs, kc, &p);
+	written = o->output && p.rules;
+	if (written && write_rules(o, rs, a, &p))
+		return 1;
+	if (o->profile) {
+		prof = open_profile(o->profile, o->run.calibration, &calib, &calib_from);
+		if (!prof)
+			return 1;
+		if (advise_predict(rs, a, prof, kc, &ap))
+			goto out;
+		never_prefix_predict(&p, &ap.before, &ap.after, &calib, prof->seconds, &pp);
+	}
+	never_prefix_report(stdout, &p, prof ? &pp : NULL, o->profile, advise_classes_from(a),
+			    written ? o->output : NULL, o->json);
+	ret = 0;
+out:
+	if (prof) {
+		advise_prediction_free(&ap);
+		free(prof);
+	}
+	return ret;
+}
+
 int do_advise(int argc, char **argv)
 {
 	struct advise_options o = { 0 };
@@ -262,7 +328,9 @@ int do_advise(int argc, char **argv)
 		ruleset_free(&rs);
 		return 1;
 	}
-	if (!o.output || !write_rules(&o, &rs, &a)) {
+	if (o.never_prefix) {
+		ret = advise_never_prefix(&o, &rs, &a, from != CLASSES_NONE ? &kc : NULL);
+	} else if (!o.output || !write_rules(&o, &rs, &a, NULL)) {
 		advise_report(stdout, &rs, &a, o.json);
 		ret = o.profile ?
 			      advise_on_profile(&o, &rs, &a, from != CLASSES_NONE ? &kc : NULL) :

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The never,exit prefix: which syscalls it names per arch, when it is
+ * refused, where a loaded prefix ends a walk, and what it is predicted to
+ * save, on rule sets read as auditctl would read them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "unit_main.h"
+#include <libaudit.h>
+#include "audit/kernel_rule.h"
+#include "audit/rules_file.h"
+#include "audit/syscalls.h"
+#include "model/never_prefix.h"
+
+static struct kernel_classes kc;
+
+static void read_set(const char *text, struct ruleset *rs)
+{
+	struct rules_file_error e = { 0 };
+
+	assert_int_equal(rules_text_read(text, strlen(text), "test", rs, &e), 0);
+}
+
+static int nr_of(const char *name, int arch)
+{
+	int nr = audit_name_to_syscall(name, arch_machine(arch));
+
+	assert_true(nr >= 0);
+	return nr;
+}
+
+static bool named(const struct never_prefix *p, int arch, const char *name)
+{
+	return mask_test(p->named[arch], nr_of(name, arch));
+}
+
+/* A dir= perm=wa rule on every syscall and arch leaves out the write class only. */
+static void test_perm_rule_narrowed_per_arch(void **state)
+{
+	struct never_prefix p;
+	struct ruleset rs;
+
+	(void)state;
+	read_set("-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n", &rs);
+	never_prefix_build(&rs, &kc, &p);
+	assert_null(p.refused);
+	for (int a = 0; a < NR_ARCHES; a++) {
+		if (!p.arch_elf[a])
+			continue;
+		assert_true(named(&p, a, "getpid"));
+		assert_true(named(&p, a, "read"));
+		assert_false(named(&p, a, "rename"));	/* the write class */
+		assert_false(named(&p, a, "unlinkat")); /* the write class */
+		assert_false(named(&p, a, "chmod"));	/* the attribute class */
+		assert_false(named(&p, a, "open"));	/* by its flags */
+		assert_false(named(&p, a, "write"));	/* logs records of its own */
+		assert_false(named(&p, a, "sendto"));
+		assert_true(p.left_out[a] > 0);
+	}
+	ruleset_free(&rs);
+}
+
+/* A rule without an arch names its numbers on every arch; one -S all rule fills its own. */
+static void test_arches_apart(void **state)
+{
+	struct never_prefix p;
+	struct ruleset rs;
+
+	(void)state;
+	if (arch_machine(ARCH_COMPAT) < 0)
+		fail_msg("this test needs a biarch machine (x86_64 or aarch64)");
+	read_set(
+		"-a always,exit -S 39 -F uid=0 -k n39\n"
+		"-a always,exit -F arch=b64 -S all -F uid=4000001 -k all64\n",
+		&rs);
+	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(p.nnamed[ARCH_NATIVE], 0);
+	assert_int_equal(p.rules, 1);
+	assert_false(mask_test(p.named[ARCH_COMPAT], 39)); /* i386's 39 is mkdir */
+	assert_true(named(&p, ARCH_COMPAT, "getpid"));
+	ruleset_free(&rs);
+}
+
+static void test_refused(void **state)
+{
+	static const char *const sets[] = {
+		"-a always,task -F uid=0\n-a always,exit -F arch=b64 -S openat -k o\n",
+		"-w /etc/passwd -p wa -k pw\n",
+		"-a always,exit -F arch=b64 -S openat -k o\n-e 0\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		struct never_prefix p;
+		struct ruleset rs;
+
+		read_set(sets[i], &rs);
+		never_prefix_build(&rs, &kc, &p);
+		assert_non_null(p.refused);
+		assert_int_equal(p.rules, 0);
+		ruleset_free(&rs);
+	}
+}
+
+/* The written file read back: its prefix ends the walks it names at entry 1 or 2. */
+static void test_written_file_ends_walks(void **state)
+{
+	struct never_prefix p;
+	struct ruleset rs, back;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	read_set(
+		"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
+		"-a always,exit -F arch=b32 -S getpid -F uid=4000001 -k g32\n",
+		&rs);
+	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(p.rules, 2);
+	assert_int_equal(never_prefix_write(f, &rs, &p, "test"), 0);
+	fclose(f);
+	read_set(text, &back);
+	assert_int_equal(back.n, rs.n + 2);
+	assert_int_equal(never_prefix_ends_at(&back, p.arch_elf, ARCH_NATIVE, nr_of("getpid", 0)),
+			 1);
+	assert_int_equal(never_prefix_ends_at(&back, p.arch_elf, ARCH_NATIVE, nr_of("openat", 0)),
+			 0);
+	assert_int_equal(never_prefix_ends_at(&back, p.arch_elf, ARCH_COMPAT, nr_of("read", 1)), 2);
+	assert_int_equal(never_prefix_ends_at(&back, p.arch_elf, ARCH_COMPAT, nr_of("getpid", 1)),
+			 0);
+	/* The set's own rules follow unchanged, in order. */
+	assert_string_equal(back.rules[2].text, rs.rules[0].text);
+	assert_string_equal(back.rules[3].text, rs.rules[1].text);
+	/* Without a prefix in front, nothing ends early. */
+	assert_int_equal(never_prefix_ends_at(&rs, p.arch_elf, ARCH_NATIVE, nr_of("getpid", 0)), 0);
+	free(text);
+	ruleset_free(&back);
+	ruleset_free(&rs);
+}
+
+/* Each ended walk saves the walk over all N rules less the walk to its entry. */
+static void test_prediction_priced(void **state)
+{
+	struct calibration c = { .ns_per_entry = 2.0 };
+	struct never_prefix_prediction pp;
+	struct prediction before = { .exit_rules = 10 }, after = { .exit_rules = 10 };
+	struct never_prefix p;
+	struct ruleset rs;
+	unsigned int getpid = nr_of("getpid", 0), openat = nr_of("openat", 0);
+
+	(void)state;
+	read_set("-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n", &rs);
+	never_prefix_build(&rs, &kc, &p);
+	before.slot[getpid].walks = 1000;
+	before.slot[openat].walks = 100;
+	before.total.walks = 1100;
+	never_prefix_predict(&p, &before, &after, &c, 2.0, &pp);
+	assert_int_equal(pp.ended[ARCH_NATIVE], 1000);
+	/* 1000 walks of 10 entries cut to 1, and 100 walks one entry longer (2 prefix rules). */
+	assert_float_equal(pp.prefix_ns, 1000 * (10 - 1) * 2.0 - 100 * 2 * 2.0, 1e-6);
+	ruleset_free(&rs);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perm_rule_narrowed_per_arch),
+		cmocka_unit_test(test_arches_apart),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_written_file_ends_walks),
+		cmocka_unit_test(test_prediction_priced),
+	};
+
+	kernel_classes_from_tables(&kc);
+	return unit_main(argc, argv, "never prefix", tests, NULL, NULL);
+}

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libaudit.h>
+#include "audit/kernel_tables.h"
+#include "audit/rule_text.h"
+#include "audit/syscalls.h"
+#include "model/never_prefix.h"
+#include "model/sharper_masks.h"
+
+/* auditctl -R reads lines of up to 6142 characters (its LINE_SIZE less "\n\0"). */
+#define LINE_MAX_LEN (6144 - 1)
+
+/*
+ * Syscalls whose own code logs a record through the task's audit context
+ * with no rule asking, on success: a netlink message to audit
+ * (CONFIG_CHANGE, and the rule changes' records) or to nf_tables
+ * (NETFILTER_CFG), sent with any of the send calls or written; x_tables'
+ * setsockopt (NETFILTER_CFG); a device set promiscuous by ioctl or netlink
+ * (ANOM_PROMISCUOUS); bpf's program loads and unloads (BPF). Such a
+ * record brings its SYSCALL record only if the walk does not end at a
+ * never rule.
+ */
+static const char *const logs_on_its_own[] = {
+	"sendto",     "sendmsg",    "sendmmsg", "write", "writev",
+	"socketcall", "setsockopt", "ioctl",	"bpf",
+};
+
+const char never_prefix_left_out_why[] =
+	"their own code logs records with no rule (netlink to audit or nf_tables, x_tables, promiscuous mode, bpf), whose SYSCALL record a never rule would silence";
+
+const char never_prefix_caveat[] =
+	"a record any call can log without a rule (an LSM's AVC denial, seccomp's, protected_symlinks' ANOM_LINK, a tty's TTY) loses the SYSCALL record that comes with it when the call is one the prefix names";
+
+static bool logs_records(unsigned int nr, int machine)
+{
+	for (size_t i = 0; i < sizeof(logs_on_its_own) / sizeof(logs_on_its_own[0]); i++)
+		if (audit_name_to_syscall(logs_on_its_own[i], machine) == (int)nr)
+			return true;
+	return false;
+}
+
+/* A rule on the task list that records: every syscall of its tasks, with no exit rule. */
+static bool records_tasks(const struct audit_rule *r)
+{
+	return r->list == AUDIT_FILTER_TASK && r->action == AUDIT_ALWAYS;
+}
+
+static const char *refusal(const struct ruleset *rs)
+{
+	if (rs->disables_audit)
+		return "the rules end with -e 0: audit stays off and nothing walks";
+	for (size_t i = 0; i < rs->n; i++)
+		if (records_tasks(&rs->rules[i]))
+			return "a task rule records every syscall of its tasks (always,task), which a never,exit rule would silence";
+	if (!ruleset_exit_rules(rs))
+		return "no rule is on the exit list: the walk is empty, and a prefix would only lengthen it";
+	return NULL;
+}
+
+/* The syscalls of arch slot `a` some exit rule can make a walk stop at. */
+static void matchable(const struct ruleset *rs, const struct kernel_classes *kc, int a, __u32 elf,
+		      syscall_mask m)
+{
+	int machine = audit_elf_to_machine(elf);
+
+	memset(m, 0, sizeof(syscall_mask));
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *r = &rs->rules[i];
+
+		if (!rule_on_exit_list(r) || (r->arch_elf && r->arch_elf != elf))
+			continue;
+		if (r->perm && mask_is_full(r->mask))
+			perm_syscalls(r->perm, machine, a == ARCH_COMPAT, kc, m);
+		else
+			mask_or(m, r->mask);
+	}
+}
+
+void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
+			struct never_prefix *p)
+{
+	memset(p, 0, sizeof(*p));
+	whatif_arches(p->arch_elf);
+	p->refused = refusal(rs);
+	if (p->refused)
+		return;
+	for (int a = 0; a < NR_ARCHES; a++) {
+		int machine = audit_elf_to_machine(p->arch_elf[a]);
+		syscall_mask can;
+
+		if (!p->arch_elf[a])
+			continue;
+		matchable(rs, kc, a, p->arch_elf[a], can);
+		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+			if (!kernel_syscall_name(nr, machine))
+				continue;
+			if (mask_test(can, nr))
+				p->can_match[a]++;
+			else if (logs_records(nr, machine))
+				p->left_out[a]++;
+			else
+				mask_set(p->named[a], nr);
+		}
+		p->nnamed[a] = mask_count(p->named[a]);
+		p->rules += p->nnamed[a] > 0;
+	}
+}
+
+/* A never rule on the exit list whose only field is arch=: passes for every syscall of it. */
+static bool arch_only_never(const struct audit_rule *r)
+{
+	return rule_on_exit_list(r) && r->action == AUDIT_NEVER && r->arch_elf &&
+	       r->field_count == 1 && r->fields[0].type == AUDIT_ARCH &&
+	       r->fields[0].op == AUDIT_EQUAL;
+}
+
+unsigned int never_prefix_ends_at(const struct ruleset *rs, const __u32 arch_elf[NR_ARCHES],
+				  int arch, unsigned int nr)
+{
+	unsigned int entry = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *r = &rs->rules[i];
+
+		if (!rule_on_exit_list(r))
+			continue;
+		if (!arch_only_never(r))
+			return 0;
+		entry++;
+		if (r->arch_elf == arch_elf[arch] && mask_test(r->mask, nr))
+			return entry;
+	}
+	return 0;
+}
+
+int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_prefix *p,
+		       const char *source)
+{
+	struct audit_rule never = { .list = AUDIT_FILTER_EXIT, .action = AUDIT_NEVER, .text = "" };
+	char *line = malloc(LINE_MAX_LEN);
+	int err = 0;
+
+	if (!line)
+		return -ENOMEM;
+	fprintf(out,
+		"## Written by auditskip advise --never-prefix from %s.\n"
+		"## Load with 'auditctl -R FILE': it replaces every audit rule loaded.\n"
+		"## The never,exit rules first end the exit walk at once for the syscalls\n"
+		"## no exit rule below can match; the rules below are the set's, in order.\n"
+		"-D\n",
+		source);
+	for (size_t i = 0; i < rs->nnotes; i++)
+		fprintf(out, "## from reading the file: %s\n", rs->notes[i]);
+	for (int a = 0; a < NR_ARCHES && !err; a++) {
+		if (!p->nnamed[a])
+			continue;
+		err = rule_to_auditctl(&never, p->arch_elf[a], p->named[a], line, LINE_MAX_LEN);
+		if (!err)
+			fprintf(out, "%s\n", line);
+	}
+	if (!err)
+		fprintf(out, "\n");
+	for (size_t i = 0; i < rs->n && !err; i++) {
+		err = rule_to_auditctl(&rs->rules[i], 0, NULL, line, LINE_MAX_LEN);
+		if (err)
+			fprintf(stderr,
+				"auditskip: cannot write this rule in auditctl syntax (%s): %s\n",
+				err == -ENOSPC ?
+					"longer than the 6142 characters auditctl -R reads a line" :
+					"a value a rules file cannot hold",
+				rs->rules[i].text);
+		else
+			fprintf(out, "%s\n", line);
+	}
+	free(line);
+	return err ? -EINVAL : 0;
+}
+
+/* Prefix entries a walk of arch slot `a` meets before its own, if the arch has one. */
+static unsigned int entry_of(const struct never_prefix *p, int a)
+{
+	unsigned int entry = 0;
+
+	for (int b = 0; b <= a; b++)
+		entry += p->nnamed[b] > 0;
+	return entry;
+}
+
+void never_prefix_predict(const struct never_prefix *p, const struct prediction *before,
+			  const struct prediction *rewritten, const struct calibration *c,
+			  double seconds, struct never_prefix_prediction *out)
+{
+	double n = (double)before->exit_rules;
+	__u64 other = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->seconds = seconds;
+	out->exit_rules = before->exit_rules;
+	out->walks = before->total.walks;
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
+		int a = s / NR_SLOTS;
+		__u64 walks = before->slot[s].walks;
+
+		if (!walks)
+			continue;
+		if (p->nnamed[a] && mask_test(p->named[a], s % NR_SLOTS)) {
+			out->ended[a] += walks;
+			out->prefix_ns += (double)walks * (calibration_walk_ns(c, n) -
+							   calibration_walk_ns(c, entry_of(p, a)));
+		} else {
+			other += walks;
+		}
+	}
+	out->prefix_ns -=
+		(double)other * (calibration_walk_ns(c, n + p->rules) - calibration_walk_ns(c, n));
+	out->patch_ns = prediction_saved_ns(before, c, COUNTER_ID_skippable_walks);
+	out->patch_rewrite_ns = prediction_saved_ns(rewritten, c, COUNTER_ID_skippable_walks);
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A saving a stock kernel can have today: `never,exit` rules put first, one
+ * per arch, naming the syscalls no exit rule of that arch can match. The
+ * exit walk stops at the first entry whose mask has the syscall's bit and
+ * whose fields pass; a never rule with only an arch field passes for every
+ * syscall of its arch, so those walks end at entry 1 or 2 instead of
+ * visiting every rule. Watch rules are checked after the walk
+ * (audit_filter_inodes()) and still record.
+ *
+ * A never rule sets the state to "disabled" where it ends the walk, which
+ * silences the SYSCALL record that a record logged during the call (a
+ * CONFIG_CHANGE, NETFILTER_CFG, BPF, an LSM's AVC, seccomp's) would
+ * otherwise bring with it: the syscalls whose own code logs such records
+ * are left out; denials any syscall can log are a named caveat.
+ */
+#ifndef __NEVER_PREFIX_H
+#define __NEVER_PREFIX_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "auditskip.h"
+#include "audit/ruleset.h"
+#include "model/calibration.h"
+#include "model/prediction.h"
+
+struct never_prefix {
+	__u32 arch_elf[NR_ARCHES];	   /* this machine's arches, 0: none */
+	syscall_mask named[NR_ARCHES];	   /* the prefix rule's syscalls, per arch */
+	unsigned int nnamed[NR_ARCHES];	   /* bits in named */
+	unsigned int can_match[NR_ARCHES]; /* syscalls of the arch some exit rule can match */
+	unsigned int left_out[NR_ARCHES];  /* matched by none, but log records of their own */
+	unsigned int rules;		   /* prefix rules written (arches with a syscall) */
+	const char *refused;		   /* why no prefix is written, NULL: none refused */
+};
+
+/* The syscalls left out for the records they log, in words, for the report. */
+extern const char never_prefix_left_out_why[];
+/* What a prefix can still change, in words: records no rule asks for. */
+extern const char never_prefix_caveat[];
+
+/*
+ * The prefix for rule set `rs` with permission classes `kc` (never NULL:
+ * perm= rules are narrowed by them, as the kernel narrows them). Refused
+ * (p->refused set) where audit stays off, nothing is on the exit list, or a
+ * task rule records every syscall of its tasks (a never rule would silence
+ * them).
+ */
+void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
+			struct never_prefix *p);
+
+/*
+ * The walk of syscall `nr` of slot arch `arch` under `rs` with its leading
+ * exit-list `never` rules that have an arch field alone: the entry (1-based)
+ * where they end it, 0 where they do not. What a counting run uses to tell
+ * walks a loaded prefix ends from walks that reach the rules.
+ */
+unsigned int never_prefix_ends_at(const struct ruleset *rs, const __u32 arch_elf[NR_ARCHES],
+				  int arch, unsigned int nr);
+
+/*
+ * The rules file: its comment header, the prefix rules, then every rule of
+ * `rs` in order. 0, or -EINVAL after a message (a rule auditctl cannot read
+ * back).
+ */
+int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_prefix *p,
+		       const char *source);
+
+/* What the prefix does to a recorded workload, against the patch's skip. */
+struct never_prefix_prediction {
+	__u64 walks;		 /* the workload's exit walks under the rules */
+	__u64 ended[NR_ARCHES];	 /* of those, the walks the prefix ends, per arch */
+	double seconds;		 /* the profile's length */
+	double prefix_ns;	 /* saved by the prefix on a stock kernel */
+	double patch_ns;	 /* saved by the patch's skip, the same rules */
+	double patch_rewrite_ns; /* saved by the patch's skip under advise's rewrite */
+	size_t exit_rules;	 /* before the prefix */
+};
+
+/*
+ * Prices each walk the prefix ends as the walk over every exit rule (a
+ * syscall no rule can match visits them all) less the walk to its prefix
+ * entry, and each other walk as the prefix entries it now visits first.
+ * `rewritten`: advise's rewrite of `before`'s rules, predicted.
+ */
+void never_prefix_predict(const struct never_prefix *p, const struct prediction *before,
+			  const struct prediction *rewritten, const struct calibration *c,
+			  double seconds, struct never_prefix_prediction *out);
+
+#endif /* __NEVER_PREFIX_H */

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* advise --never-prefix: the prefix per arch, and what it saves against the patch. */
+#include <stdlib.h>
+#include <libaudit.h>
+#include "audit/rule_text.h"
+#include "audit/syscalls.h"
+#include "output/json_out.h"
+#include "output/never_prefix_report.h"
+
+#define NEVER_PREFIX_SCHEMA 1
+#define RULE_TEXT_MAX 6144
+
+static double per_second(double ns, double seconds)
+{
+	return seconds > 0 ? ns / seconds : 0;
+}
+
+static double share(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0;
+}
+
+static json_object *arch_json(const struct never_prefix *p, int a, char *line)
+{
+	json_object *o = json_object_new_object();
+	struct audit_rule never = { .list = AUDIT_FILTER_EXIT, .action = AUDIT_NEVER, .text = "" };
+
+	add_str(o, "arch", arch_name(a));
+	add_u64(o, "syscalls", p->nnamed[a]);
+	add_u64(o, "can_match", p->can_match[a]);
+	add_u64(o, "left_out", p->left_out[a]);
+	if (p->nnamed[a] && line &&
+	    !rule_to_auditctl(&never, p->arch_elf[a], p->named[a], line, RULE_TEXT_MAX))
+		add_str(o, "rule", line);
+	return o;
+}
+
+static json_object *prediction_json(const struct never_prefix_prediction *pp, const char *profile)
+{
+	json_object *o = json_object_new_object(), *ended = json_object_new_object();
+	__u64 all = 0;
+
+	add_str(o, "profile", profile);
+	json_object_object_add(o, "seconds", json_rounded(pp->seconds, 3));
+	add_u64(o, "walks", pp->walks);
+	for (int a = 0; a < NR_ARCHES; a++) {
+		add_u64(ended, arch_name(a), pp->ended[a]);
+		all += pp->ended[a];
+	}
+	add_u64(o, "walks_ended_by_prefix", all);
+	json_object_object_add(o, "walks_ended_by_prefix_per_arch", ended);
+	json_object_object_add(o, "prefix_ns_per_s",
+			       json_rounded(per_second(pp->prefix_ns, pp->seconds), 1));
+	json_object_object_add(o, "patch_ns_per_s",
+			       json_rounded(per_second(pp->patch_ns, pp->seconds), 1));
+	json_object_object_add(o, "patch_rewrite_ns_per_s",
+			       json_rounded(per_second(pp->patch_rewrite_ns, pp->seconds), 1));
+	return o;
+}
+
+static void report_json(FILE *out, const struct never_prefix *p,
+			const struct never_prefix_prediction *pp, const char *profile,
+			const char *classes_from, const char *output)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	char *line = malloc(RULE_TEXT_MAX);
+
+	add_str(o, "type", "never_prefix");
+	json_object_object_add(o, "schema", json_object_new_int(NEVER_PREFIX_SCHEMA));
+	json_object_object_add(o, "refused",
+			       p->refused ? json_object_new_string(p->refused) : NULL);
+	add_str(o, "perm_classes", classes_from);
+	add_u64(o, "prefix_rules", p->rules);
+	for (int a = 0; a < NR_ARCHES && !p->refused; a++)
+		if (p->arch_elf[a])
+			json_object_array_add(arr, arch_json(p, a, line));
+	json_object_object_add(o, "arches", arr);
+	add_str(o, "left_out_why", never_prefix_left_out_why);
+	add_str(o, "caveat", never_prefix_caveat);
+	json_object_object_add(o, "written",
+			       output && p->rules ? json_object_new_string(output) : NULL);
+	if (pp)
+		json_object_object_add(o, "prediction", prediction_json(pp, profile));
+	print_json(out, o);
+	free(line);
+}
+
+static void report_prediction(FILE *out, const struct never_prefix_prediction *pp,
+			      const char *profile)
+{
+	__u64 ended = 0;
+
+	for (int a = 0; a < NR_ARCHES; a++)
+		ended += pp->ended[a];
+	fprintf(out, "\nOn %s (%.1f s, %llu exit walks under %zu exit rules):\n", profile,
+		pp->seconds, (unsigned long long)pp->walks, pp->exit_rules);
+	fprintf(out, "  the prefix ends %.1f%% of the walks at its own entry (",
+		share(ended, pp->walks));
+	for (int a = 0; a < NR_ARCHES; a++)
+		fprintf(out, "%s%s %.1f%%", a ? ", " : "", arch_name(a),
+			share(pp->ended[a], pp->walks));
+	fprintf(out, ")\n");
+	fprintf(out, "  saved per second of the workload:\n");
+	fprintf(out, "    the prefix, on a stock kernel:            %10.0f ns\n",
+		per_second(pp->prefix_ns, pp->seconds));
+	fprintf(out, "    the patch's skip, these rules:            %10.0f ns\n",
+		per_second(pp->patch_ns, pp->seconds));
+	fprintf(out, "    the patch's skip, advise's rewrite:       %10.0f ns\n",
+		per_second(pp->patch_rewrite_ns, pp->seconds));
+	if (pp->patch_rewrite_ns > 0)
+		fprintf(out, "  the prefix gives %.0f%% of the best the patch can do\n",
+			share(pp->prefix_ns, pp->patch_rewrite_ns));
+}
+
+void never_prefix_report(FILE *out, const struct never_prefix *p,
+			 const struct never_prefix_prediction *pp, const char *profile,
+			 const char *classes_from, const char *output, bool json)
+{
+	if (json) {
+		report_json(out, p, pp, profile, classes_from, output);
+		return;
+	}
+	if (p->refused) {
+		fprintf(out, "No never,exit prefix: %s. Nothing written.\n", p->refused);
+		return;
+	}
+	fprintf(out, "never,exit prefix (perm= rules narrowed with %s):\n", classes_from);
+	for (int a = 0; a < NR_ARCHES; a++)
+		if (p->arch_elf[a])
+			fprintf(out,
+				"  %-7s %3u syscalls no exit rule can match; %u some rule can; %u left out\n",
+				arch_name(a), p->nnamed[a], p->can_match[a], p->left_out[a]);
+	fprintf(out, "Left out: %s.\n", never_prefix_left_out_why);
+	fprintf(out, "Caveat: %s.\n", never_prefix_caveat);
+	if (!p->rules)
+		fprintf(out,
+			"Every syscall can be matched by some rule: no prefix. Nothing written.\n");
+	else if (output)
+		fprintf(out,
+			"Written to %s: %u never,exit rule%s, then the set's rules in order.\n",
+			output, p->rules, p->rules == 1 ? "" : "s");
+	if (pp)
+		report_prediction(out, pp, profile);
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* advise --never-prefix's report: text or one JSON object. */
+#ifndef __NEVER_PREFIX_REPORT_H
+#define __NEVER_PREFIX_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "model/never_prefix.h"
+
+/* pp NULL: no profile; output NULL: nothing written. */
+void never_prefix_report(FILE *out, const struct never_prefix *p,
+			 const struct never_prefix_prediction *pp, const char *profile,
+			 const char *classes_from, const char *output, bool json);
+
+#endif /* __NEVER_PREFIX_REPORT_H */
