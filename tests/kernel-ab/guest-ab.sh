@@ -137,6 +137,17 @@ load_rules() {
 		[ "$(auditctl -l | grep -vc '^No rules')" -gt 0 ] ||
 			{ fail predict-$set "no rule of the rewrite loaded"; return 1; }
 		;;
+	stig-prefix)
+		# 30-stig behind the never,exit prefix `auditskip advise
+		# --never-prefix` writes for it on this kernel.
+		load_ruleset $RULES_DIR/30-stig.rules
+		auditskip advise --never-prefix -o $T/stig.prefixed >$T/stig.prefix.out 2>&1 ||
+			{ fail predict-$set "auditskip advise --never-prefix: $(tail -n 1 $T/stig.prefix.out)"; return 1; }
+		rules_reset
+		auditctl -R $T/stig.prefixed >/dev/null 2>&1
+		[ "$(auditctl -l | grep -c '^-a never,exit')" -gt 0 ] ||
+			{ fail predict-$set "no prefix rule loaded"; return 1; }
+		;;
 	churn)
 		# Rules naming getpid come and go; what stays is 8 openat rules
 		# and a file watch, whose (full) mask must not count: it lives on
@@ -263,13 +274,14 @@ wl_ns() {
 	time_runs $TM_WL_RUNS sh -c "$WL_TAR"
 }
 
-# tm_load POINT: the rules of a time-model point (a rule count, stig or stig-advised).
+# tm_load POINT: the rules of a time-model point (a rule count, stig,
+# stig-advised or stig-prefix).
 tm_load() {
 	rules_reset
 	set=time-$1
 	case "$1" in
 	0) ;;
-	stig | stig-advised) load_rules $1 >/dev/null ;;
+	stig | stig-advised | stig-prefix) load_rules $1 >/dev/null ;;
 	*) load_openat_rules $1 ;;
 	esac
 }
@@ -295,7 +307,7 @@ t_time() {
 			echo "VMTEST RESULT time-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|ns_empty_walk|ns_walk_call|points\.[0-9]+\.(rules|ns))=' | tr '\n' ' ')"
 		fi
 	fi
-	points="$TM_COUNTS stig stig-advised"
+	points="$TM_COUNTS stig stig-advised stig-prefix"
 	rev=$(echo $points | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
 	pass=0
 	while [ $pass -lt $TM_PASSES ]; do
@@ -309,7 +321,7 @@ t_time() {
 			log "time: pass $((pass + 1)), $p: getpid median $1 ns, lowest round $2 ns"
 		done
 		# The workload under each real rule set, once a pass: it is slow.
-		for p in stig stig-advised; do
+		for p in stig stig-advised stig-prefix; do
 			tm_load $p || continue
 			v=$(tm_var $p)
 			ns=$(wl_ns) || fail time-workload "the tar workload failed"
@@ -336,6 +348,7 @@ t_time() {
 		echo "VMTEST RESULT time-$p variant=$VARIANT getpid_ns=$ns getpid_min_ns=$ns_min calls=$N" \
 			"pred_ns=$pred pred_walks=$pred_walks exit_rules=$(auditctl -l | grep -vc '^No rules')"
 	done
+	[ $VARIANT = unpatched ] && [ -s $cal ] && t_prefix_predict
 	for p in stig stig-advised; do
 		pred=
 		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
@@ -352,6 +365,27 @@ t_time() {
 	done
 	rules_reset
 	t_kernel_log
+}
+
+# What `advise --never-prefix --profile` predicts the prefix saves on 30-stig
+# (loaded as it is), for the getpid loop and one tar run, each profiled
+# with no rule loaded and priced with this guest's calibration.
+t_prefix_predict() {
+	rules_reset
+	tool time-prof-getpid profile -o $T/getpid.prof -- getpid_loop $N
+	tool time-prof-tar profile -o $T/tar.prof -- sh -c "$WL_TAR"
+	tm_load stig
+	for w in getpid tar; do
+		tool time-prefix-$w advise --never-prefix --profile $T/$w.prof --calibration $cal --json
+		jflat <$T/time-prefix-$w.out >$T/time-prefix-$w.flat
+		[ $rc -eq 0 ] || { fail time-prefix-$w "auditskip advise exit status $rc"; dump time-prefix-$w; }
+	done
+	echo "VMTEST RESULT time-stig-prefix-pred variant=$VARIANT" \
+		"getpid_pred_ns=$(awk -v s="$(get $T/time-prefix-getpid.flat prediction.prefix_ns)" -v n=$N 'BEGIN { printf "%.2f", s / n }')" \
+		"tar_pred_ns_per_run=$(get $T/time-prefix-tar.flat prediction.prefix_ns)" \
+		"tar_walks=$(get $T/time-prefix-tar.flat prediction.walks)" \
+		"tar_ended=$(get $T/time-prefix-tar.flat prediction.walks_ended_by_prefix)"
+	rules_reset
 }
 
 # --------------------------------------------------------------- safety ---

@@ -401,6 +401,53 @@ time_table() {
 	done
 	[ $ok = 1 ]
 }
+
+# prefix_table: 30-stig behind `advise --never-prefix` on the unpatched
+# kernel (what a stock kernel saves today) against the unpatched kernel
+# under 30-stig, and the patched kernel under advise's rewrite of it (the
+# best the patch can do), getpid and tar. One line per workload:
+# "prefix WORKLOAD measured predicted patch_best" for the checks, then the
+# words.
+prefix_table() {
+	local w u0 u1 pb pr n
+	for w in getpid tar; do
+		if [ $w = getpid ]; then
+			u0=$(r unpatched time-stig getpid_ns)
+			u1=$(r unpatched time-stig-prefix getpid_ns)
+			pb=$(r patched time-stig-advised getpid_ns)
+			pr=$(r unpatched time-stig-prefix-pred getpid_pred_ns)
+			n=1
+		else
+			u0=$(r unpatched time-stig-tar ns)
+			u1=$(r unpatched time-stig-prefix-tar ns)
+			pb=$(r patched time-stig-advised-tar ns)
+			pr=$(r unpatched time-stig-prefix-pred tar_pred_ns_per_run)
+			n=$(r unpatched time-stig-tar runs)
+		fi
+		if [ -z "$u0" ] || [ -z "$u1" ] || [ -z "$pb" ] || [ -z "$pr" ] || [ -z "$n" ]; then
+			echo "prefix $w ? ? ?"
+			continue
+		fi
+		awk -v w=$w -v u0="$u0" -v u1="$u1" -v pb="$pb" -v pr="$pr" -v n="$n" 'BEGIN {
+			m = (u0 - u1) / n; best = (u0 - pb) / n
+			printf "prefix %s %.1f %.1f %.1f\n", w, m, pr, best
+		}'
+	done
+}
+
+# prefix_words: prefix_table's lines, for a reader.
+prefix_words() {
+	echo "30-stig behind auditskip advise --never-prefix, on the unpatched kernel; ns saved per"
+	echo "getpid and per tar run against 30-stig as it is (unpatched), predicted from a profile"
+	echo "and this guest's calibration; 'patch best' = unpatched 30-stig less the patched"
+	echo "kernel under advise's rewrite of 30-stig."
+	awk '$2 == "getpid" || $2 == "tar" {
+		if ($3 == "?") { printf "  %s: no result\n", $2; next }
+		printf "  %-6s measured %10.1f ns, predicted %10.1f ns (err %+.0f%%), patch best %10.1f ns: the prefix gives %.0f%%\n",
+			$2, $3, $4, $3 != 0 ? ($4 - $3) / $3 * 100 : 0, $5, $5 != 0 ? $3 / $5 * 100 : 0
+	}' "$1"
+}
+
 case " $TESTS " in
 *" time "*)
 	if time_table >"$WORK/timemodel.txt"; then
@@ -418,6 +465,23 @@ case " $TESTS " in
 		pass time-model-accuracy
 	else
 		fail time-model-accuracy "prediction not within 10% of the measured saving: $bad"
+	fi
+	prefix_table >"$WORK/prefix.txt"
+	prefix_words "$WORK/prefix.txt" >>"$WORK/timemodel.txt"
+	prefix_words "$WORK/prefix.txt" | sed 's/^/VMTEST INFO   /'
+	bad=$(awk '$3 == "?" { printf "%s: no result; ", $2; next }
+		{ d = $4 - $3; if (d < 0) d = -d; if (d > 0.1 * $3) printf "%s: predicted %s, measured %s; ", $2, $4, $3 }' "$WORK/prefix.txt")
+	if [ -z "$bad" ]; then
+		pass time-prefix-accuracy
+	else
+		fail time-prefix-accuracy "the prefix's predicted saving not within 10% of the measured: $bad"
+	fi
+	bad=$(awk '$3 == "?" { printf "%s: no result; ", $2; next }
+		$3 < 0.8 * $5 { printf "%s: %s of the patch best %s; ", $2, $3, $5 }' "$WORK/prefix.txt")
+	if [ -z "$bad" ]; then
+		pass time-prefix-vs-patch
+	else
+		fail time-prefix-vs-patch "the prefix saves under 80% of the patch with advise's rewrite: $bad"
 	fi
 	;;
 esac

@@ -13,9 +13,7 @@
 # records across processes is the scheduler's). The kernel's aggregate mask
 # after loading the rewrite must also be the one advise predicted.
 #
-# The workload runs with loginuid 1000 (the example sets audit auid>=1000
-# only), and touches the directories and files the sets name with syscalls
-# in and outside the permission classes, native and i386.
+# The sets, the workload and the records: guest-records.sh.
 #
 # Result lines:
 #   PASS advise/<set>/classes|load|mask|records, advise/control
@@ -23,118 +21,9 @@
 
 . /vmtest/guest-lib.sh
 guest_test_args "$@"
+RECORDS_SUITE=advise
 
-W=/tmp/advise   # scratch files of this suite
-OWN=/tmp/advd   # the directory the suite's own rules name
-# Directories the sets' dir= and -w rules name, and the suite's own.
-DIRS="/etc/selinux /etc/sudoers.d /etc/NetworkManager /var/log/audit $OWN"
-SETS="30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom own"
-mkdir -p "$W" $DIRS
-
-own_rules() {
-	cat <<EOF
--a always,exit -F dir=$OWN -F perm=wa -k own-wa
--a always,exit -F dir=$OWN -F perm=r -F auid>=1000 -k own-r
--a always,exit -F arch=b32 -F dir=$OWN -F perm=rwxa -k own-b32
--a always,exit -F arch=b64 -S openat,getpid,unlinkat,execve -F dir=$OWN -F perm=x -k own-x
--a always,exit -F arch=b64 -S getpid -F perm=r -k own-never
--a always,exit -F arch=aarch64 -S openat -k own-foreign
--a always,exit -F arch=b64 -S getpid -F auid=1000 -k own-getpid
--w $OWN/watched -p wa -k own-watch
-EOF
-}
-
-# The workload: each directory gets both corpus builds' perm run (one
-# syscall of every permission kind, then an exec) and busybox's file
-# commands; the watched files are read and written; a few syscalls no rule
-# narrows. Run with loginuid 1000.
-cat >"$W/workload.sh" <<EOF
-for d in $DIRS; do
-	/bin/corpus perm \$d \$d/x
-	/bin/corpus32 perm \$d \$d/x32
-	ls -l \$d >/dev/null
-	stat \$d/x >/dev/null
-	cat \$d/x >/dev/null
-	echo hi >\$d/new
-	chmod 600 \$d/new
-	mv \$d/new \$d/new2
-	rm \$d/new2
-	mkdir \$d/sub
-	rmdir \$d/sub
-	touch \$d/t
-	ln -s t \$d/ln
-	readlink \$d/ln >/dev/null
-	rm \$d/t \$d/ln
-	cd \$d && cd /
-done
-cat /etc/passwd /etc/group /etc/hosts >/dev/null
-echo '127.0.0.2 vmtest2' >>/etc/hosts
-echo x >>$OWN/watched
-chmod 644 /etc/group
-/bin/corpus getpid 20
-/bin/corpus32 getpid 20
-/bin/corpus exec 2
-/bin/corpus fork 3
-EOF
-
-# The same state before each run: each directory holds only the two
-# executables the perm runs exec (the directories themselves stay: some
-# are watched, and removing a watched tree kills its rule).
-prepare() {
-	for _d in $DIRS; do
-		find "$_d" -mindepth 1 -maxdepth 1 -exec rm -rf {} \;
-		cp /bin/corpus "$_d/x"
-		cp /bin/corpus32 "$_d/x32"
-	done
-	: >"$OWN/watched"
-	printf '127.0.0.1 localhost\n' >/etc/hosts
-}
-
-# listen FILE READY: audit_records in the background, printing every
-# record to FILE once READY exists; its pid in $LISTENER.
-listen() {
-	rm -f "$2"
-	audit_records "$2" - >"$1" 2>"$1.err" &
-	LISTENER=$!
-	_t=0
-	while [ ! -e "$2" ] && [ $_t -lt 600 ]; do
-		sleep 0.1
-		_t=$((_t + 1))
-	done
-}
-
-# records NAME: the workload's audit records, reduced, counted, in
-# $W/NAME.recs ("COUNT type=N field=value ...").
-records() {
-	prepare
-	# Records logged while no audit daemon listened (loading the rules,
-	# advise, prepare) wait in the hold queue for the next one: a first
-	# listener takes them, so the run's own sees only what follows.
-	listen "$W/$1.held" "$W/ready"
-	kill -TERM $LISTENER
-	wait $LISTENER
-	listen "$W/$1.raw" "$W/ready"
-	_rp=$LISTENER
-	sh -c "echo 1000 >/proc/self/loginuid && exec sh $W/workload.sh" >/dev/null 2>&1
-	kill -TERM $_rp
-	wait $_rp
-	_rrc=$?
-	if [ $_rrc -ne 0 ]; then
-		fail "advise/$1/records" "audit_records exit status $_rrc: $(head -n 3 "$W/$1.raw.err")"
-		return 1
-	fi
-	# (CONFIG_CHANGE, 1305: the listeners' own registration as the audit
-	# daemon, whose records may land on either side of a run, not the
-	# workload's)
-	awk '$1 == "type=1305" { next }
-	{
-		out = $1
-		for (i = 2; i <= NF; i++)
-			if ($i ~ /^(arch|syscall|success|key|comm|exe|name|nametype|cwd|proctitle)=/)
-				out = out " " $i
-		print out
-	}' "$W/$1.raw" | sort | uniq -c | sed 's/^ *//' >"$W/$1.recs"
-}
+. /vmtest/guest-records.sh
 
 # The keys of the rules advise narrowed, from the comments above each rewrite.
 narrowed_keys() {

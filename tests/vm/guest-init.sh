@@ -49,6 +49,7 @@ corpus) sh /vmtest/guest-corpus.sh "$@" </dev/null 2>&1 ;;
 whatif) sh /vmtest/guest-whatif.sh "$@" </dev/null 2>&1 ;;
 overhead) sh /vmtest/guest-overhead.sh "$@" </dev/null 2>&1 ;;
 advise) sh /vmtest/guest-advise.sh "$@" </dev/null 2>&1 ;;
+prefix) sh /vmtest/guest-prefix.sh "$@" </dev/null 2>&1 ;;
 preempt) sh /vmtest/guest-preempt.sh "$@" </dev/null 2>&1 ;;
 reload) sh /vmtest/guest-reload.sh "$@" </dev/null 2>&1 ;;
 *) sh /vmtest/guest-tests.sh "$@" </dev/null 2>&1 ;;

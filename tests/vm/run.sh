@@ -180,8 +180,8 @@ for k in "$@"; do
 	KSUITES[i]=${KSUITES[i]//,/ }
 	for suite in ${KSUITES[i]}; do
 		case "$suite" in
-		main | stale-watch | stale-tree | corpus | whatif | overhead | advise | preempt | reload) ;;
-		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise, preempt, reload)" ;;
+		main | stale-watch | stale-tree | corpus | whatif | overhead | advise | prefix | preempt | reload) ;;
+		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise, prefix, preempt, reload)" ;;
 		esac
 	done
 done

@@ -297,8 +297,10 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 			goto out;
 		never_prefix_predict(&p, &ap.before, &ap.after, &calib, prof->seconds, &pp);
 	}
-	never_prefix_report(stdout, &p, prof ? &pp : NULL, o->profile, advise_classes_from(a),
-			    written ? o->output : NULL, o->json);
+	never_prefix_report(
+		stdout, &p, prof ? &pp : NULL, o->profile,
+		&(struct never_prefix_classes){ advise_classes_key(a), advise_classes_from(a) },
+		written ? o->output : NULL, o->json);
 	ret = 0;
 out:
 	if (prof) {

@@ -394,6 +394,11 @@ static const char *const classes_names[] = {
 	[CLASSES_TABLE] = "table",
 };
 
+const char *advise_classes_key(const struct advice *a)
+{
+	return classes_names[a->classes];
+}
+
 const char *advise_classes_from(const struct advice *a)
 {
 	static char table[96];
@@ -419,8 +424,7 @@ static void report_json(FILE *out, const struct ruleset *rs, const struct advice
 
 	json_object_object_add(o, "type", json_object_new_string("advise"));
 	json_object_object_add(o, "schema", json_object_new_int(ADVISE_SCHEMA));
-	json_object_object_add(o, "perm_classes",
-			       json_object_new_string(classes_names[a->classes]));
+	json_object_object_add(o, "perm_classes", json_object_new_string(advise_classes_key(a)));
 	if (a->classes == CLASSES_TABLE)
 		json_object_object_add(o, "kernel_table",
 				       json_object_new_string(kernel_tables_version()));

@@ -53,7 +53,9 @@ struct advice {
  */
 int advise_build(const struct ruleset *rs, const struct kernel_classes *kc,
 		 enum advise_classes from, struct advice *a);
-/* Where the perm= rewrites' classes come from, in words. */
+/* Where the perm= rewrites' classes come from: "kernel", "table" or "unreadable". */
+const char *advise_classes_key(const struct advice *a);
+/* The same in words. */
 const char *advise_classes_from(const struct advice *a);
 void advise_free(struct advice *a);
 /* The rewritten set as a file for `auditctl -R`; 0, or -EINVAL after a message. */

@@ -135,6 +135,27 @@ unsigned int never_prefix_ends_at(const struct ruleset *rs, const __u32 arch_elf
 	return 0;
 }
 
+void never_prefix_count(const struct ruleset *rs, const struct counts_snapshot *s,
+			struct prefix_ends *out)
+{
+	__u32 elf[NR_ARCHES];
+
+	memset(out, 0, sizeof(*out));
+	if (!rs)
+		return;
+	whatif_arches(elf);
+	for (unsigned int k = 0; k < NR_COUNT_SLOTS; k++) {
+		__u64 walks = s->slot[k].walks;
+		unsigned int entry;
+
+		if (!walks)
+			continue;
+		entry = never_prefix_ends_at(rs, elf, k / NR_SLOTS, k % NR_SLOTS);
+		out->walks += entry ? walks : 0;
+		out->visits += (__u64)entry * walks;
+	}
+}
+
 int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_prefix *p,
 		       const char *source)
 {

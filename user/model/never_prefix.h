@@ -22,6 +22,7 @@
 #include "auditskip.h"
 #include "audit/ruleset.h"
 #include "model/calibration.h"
+#include "model/counts.h"
 #include "model/prediction.h"
 
 struct never_prefix {
@@ -57,6 +58,17 @@ void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *k
  */
 unsigned int never_prefix_ends_at(const struct ruleset *rs, const __u32 arch_elf[NR_ARCHES],
 				  int arch, unsigned int nr);
+
+/*
+ * A counting run under `rs`: of the exit walks in `s`, those a loaded
+ * prefix ended (never_prefix_ends_at() on the list as it is now), and the
+ * entries they visited.
+ */
+struct prefix_ends {
+	__u64 walks, visits;
+};
+void never_prefix_count(const struct ruleset *rs, const struct counts_snapshot *s,
+			struct prefix_ends *out);
 
 /*
  * The rules file: its comment header, the prefix rules, then every rule of

@@ -10,6 +10,7 @@
 #include "output/full_mask_rules.h"
 #include "output/json_out.h"
 #include "audit/syscalls.h"
+#include "model/never_prefix.h"
 #include "model/sharper_masks.h"
 #include "model/time_saved.h"
 
@@ -362,8 +363,8 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 				const struct walk_counts *w, double seconds)
 {
 	double saved = time_saved_ns(r->run->cfg.calib, &w->exit);
-
 	json_object *o = json_object_new_object();
+	struct prefix_ends ends;
 
 	add_str(o, "type", type);
 	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
@@ -376,6 +377,9 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	add_u64(o, "mirror_generation", r->run->live.mirror.generation);
 	mask_json(o, r->run->live.mirror.mask, r->run->live.mirror.exit_rules);
 	add_counters(o, r, &w->exit.total, false);
+	never_prefix_count(r->run->live.rules, &w->exit, &ends);
+	add_u64(o, "prefix_walks", ends.walks);
+	add_u64(o, "prefix_visits", ends.visits);
 	json_object_object_add(o, "timing_clock_ns",
 			       r->run->cfg.timing ? json_object_new_uint64(r->run->live.clock_ns) :
 						    NULL);
@@ -617,6 +621,21 @@ static void print_summary_json(const struct report_ctx *r, const struct walk_cou
 	print_json(r->out, o);
 }
 
+/* Walks a never,exit prefix ended at once: cheap, never skippable (it fills the mask). */
+static void print_prefix(const struct report_ctx *r, const struct counts_snapshot *t)
+{
+	struct prefix_ends ends;
+
+	never_prefix_count(r->run->live.rules, t, &ends);
+	if (!ends.walks)
+		return;
+	fprintf(r->out,
+		"  %-24s %12llu  (%.1f%% of walks; %llu entries visited: never,exit rules with only\n"
+		"  %-24s %12s   arch= first ended them, and fill the mask with their syscalls)\n",
+		"walks ended by prefix", (unsigned long long)ends.walks,
+		share(ends.walks, t->total.walks), (unsigned long long)ends.visits, "", "");
+}
+
 /* The summary's totals, one counter a line, then time saved and staleness. */
 static void print_totals(const struct report_ctx *r, const struct walk_counts *w, double seconds)
 {
@@ -637,6 +656,7 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 		      "one aggregate per arch, beyond the patch");
 	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->run->live.perm_classes);
 	print_safety(r, &t->total);
+	print_prefix(r, t);
 	if (r->run->cfg.uring)
 		fprintf(out,
 			"  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",

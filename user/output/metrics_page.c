@@ -14,6 +14,7 @@
 #include <time.h>
 #include "audit/mask.h"
 #include "audit/syscalls.h"
+#include "model/never_prefix.h"
 #include "model/time_saved.h"
 #include "output/metrics_page.h"
 
@@ -152,6 +153,21 @@ static void mirror_changes(FILE *out, const struct run_state *r)
 		(unsigned long long)r->live.mirror.generation);
 }
 
+/* Walks a loaded never,exit prefix ended, and the entries they visited. */
+static void prefix_walks(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
+{
+	struct prefix_ends ends;
+
+	never_prefix_count(r->live.rules, t, &ends);
+	family(out, "auditskip_prefix_walks_total", "counter",
+	       "Exit walks ended at once by never,exit rules with only an arch field at the front "
+	       "of the list (advise --never-prefix): cheap, and never skippable by the patch.");
+	fprintf(out, "auditskip_prefix_walks_total %llu\n", (unsigned long long)ends.walks);
+	family(out, "auditskip_prefix_visits_total", "counter",
+	       "Rule entries the walks in auditskip_prefix_walks_total visited.");
+	fprintf(out, "auditskip_prefix_visits_total %llu\n", (unsigned long long)ends.visits);
+}
+
 /* The monotonic time `mono_s` as seconds since the epoch. */
 static double wall_clock_s(double mono_s)
 {
@@ -269,6 +285,7 @@ void metrics_render(FILE *out, const struct run_state *r, const struct counts_sn
 	gauge(out, "auditskip_full_mask_rules",
 	      "Exit rules that set every syscall bit: while one is loaded no walk is skippable.",
 	      full_mask_rules(r->live.rules));
+	prefix_walks(out, r, t);
 	mirror_changes(out, r);
 	info(out, r);
 	build_info(out, r);

@@ -49,6 +49,9 @@ static json_object *prediction_json(const struct never_prefix_prediction *pp, co
 	}
 	add_u64(o, "walks_ended_by_prefix", all);
 	json_object_object_add(o, "walks_ended_by_prefix_per_arch", ended);
+	json_object_object_add(o, "prefix_ns", json_rounded(pp->prefix_ns, 0));
+	json_object_object_add(o, "patch_ns", json_rounded(pp->patch_ns, 0));
+	json_object_object_add(o, "patch_rewrite_ns", json_rounded(pp->patch_rewrite_ns, 0));
 	json_object_object_add(o, "prefix_ns_per_s",
 			       json_rounded(per_second(pp->prefix_ns, pp->seconds), 1));
 	json_object_object_add(o, "patch_ns_per_s",
@@ -60,7 +63,7 @@ static json_object *prediction_json(const struct never_prefix_prediction *pp, co
 
 static void report_json(FILE *out, const struct never_prefix *p,
 			const struct never_prefix_prediction *pp, const char *profile,
-			const char *classes_from, const char *output)
+			const struct never_prefix_classes *classes, const char *output)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	char *line = malloc(RULE_TEXT_MAX);
@@ -69,7 +72,8 @@ static void report_json(FILE *out, const struct never_prefix *p,
 	json_object_object_add(o, "schema", json_object_new_int(NEVER_PREFIX_SCHEMA));
 	json_object_object_add(o, "refused",
 			       p->refused ? json_object_new_string(p->refused) : NULL);
-	add_str(o, "perm_classes", classes_from);
+	add_str(o, "perm_classes", classes->key);
+	add_str(o, "perm_classes_from", classes->words);
 	add_u64(o, "prefix_rules", p->rules);
 	for (int a = 0; a < NR_ARCHES && !p->refused; a++)
 		if (p->arch_elf[a])
@@ -114,17 +118,17 @@ static void report_prediction(FILE *out, const struct never_prefix_prediction *p
 
 void never_prefix_report(FILE *out, const struct never_prefix *p,
 			 const struct never_prefix_prediction *pp, const char *profile,
-			 const char *classes_from, const char *output, bool json)
+			 const struct never_prefix_classes *classes, const char *output, bool json)
 {
 	if (json) {
-		report_json(out, p, pp, profile, classes_from, output);
+		report_json(out, p, pp, profile, classes, output);
 		return;
 	}
 	if (p->refused) {
 		fprintf(out, "No never,exit prefix: %s. Nothing written.\n", p->refused);
 		return;
 	}
-	fprintf(out, "never,exit prefix (perm= rules narrowed with %s):\n", classes_from);
+	fprintf(out, "never,exit prefix (perm= rules narrowed with %s):\n", classes->words);
 	for (int a = 0; a < NR_ARCHES; a++)
 		if (p->arch_elf[a])
 			fprintf(out,

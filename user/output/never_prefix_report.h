@@ -7,9 +7,14 @@
 #include <stdio.h>
 #include "model/never_prefix.h"
 
+/* Where the perm= narrowing's classes come from: advise's key and words. */
+struct never_prefix_classes {
+	const char *key, *words;
+};
+
 /* pp NULL: no profile; output NULL: nothing written. */
 void never_prefix_report(FILE *out, const struct never_prefix *p,
 			 const struct never_prefix_prediction *pp, const char *profile,
-			 const char *classes_from, const char *output, bool json);
+			 const struct never_prefix_classes *classes, const char *output, bool json);
 
 #endif /* __NEVER_PREFIX_REPORT_H */
