@@ -84,7 +84,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak evidence evidence-chart bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab kernel-tables man deb \
+	soak evidence evidence-chart bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab today kernel-tables man deb \
 	check-layers
 
 all: $(TOOLS)
@@ -371,6 +371,15 @@ kernels:
 # and the time model against the time the patched kernel saves.
 kernel-ab: kernels static
 	$(Q)tests/kernel-ab/run.sh $(KVER)
+
+# What a stock kernel saves today: 30-stig behind advise --never-prefix timed
+# on the unpatched 7.2 kernel against the patched one under advise's rewrite
+# (the A/B harness's time tests, -icount), the table kept in bench/results.
+today: KVER := 7.2
+today: kernels static
+	$(Q)KERNEL_AB_TESTS=time tests/kernel-ab/run.sh 7.2; status=$$?; \
+		cp .output/kernel-ab/7.2/run/timemodel.txt bench/results/today-7.2-$$(date +%F).txt; \
+		exit $$status
 
 # Syscall numbers and perm= classes per kernel version, from kernel trees
 # (KSRCS, oldest first: unpacked linux-source-5.10, -6.1, -6.12, -7.2, or

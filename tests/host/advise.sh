@@ -4,7 +4,10 @@
 # auditctl -R loads without an error, and the kernel's aggregate mask after
 # loading it (as `auditskip rules --json` reads it back) is the one advise
 # predicted; advising the rewritten set again changes nothing. For a rule
-# set of the suite's own and for Debian's shipped example sets. That the
+# set of the suite's own and for Debian's shipped example sets. The same
+# sets behind their never,exit prefix (advise --never-prefix) load, and the
+# kernel lists the prefix first and then the set's rules as it lists the
+# set alone; a counting run under one tells the walks it ends. That the
 # rewrites keep every audit record is the guest's part (tests/vm,
 # VMTEST_SUITES=advise); this kernel has no readable permission classes
 # unless fexit programs load and /proc/kallsyms lists `classes`, and then
@@ -18,7 +21,7 @@ cd "$(dirname "$0")/../.."
 
 EXAMPLES=/usr/share/doc/auditd/examples/rules
 SHIPPED="30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom 32-power-abuse 42-injection"
-select_tests "mix file shipped bad-output" "$@"
+select_tests "mix file shipped bad-output prefix prefix-refused" "$@"
 host_begin
 
 # load_lines FILE: each rule line of FILE on its own (lines this host
@@ -144,6 +147,66 @@ test_shipped() {
 		log "shipped/$f: $(auditctl -l | wc -l) rules loaded, $REFUSED refused by this host"
 		check_advice "shipped-$f"
 	done
+}
+
+# prefixed_walks COUNT_JSON LISTING N: the summary's walks of the syscalls
+# named by the first N rules of LISTING (auditctl -l), each on its rule's
+# arch (b64: x86_64, b32: i386).
+prefixed_walks() {
+	head -n "$3" "$2" | awk '{ arch = $4 == "arch=b64" ? "x86_64" : "i386"; n = split($6, s, ",")
+		for (i = 1; i <= n; i++) print arch, s[i] }' >"$TMP/prefixed.names"
+	jq -r 'select(.type == "summary") | .syscalls[] | "\(.arch) \(.name) \(.walks)"' "$1" |
+		awk 'FILENAME == ARGV[1] { named[$1 " " $2] = 1; next } ($1 " " $2) in named { t += $3 } END { print t + 0 }' \
+			"$TMP/prefixed.names" -
+}
+
+# prefix: for each shipped set loaded (the lines this host takes), the file
+# --never-prefix writes loads; the
+# kernel lists its prefix rules first, then exactly what it lists for the
+# set loaded alone; counting getpid under it, the walks it ends are those
+# of the syscalls the kernel lists in its prefix rules.
+test_prefix() {
+	local f n
+	for f in 30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom; do
+		load_lines "$EXAMPLES/$f.rules"
+		auditctl -l >"$TMP/$f.alone"
+		if ! "$AUDITSKIP" advise --never-prefix --json -o "$TMP/$f.prefixed" \
+			>"$TMP/$f.prefix.json" 2>"$TMP/$f.prefix.err"; then
+			fail "prefix/$f" "advise --never-prefix failed: $(head -c 300 "$TMP/$f.prefix.err")"
+			continue
+		fi
+		n=$(jq -r .prefix_rules "$TMP/$f.prefix.json")
+		auditctl -D >/dev/null
+		if ! auditctl -R "$TMP/$f.prefixed" >"$TMP/$f.load" 2>&1 || grep -qi error "$TMP/$f.load"; then
+			fail "prefix/$f" "auditctl -R: $(grep -i error "$TMP/$f.load" | head -n 3)"
+			continue
+		fi
+		auditctl -l >"$TMP/$f.listed"
+		check_eq "prefix/$f" "$(head -n "$n" "$TMP/$f.listed" | grep -c '^-a never,exit -F arch=b[36][24] -S ')" "$n" \
+			"the kernel lists the $n prefix rules first"
+		check_eq "prefix/$f" "$(tail -n +"$((n + 1))" "$TMP/$f.listed" | md5sum)" "$(md5sum <"$TMP/$f.alone")" \
+			"then the set's rules, as it lists the set loaded alone ($(wc -l <"$TMP/$f.alone") lines)"
+		"$AUDITSKIP" --json -- "$GETPID_LOOP" 2000 >"$TMP/$f.count.json" 2>"$TMP/$f.count.err"
+		check_eq "prefix/$f" "$(summary_field "$TMP/$f.count.json" prefix_walks)" \
+			"$(prefixed_walks "$TMP/$f.count.json" "$TMP/$f.listed" "$n")" \
+			"counting getpid under it, the walks it ends are those of the syscalls the kernel lists in it"
+		auditctl -D >/dev/null
+	done
+	check_detached prefix
+}
+
+# prefix-refused: where a prefix would change records or only cost, none
+# is written, and the report says why.
+test_prefix_refused() {
+	printf '%s\n' '-a always,task -F uid=0' '-a always,exit -F arch=b64 -S openat -F uid=4000001 -k t' >"$TMP/task.rules"
+	printf '%s\n' '-w /etc/passwd -p wa -k pw' >"$TMP/watch.rules"
+	for f in task watch; do
+		rm -f "$TMP/$f.prefixed"
+		"$AUDITSKIP" advise --file "$TMP/$f.rules" --never-prefix -o "$TMP/$f.prefixed" >"$TMP/$f.out" 2>&1
+		check_eq "prefix-refused/$f" "$?:$([ -e "$TMP/$f.prefixed" ] && echo written)" "0:" \
+			"exit 0, no file: $(head -n 1 "$TMP/$f.out")"
+	done
+	check_eq prefix-refused "$(grep -c 'always,task' "$TMP/task.out")" 1 "the task rule is named as the reason"
 }
 
 test_bad_output() {
