@@ -7,9 +7,10 @@
 #
 # Reads the "Per rule set and workload" table of `bench/evidence.sh`'s
 # output (columns found by their header: rule set, workload, PATCH, ARCH,
-# PERM) and the header's kernel release and run date. Draws three panels
-# side by side, one per mask (the patch's aggregate mask, the safe per-arch
-# masks, the safe perm-narrowed mask), horizontal bars with the rule sets
+# PERM, PREFIX) and the header's kernel release and run date. Draws four
+# panels side by side, one per mask (the patch's aggregate mask, the safe
+# per-arch masks, the safe perm-narrowed mask) and one for the never,exit
+# prefix a stock kernel can load today, horizontal bars with the rule sets
 # on the y axis in the table's order and one bar per workload. A value of 0
 # is drawn as a "0" at the axis; a value the table lacks (empty, "-", or a
 # column an older result has not got) is left blank, as the caption says.
@@ -25,7 +26,7 @@ command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
-# Data lines: set index, workload index, PATCH, ARCH, PERM ("?" where missing).
+# Data lines: set index, workload index, PATCH, ARCH, PERM, PREFIX ("?" where missing).
 # Also sets.txt and workloads.txt, each in the table's order of first sight.
 awk -F'|' -v dat="$W/chart.dat" -v sets="$W/sets.txt" -v wls="$W/workloads.txt" '
 	function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
@@ -47,7 +48,8 @@ awk -F'|' -v dat="$W/chart.dat" -v sets="$W/sets.txt" -v wls="$W/workloads.txt" 
 		s = trim($col["rule set"]); w = trim($col["workload"])
 		if (!(s in si)) { si[s] = ns++; print s > sets }
 		if (!(w in wi)) { wi[w] = nw++; print w > wls }
-		printf "%d %d %s %s %s\n", si[s], wi[w], val(col["PATCH"]), val(col["ARCH"]), val(col["PERM"]) > dat
+		printf "%d %d %s %s %s %s\n", si[s], wi[w], val(col["PATCH"]), val(col["ARCH"]), val(col["PERM"]),
+			val(col["PREFIX"]) > dat
 		rows++
 	}
 	END { if (!rows) { print "no \"Per rule set and workload\" table" > "/dev/stderr"; exit 1 } }
@@ -58,7 +60,7 @@ KERNEL=$(sed -n 's/^- uname -r: `\([^`]*\)`.*/\1/p' "$MD" | head -n 1)
 RUNDATE=$(sed -n 's/^Run \([0-9-]*\) .*/\1/p' "$MD" | head -n 1)
 NSETS=$(wc -l <"$W/sets.txt")
 NWL=$(wc -l <"$W/workloads.txt")
-MISSING=$(awk '{ for (i = 3; i <= 5; i++) m += ($i == "?") } END { print m + 0 }' "$W/chart.dat")
+MISSING=$(awk '{ for (i = 3; i <= 6; i++) m += ($i == "?") } END { print m + 0 }' "$W/chart.dat")
 
 # Okabe-Ito colours (told apart with colour-blindness too), cycled if needed.
 COLOURS=(0072B2 E69F00 009E73 CC79A7 D55E00 56B4E9 000000)
@@ -81,7 +83,7 @@ for ((i = 0; i < NSETS; i += 2)); do
 done
 
 # One series per workload: the bar, then a "0" where the value is 0.
-# $1: the data column (3 PATCH, 4 ARCH, 5 PERM).
+# $1: the data column (3 PATCH, 4 ARCH, 5 PERM, 6 PREFIX).
 series() {
 	local plot="" j=0 w y c
 	while IFS= read -r w; do
@@ -95,7 +97,7 @@ series() {
 	done <"$W/workloads.txt"
 	printf '%s' "$plot"
 }
-# The key, once for the three panels: the workloads' colours.
+# The key, once for the four panels: the workloads' colours.
 key() {
 	local plot="" j=0 w
 	while IFS= read -r w; do
@@ -106,15 +108,15 @@ key() {
 }
 
 HEIGHT=$((230 + 16 * NWL * NSETS / 2 + 14 * NSETS))
-caption="Bars: share of the exit-filter walks each mask would skip (auditskip whatif, offline; rule sets as Debian's auditctl reads them)."
+caption="Bars: share of the exit-filter walks each mask would skip, or a stock kernel ends at once behind the never,exit prefix (auditskip whatif and advise --never-prefix, offline; rule sets as Debian's auditctl reads them)."
 caption2="A \"0\" at the axis: the mask skips no walk. No bar and no \"0\": no value in the table"
 if [ "$MISSING" -gt 0 ]; then caption2+=" ($MISSING here)."; else caption2+=" (none here)."; fi
 
 gnuplot <<EOF
-set terminal pngcairo size 1500,$HEIGHT font 'DejaVu Sans,10' noenhanced
+set terminal pngcairo size 1800,$HEIGHT font 'DejaVu Sans,10' noenhanced
 set output $(q "$PNG")
 set datafile missing '?'
-set multiplot title $(q "Share of exit-filter walks skipped, per rule set and workload: Linux ${KERNEL:-?}, run ${RUNDATE:-?}") font ',13'
+set multiplot title $(q "Share of exit-filter walks skipped or ended at once, per rule set and workload: Linux ${KERNEL:-?}, run ${RUNDATE:-?}") font ',13'
 set xrange [0:100]
 set xtics 0,20,100 format '%g%%' nomirror out
 set mxtics 2
@@ -129,20 +131,25 @@ set xlabel '% of walks skipped'
 unset key
 
 set lmargin at screen 0.205
-set rmargin at screen 0.4417
+set rmargin at screen 0.375
 set title "the patch's aggregate mask (PATCH)" font ',11'
 plot $(series 3)
 
 set ytics ($blanks)
-set lmargin at screen 0.4817
-set rmargin at screen 0.7183
+set lmargin at screen 0.405
+set rmargin at screen 0.575
 set title 'the safe per-arch masks (ARCH)' font ',11'
 plot $(series 4)
 
-set lmargin at screen 0.755
-set rmargin at screen 0.9917
+set lmargin at screen 0.605
+set rmargin at screen 0.775
 set title 'the safe perm-narrowed mask (PERM)' font ',11'
 plot $(series 5)
+
+set lmargin at screen 0.805
+set rmargin at screen 0.975
+set title 'stock kernel, never,exit prefix (PREFIX)' font ',11'
+plot $(series 6)
 
 set label 1 $(q "$caption") at screen 0.01, screen $(awk -v h="$HEIGHT" 'BEGIN { printf "%.4f", 36 / h }') font ',9'
 set label 2 $(q "$caption2") at screen 0.01, screen $(awk -v h="$HEIGHT" 'BEGIN { printf "%.4f", 18 / h }') font ',9'

@@ -144,6 +144,10 @@ done
 # ------------------------------------------------------------- what-ifs ---
 # One TSV line per rule set and workload:
 # set workload exit_rules mask_bits calls walks skippable arch perm visits saved_ns
+#     prefix_walks prefix_ns rewrite_ns
+# (the last three from `advise --never-prefix --profile`: the walks the
+# never,exit prefix ends on a stock kernel, what it saves, and what the patch
+# saves under advise's rewrite of the set)
 : >"$W/table.tsv"
 for f in "$RULES_DIR"/*.rules; do
 	set_name=$(basename "$f" .rules)
@@ -155,10 +159,13 @@ for f in "$RULES_DIR"/*.rules; do
 	for w in $WORKLOADS; do
 		"$AUDITSKIP" whatif --file "$f" --profile "$W/$w.prof" --json >"$W/$set_name.$w.json" 2>/dev/null ||
 			die "whatif $set_name on $w failed"
-		jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
+		"$AUDITSKIP" advise --file "$f" --never-prefix --profile "$W/$w.prof" --json \
+			>"$W/$set_name.$w.prefix.json" 2>/dev/null || die "advise --never-prefix $set_name on $w failed"
+		paste <(jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
 			([.syscalls[].calls] | add), .walks, .skippable_walks, .skippable_arch_mask,
-			.skippable_perm_mask, .needless_rule_visits, .saved_ns] | @tsv' \
-			"$W/$set_name.$w.json" >>"$W/table.tsv"
+			.skippable_perm_mask, .needless_rule_visits, .saved_ns] | @tsv' "$W/$set_name.$w.json") \
+			<(jq -r '[.prediction.walks_ended_by_prefix, .prediction.prefix_ns,
+			.prediction.patch_rewrite_ns] | @tsv' "$W/$set_name.$w.prefix.json") >>"$W/table.tsv"
 	done
 done
 
@@ -189,6 +196,7 @@ auditctl -D >/dev/null
 
 # ---------------------------------------------------------------- report ---
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }'; }
+per() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b ? a / b : 0 }'; }
 report() {
 	echo "# What the aggregate-mask skip would do for Debian's shipped rule sets"
 	echo
@@ -210,15 +218,17 @@ report() {
 	echo
 	echo "PATCH: walks the patch's aggregate mask would skip; ARCH, PERM: the same under the safe"
 	echo "per-arch and perm-narrowed masks; VISITS: rule entries the patch's skippable walks visit,"
-	echo "per syscall; NS: ns saved per syscall."
+	echo "per syscall; NS: ns saved per syscall. PREFIX: walks a stock kernel ends at once behind"
+	echo "\`advise --never-prefix\`'s never,exit rules (doc/never-prefix.md); PREFIX NS: ns it saves per"
+	echo "syscall today; BEST NS: ns the patch saves per syscall under advise's rewrite of the set."
 	echo
-	echo "| rule set | exit rules | mask bits | workload | walks | PATCH | ARCH | PERM | VISITS | NS |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
-	while IFS=$'\t' read -r s w er mb calls walks sk ar pe vi ns; do
-		printf '| %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s |\n' "$s" "$er" "$mb" "$w" "$walks" \
+	echo "| rule set | exit rules | mask bits | workload | walks | PATCH | ARCH | PERM | VISITS | NS | PREFIX | PREFIX NS | BEST NS |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	while IFS=$'\t' read -r s w er mb calls walks sk ar pe vi ns pw pns bns; do
+		printf '| %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s | %s%% | %s | %s |\n' "$s" "$er" "$mb" "$w" "$walks" \
 			"$(pct "$sk" "$walks")" "$(pct "$ar" "$walks")" "$(pct "$pe" "$walks")" \
-			"$(awk -v a="$vi" -v b="$calls" 'BEGIN { printf "%.1f", b ? a / b : 0 }')" \
-			"$(awk -v a="$ns" -v b="$calls" 'BEGIN { printf "%.1f", b ? a / b : 0 }')"
+			"$(per "$vi" "$calls")" "$(per "$ns" "$calls")" \
+			"$(pct "${pw:-0}" "$walks")" "$(per "${pns:-0}" "$calls")" "$(per "${bns:-0}" "$calls")"
 	done <"$W/table.tsv"
 	echo
 	echo "## Where the patch does nothing"
