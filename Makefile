@@ -84,7 +84,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak evidence evidence-chart bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab today kernel-tables man deb \
+	soak soak-reload evidence evidence-chart bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab today kernel-tables man deb \
 	check-layers
 
 all: $(TOOLS)
@@ -360,6 +360,11 @@ scale-bench: all
 # Ten minutes under load with rules changing: memory flat, counts exact.
 soak: all
 	$(Q)bench/soak.sh -o bench/results/soak-$$(date +%F).md
+
+# An hour with a reload of Debian's 30-stig every 30 s, as augenrules does it.
+soak-reload: all
+	$(Q)SOAK_SECONDS=3600 CHANGE_EVERY=30 SOAK_RELOAD=/usr/share/doc/auditd/examples/rules/30-stig.rules \
+		bench/soak.sh -o bench/results/soak-reload-$$(date +%F).md
 
 # Unpatched and patched kernels from Debian's linux-source-$(KVER) and
 # patches/$(KVER)/: KVER=6.12 (Debian 12) or KVER=7.2 (sid).

@@ -8,6 +8,15 @@
 #
 #   bench/soak.sh [-o FILE]      (make soak)
 #
+# With SOAK_RELOAD=RULES (make soak-reload: an hour, RULES Debian's
+# 30-stig), each change is a reload instead, as `augenrules --load` and
+# `service auditd reload` do it: `auditctl -R` of a file that starts with
+# -D and then adds the lines of RULES this host takes (and the permanent
+# openat rule). Contexts go dummy for the moment the list is empty, so the
+# workload's count is not the walks' then; the report holds the interval
+# lines' sum to the summary, the verdict to "not stale", and gives the
+# loader's CPU share and open files at start and end.
+#
 # A permanent openat rule keeps every context non-dummy, so each getpid the
 # workload makes is one exit-filter walk. Rules and the enabled flag are
 # restored on exit. No watched directory is ever removed (that would leave
@@ -27,7 +36,27 @@ STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
 auditctl -a always,exit -F arch=b64 -S openat -F uid=4500000 -k "$BENCH_KEY" >/dev/null
+RELOAD_FILE=$BENCH_TMP/reload.rules
+if [ -n "${SOAK_RELOAD:-}" ]; then
+	[ -r "$SOAK_RELOAD" ] || die "cannot read $SOAK_RELOAD"
+	# The lines this host takes (a dir= rule on a directory it lacks fails
+	# auditctl -R as a whole), each tried on its own.
+	{
+		echo "-D"
+		echo "-a always,exit -F arch=b64 -S openat -F uid=4500000 -k $BENCH_KEY"
+		grep -E '^-[aAw] ' "$SOAK_RELOAD" | while IFS= read -r line; do
+			# shellcheck disable=SC2086 # the rule's words
+			auditctl $line >/dev/null 2>&1 && echo "$line"
+		done
+	} >"$RELOAD_FILE"
+	auditctl -D >/dev/null
+	auditctl -R "$RELOAD_FILE" >/dev/null || die "the reload file does not load"
+fi
 
+# open files of process $1
+fds() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 | wc -l; }
+# CPU seconds (user + system) process $1 has used
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
 # rss KiB and summed memlock of the map fds of process $1
 memory() {
 	local pid=$1 rss maps=0 f
@@ -49,14 +78,20 @@ while ! grep -q '"type":"start"' "$OUTJ" 2>/dev/null; do
 done
 sleep 2
 read -r RSS0 MAPS0 < <(memory "$SKIP_PID")
-log "attached (RSS ${RSS0} KiB, maps ${MAPS0} KiB); changing rules every ${CHANGE_EVERY} s for ${SOAK_SECONDS} s"
+FDS0=$(fds "$SKIP_PID")
+CPU0=$(cpu_s "$SKIP_PID")
+T0=$(date +%s.%N)
+log "attached (RSS ${RSS0} KiB, maps ${MAPS0} KiB, $FDS0 files); changing rules every ${CHANGE_EVERY} s for ${SOAK_SECONDS} s"
 
 # Rule changes: a batch of getpid and openat rules in, then out again.
 CHANGES=0
 i=0
 while kill -0 "$SKIP_PID" 2>/dev/null; do
 	i=$((i + 1))
-	if [ $((i % 2)) = 1 ]; then
+	if [ -n "${SOAK_RELOAD:-}" ]; then
+		auditctl -R "$RELOAD_FILE" >/dev/null 2>&1 || die "reload $i failed"
+		CHANGES=$((CHANGES + 1))
+	elif [ $((i % 2)) = 1 ]; then
 		for j in 1 2 3 4; do
 			auditctl -a always,exit -F arch=b64 -S getpid -F uid=$((4510000 + j)) -k "$BENCH_KEY-soak"
 			auditctl -a always,exit -F arch=b64 -S read -F uid=$((4510000 + j)) -k "$BENCH_KEY-soak"
@@ -68,12 +103,16 @@ while kill -0 "$SKIP_PID" 2>/dev/null; do
 	fi
 	if [ $((i * CHANGE_EVERY)) -ge $((SOAK_SECONDS - 10)) ] && [ -z "${RSS1:-}" ]; then
 		read -r RSS1 MAPS1 < <(memory "$SKIP_PID")
+		FDS1=$(fds "$SKIP_PID")
+		CPU_SHARE=$(awk -v c0="$CPU0" -v c1="$(cpu_s "$SKIP_PID")" -v t0="$T0" -v t1="$(date +%s.%N)" \
+			'BEGIN { printf "%.3f", 100 * (c1 - c0) / (t1 - t0) }')
 	fi
 	sleep "$CHANGE_EVERY"
 done
 wait "$SKIP_PID" || die "auditskip or the workload failed: $(tail -n 3 "$BENCH_TMP/soak.err")"
 RSS1=${RSS1:-$RSS0}
 MAPS1=${MAPS1:-$MAPS0}
+FDS1=${FDS1:-$FDS0}
 
 # The workload prints its count on the same stdout as auditskip's JSON.
 MADE=$(grep -v '^{' "$OUTJ" | tail -n 1)
@@ -87,7 +126,12 @@ report() {
 	echo "# auditskip soak"
 	echo
 	echo "Run $STARTED with \`$COMMAND\`: ${SOAK_SECONDS} s of \`getpid_loop --for\` under auditskip"
-	echo "(mode $(jq -r 'select(.type == "start") | .mode' "$OUTJ")), exit rules changed every ${CHANGE_EVERY} s."
+	if [ -n "${SOAK_RELOAD:-}" ]; then
+		echo "(mode $(jq -r 'select(.type == "start") | .mode' "$OUTJ")), every ${CHANGE_EVERY} s a reload: \`auditctl -R\` of -D and"
+		echo "$(($(wc -l <"$RELOAD_FILE") - 1)) rules ($SOAK_RELOAD, the lines this host takes, and a permanent openat rule)."
+	else
+		echo "(mode $(jq -r 'select(.type == "start") | .mode' "$OUTJ")), exit rules changed every ${CHANGE_EVERY} s."
+	fi
 	echo
 	machine_description
 	echo
@@ -95,11 +139,18 @@ report() {
 	echo "|---|---|---|"
 	echo "| loader RSS | ${RSS0} KiB | ${RSS1} KiB |"
 	echo "| BPF maps (memlock) | ${MAPS0} KiB | ${MAPS1} KiB |"
+	echo "| open files | ${FDS0} | ${FDS1} |"
 	echo
+	echo "- loader CPU over the run: ${CPU_SHARE:-?}% of one CPU"
+	echo "- staleness verdict at the end: $(jq -r 'select(.type == "summary") | .stale.state' "$OUTJ")"
 	echo "- getpid calls the workload made: $MADE"
-	echo "- getpid walks auditskip counted: $COUNTED ($([ "$MADE" = "$COUNTED" ] && echo "equal" || echo "DIFFERENT"))"
+	if [ -n "${SOAK_RELOAD:-}" ]; then
+		echo "- getpid walks auditskip counted: $COUNTED (fewer than the calls: none walks while a reload has emptied the list)"
+	else
+		echo "- getpid walks auditskip counted: $COUNTED ($([ "$MADE" = "$COUNTED" ] && echo "equal" || echo "DIFFERENT"))"
+	fi
 	echo "- sum of the interval lines: $INTERVALS ($([ "$INTERVALS" = "$COUNTED" ] && echo "equal to the summary" || echo "DIFFERENT from the summary"))"
-	echo "- rule changes made: $CHANGES; mirror generations seen: $GENERATIONS (changes that land between two resyncs count once)"
+	echo "- $([ -n "${SOAK_RELOAD:-}" ] && echo reloads || echo "rule changes") made: $CHANGES; mirror generations seen: $GENERATIONS (changes that land between two resyncs count once)"
 	echo "- lost descendants: $(jq -r 'select(.type == "summary") | .lost_descendants' "$OUTJ"); missed matches: $(jq -r 'select(.type == "summary") | .missed_matches // "n/a (mode)"' "$OUTJ")"
 }
 
