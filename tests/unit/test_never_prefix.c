@@ -63,6 +63,7 @@ static void test_perm_rule_narrowed_per_arch(void **state)
 		assert_false(named(&p, a, "sendto"));
 		assert_true(p.left_out[a] > 0);
 	}
+	never_prefix_free(&p);
 	ruleset_free(&rs);
 }
 
@@ -84,6 +85,7 @@ static void test_arches_apart(void **state)
 	assert_int_equal(p.rules, 1);
 	assert_false(mask_test(p.named[ARCH_COMPAT], 39)); /* i386's 39 is mkdir */
 	assert_true(named(&p, ARCH_COMPAT, "getpid"));
+	never_prefix_free(&p);
 	ruleset_free(&rs);
 }
 
@@ -104,6 +106,7 @@ static void test_refused(void **state)
 		never_prefix_build(&rs, &kc, &p);
 		assert_non_null(p.refused);
 		assert_int_equal(p.rules, 0);
+		never_prefix_free(&p);
 		ruleset_free(&rs);
 	}
 }
@@ -141,6 +144,41 @@ static void test_written_file_ends_walks(void **state)
 	/* Without a prefix in front, nothing ends early. */
 	assert_int_equal(never_prefix_ends_at(&rs, p.arch_elf, ARCH_NATIVE, nr_of("getpid", 0)), 0);
 	free(text);
+	never_prefix_free(&p);
+	ruleset_free(&back);
+	ruleset_free(&rs);
+}
+
+/* Advised again, a set behind its prefix gets the same prefix, once. */
+static void test_prefix_replaced(void **state)
+{
+	struct never_prefix p, again;
+	struct ruleset rs, back, back2;
+	char *text = NULL, *text2 = NULL;
+	size_t len = 0, len2 = 0;
+	FILE *f = open_memstream(&text, &len), *f2;
+
+	(void)state;
+	read_set("-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n", &rs);
+	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(never_prefix_write(f, &rs, &p, "test"), 0);
+	fclose(f);
+	read_set(text, &back);
+	never_prefix_build(&back, &kc, &again);
+	assert_null(again.refused);
+	assert_int_equal(again.replaced, p.rules);
+	for (int a = 0; a < NR_ARCHES; a++)
+		assert_memory_equal(again.named[a], p.named[a], sizeof(syscall_mask));
+	f2 = open_memstream(&text2, &len2);
+	assert_int_equal(never_prefix_write(f2, &back, &again, "test"), 0);
+	fclose(f2);
+	read_set(text2, &back2);
+	assert_int_equal(back2.n, back.n);
+	free(text);
+	free(text2);
+	never_prefix_free(&p);
+	never_prefix_free(&again);
+	ruleset_free(&back2);
 	ruleset_free(&back);
 	ruleset_free(&rs);
 }
@@ -165,6 +203,7 @@ static void test_prediction_priced(void **state)
 	assert_int_equal(pp.ended[ARCH_NATIVE], 1000);
 	/* 1000 walks of 10 entries cut to 1, and 100 walks one entry longer (2 prefix rules). */
 	assert_float_equal(pp.prefix_ns, 1000 * (10 - 1) * 2.0 - 100 * 2 * 2.0, 1e-6);
+	never_prefix_free(&p);
 	ruleset_free(&rs);
 }
 
@@ -175,6 +214,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_arches_apart),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_written_file_ends_walks),
+		cmocka_unit_test(test_prefix_replaced),
 		cmocka_unit_test(test_prediction_priced),
 	};
 

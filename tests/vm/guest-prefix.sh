@@ -67,12 +67,11 @@ prefix_set() {
 	fi
 }
 
-# counted SET (the prefixed set loaded): filter-op sees where each walk
-# stopped; the walks the prefix ended must be counted as such, and no
-# walk of those may have reached the set's rules.
+# counted SET (the prefixed set loaded): a counting run in the kernel's
+# best mode must count walks the prefix ended, and not all of them.
 counted() {
 	prepare
-	tool "count-$1" --json -m filter-op -- sh -c "exec sh $W/workload.sh" </dev/null
+	tool "count-$1" --json -- sh -c "exec sh $W/workload.sh" </dev/null
 	jlast "$T/count-$1.out" summary >"$T/count-$1.flat"
 	_pw=$(get "$T/count-$1.flat" prefix_walks)
 	_w=$(get "$T/count-$1.flat" walks)

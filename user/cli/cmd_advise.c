@@ -288,11 +288,11 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 	never_prefix_build(rs, kc, &p);
 	written = o->output && p.rules;
 	if (written && write_rules(o, rs, a, &p))
-		return 1;
+		goto out;
 	if (o->profile) {
 		prof = open_profile(o->profile, o->run.calibration, &calib, &calib_from);
 		if (!prof)
-			return 1;
+			goto out;
 		if (advise_predict(rs, a, prof, kc, &ap))
 			goto out;
 		never_prefix_predict(&p, &ap.before, &ap.after, &calib, prof->seconds, &pp);
@@ -303,6 +303,7 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 		written ? o->output : NULL, o->json);
 	ret = 0;
 out:
+	never_prefix_free(&p);
 	if (prof) {
 		advise_prediction_free(&ap);
 		free(prof);

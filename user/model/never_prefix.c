@@ -59,9 +59,37 @@ static const char *refusal(const struct ruleset *rs)
 	return NULL;
 }
 
+/* A never rule on the exit list whose only field is arch=: passes for every syscall of it. */
+static bool arch_only_never(const struct audit_rule *r)
+{
+	return rule_on_exit_list(r) && r->action == AUDIT_NEVER && r->arch_elf &&
+	       r->field_count == 1 && r->fields[0].type == AUDIT_ARCH &&
+	       r->fields[0].op == AUDIT_EQUAL;
+}
+
+/*
+ * The exit-list rules a prefix already loaded holds: the leading never
+ * rules with an arch field alone (their count). They are replaced, not kept.
+ */
+static size_t leading_prefix(const struct ruleset *rs, bool *in_prefix)
+{
+	size_t n = 0;
+	bool leading = true;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		in_prefix[i] = false;
+		if (!rule_on_exit_list(&rs->rules[i]))
+			continue;
+		leading = leading && arch_only_never(&rs->rules[i]);
+		in_prefix[i] = leading;
+		n += leading;
+	}
+	return n;
+}
+
 /* The syscalls of arch slot `a` some exit rule can make a walk stop at. */
-static void matchable(const struct ruleset *rs, const struct kernel_classes *kc, int a, __u32 elf,
-		      syscall_mask m)
+static void matchable(const struct ruleset *rs, const bool *in_prefix,
+		      const struct kernel_classes *kc, int a, __u32 elf, syscall_mask m)
 {
 	int machine = audit_elf_to_machine(elf);
 
@@ -69,7 +97,7 @@ static void matchable(const struct ruleset *rs, const struct kernel_classes *kc,
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct audit_rule *r = &rs->rules[i];
 
-		if (!rule_on_exit_list(r) || (r->arch_elf && r->arch_elf != elf))
+		if (!rule_on_exit_list(r) || in_prefix[i] || (r->arch_elf && r->arch_elf != elf))
 			continue;
 		if (r->perm && mask_is_full(r->mask))
 			perm_syscalls(r->perm, machine, a == ARCH_COMPAT, kc, m);
@@ -86,13 +114,23 @@ void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *k
 	p->refused = refusal(rs);
 	if (p->refused)
 		return;
+	p->in_prefix = calloc(rs->n, sizeof(*p->in_prefix));
+	if (!p->in_prefix) {
+		p->refused = "out of memory";
+		return;
+	}
+	p->replaced = leading_prefix(rs, p->in_prefix);
+	if (p->replaced == ruleset_exit_rules(rs)) {
+		p->refused = "the exit list holds a never,exit prefix and nothing else";
+		return;
+	}
 	for (int a = 0; a < NR_ARCHES; a++) {
 		int machine = audit_elf_to_machine(p->arch_elf[a]);
 		syscall_mask can;
 
 		if (!p->arch_elf[a])
 			continue;
-		matchable(rs, kc, a, p->arch_elf[a], can);
+		matchable(rs, p->in_prefix, kc, a, p->arch_elf[a], can);
 		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
 			if (!kernel_syscall_name(nr, machine))
 				continue;
@@ -106,14 +144,6 @@ void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *k
 		p->nnamed[a] = mask_count(p->named[a]);
 		p->rules += p->nnamed[a] > 0;
 	}
-}
-
-/* A never rule on the exit list whose only field is arch=: passes for every syscall of it. */
-static bool arch_only_never(const struct audit_rule *r)
-{
-	return rule_on_exit_list(r) && r->action == AUDIT_NEVER && r->arch_elf &&
-	       r->field_count == 1 && r->fields[0].type == AUDIT_ARCH &&
-	       r->fields[0].op == AUDIT_EQUAL;
 }
 
 unsigned int never_prefix_ends_at(const struct ruleset *rs, const __u32 arch_elf[NR_ARCHES],
@@ -184,6 +214,8 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	if (!err)
 		fprintf(out, "\n");
 	for (size_t i = 0; i < rs->n && !err; i++) {
+		if (p->in_prefix && p->in_prefix[i])
+			continue;
 		err = rule_to_auditctl(&rs->rules[i], 0, NULL, line, LINE_MAX_LEN);
 		if (err)
 			fprintf(stderr,
@@ -197,6 +229,12 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	}
 	free(line);
 	return err ? -EINVAL : 0;
+}
+
+void never_prefix_free(struct never_prefix *p)
+{
+	free(p->in_prefix);
+	p->in_prefix = NULL;
 }
 
 /* Prefix entries a walk of arch slot `a` meets before its own, if the arch has one. */

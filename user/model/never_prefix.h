@@ -33,6 +33,12 @@ struct never_prefix {
 	unsigned int left_out[NR_ARCHES];  /* matched by none, but log records of their own */
 	unsigned int rules;		   /* prefix rules written (arches with a syscall) */
 	const char *refused;		   /* why no prefix is written, NULL: none refused */
+	/*
+	 * The rules of the set that are a prefix already loaded (its leading
+	 * exit-list never rules with an arch field alone): left out, replaced.
+	 */
+	bool *in_prefix;
+	size_t replaced;
 };
 
 /* The syscalls left out for the records they log, in words, for the report. */
@@ -45,10 +51,12 @@ extern const char never_prefix_caveat[];
  * perm= rules are narrowed by them, as the kernel narrows them). Refused
  * (p->refused set) where audit stays off, nothing is on the exit list, or a
  * task rule records every syscall of its tasks (a never rule would silence
- * them).
+ * them). A prefix already at the front of the set is replaced. Release
+ * with never_prefix_free().
  */
 void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
 			struct never_prefix *p);
+void never_prefix_free(struct never_prefix *p);
 
 /*
  * The walk of syscall `nr` of slot arch `arch` under `rs` with its leading

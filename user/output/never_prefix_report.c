@@ -75,6 +75,7 @@ static void report_json(FILE *out, const struct never_prefix *p,
 	add_str(o, "perm_classes", classes->key);
 	add_str(o, "perm_classes_from", classes->words);
 	add_u64(o, "prefix_rules", p->rules);
+	add_u64(o, "replaced_rules", p->replaced);
 	for (int a = 0; a < NR_ARCHES && !p->refused; a++)
 		if (p->arch_elf[a])
 			json_object_array_add(arr, arch_json(p, a, line));
@@ -134,6 +135,10 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 			fprintf(out,
 				"  %-7s %3u syscalls no exit rule can match; %u some rule can; %u left out\n",
 				arch_name(a), p->nnamed[a], p->can_match[a], p->left_out[a]);
+	if (p->replaced)
+		fprintf(out,
+			"The set's first %zu exit rules are such a prefix already: replaced.\n",
+			p->replaced);
 	fprintf(out, "Left out: %s.\n", never_prefix_left_out_why);
 	fprintf(out, "Caveat: %s.\n", never_prefix_caveat);
 	if (!p->rules)
