@@ -21,8 +21,9 @@ RECORDS_SUITE=prefix
 
 . /vmtest/guest-records.sh
 
-# Besides the shared workload: a socket bound and listened on for a second.
-echo 'timeout 1 nc -l -p 5555 </dev/null >/dev/null 2>&1' >>"$W/workload.sh"
+# Besides the shared workload: a socket bound and listened on for a second
+# (timeout ends it with SIGTERM, which is no failure of the workload).
+echo 'timeout 1 nc -l -p 5555 </dev/null >/dev/null 2>&1 || true' >>"$W/workload.sh"
 
 prefix_set() {
 	_s=$1
@@ -95,27 +96,10 @@ control() {
 		fail prefix/control "no native prefix rule in the own set's file"
 		return
 	fi
-	rules_reset
-	auditctl -R "$W/broken.rules" >/dev/null 2>&1
-	records broken || { rules_reset; return; }
-	rules_reset
-	if diff "$W/own.orig.recs" "$W/broken.recs" >"$W/broken.diff"; then
-		fail prefix/control "a prefix naming unlinkat made the same records"
-	else
-		pass prefix/control "with unlinkat in the prefix the records differ: $(grep -c '^-[0-9]' "$W/broken.diff") kinds of record lost"
-	fi
+	records_control "$W/broken.rules" "the prefix naming unlinkat"
 }
 
-log "prefix: kernel $KVER"
-for _b in auditskip corpus corpus32 audit_records; do
-	if ! command -v $_b >/dev/null; then
-		fail prefix/tools "$_b missing from the initramfs (make static)"
-		exit 1
-	fi
-done
-auditctl -e 1 >/dev/null
-auditctl -b 65536 >/dev/null
-own_rules >"$W/own.rules"
+records_begin
 for _s in $SETS; do
 	if [ "$_s" = own ]; then
 		prefix_set own "$W/own.rules"

@@ -123,3 +123,33 @@ records() {
 		print out
 	}' "$W/$1.raw" | sort | uniq -c | sed 's/^ *//' >"$W/$1.recs"
 }
+
+# records_begin: the tools the suite needs, audit on with a backlog that
+# holds a run's records while audit_records reads them, the own set written.
+records_begin() {
+	log "$RECORDS_SUITE: kernel $KVER"
+	for _b in auditskip corpus corpus32 audit_records; do
+		if ! command -v $_b >/dev/null; then
+			fail "$RECORDS_SUITE/tools" "$_b missing from the initramfs (make static)"
+			exit 1
+		fi
+	done
+	auditctl -e 1 >/dev/null
+	auditctl -b 65536 >/dev/null
+	own_rules >"$W/own.rules"
+}
+
+# records_control BROKEN WHAT: the comparison can fail. BROKEN, the own
+# set's file with WHAT done to it, loaded, must lose records of the own set
+# as loaded.
+records_control() {
+	rules_reset
+	auditctl -R "$1" >/dev/null 2>&1
+	records broken || { rules_reset; return; }
+	rules_reset
+	if diff "$W/own.orig.recs" "$W/broken.recs" >"$W/broken.diff"; then
+		fail "$RECORDS_SUITE/control" "$2 made the same records"
+	else
+		pass "$RECORDS_SUITE/control" "$2: the records differ, $(grep -c '^-[0-9]' "$W/broken.diff") kinds of record lost"
+	fi
+}

@@ -22,9 +22,9 @@
  * record brings its SYSCALL record only if the walk does not end at a
  * never rule.
  */
-static const char *const logs_on_its_own[] = {
+const char *const never_prefix_left_out_names[] = {
 	"sendto",     "sendmsg",    "sendmmsg", "write", "writev",
-	"socketcall", "setsockopt", "ioctl",	"bpf",
+	"socketcall", "setsockopt", "ioctl",	"bpf",	 NULL,
 };
 
 const char never_prefix_left_out_why[] =
@@ -35,8 +35,8 @@ const char never_prefix_caveat[] =
 
 static bool logs_records(unsigned int nr, int machine)
 {
-	for (size_t i = 0; i < sizeof(logs_on_its_own) / sizeof(logs_on_its_own[0]); i++)
-		if (audit_name_to_syscall(logs_on_its_own[i], machine) == (int)nr)
+	for (size_t i = 0; never_prefix_left_out_names[i]; i++)
+		if (audit_name_to_syscall(never_prefix_left_out_names[i], machine) == (int)nr)
 			return true;
 	return false;
 }

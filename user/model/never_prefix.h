@@ -41,7 +41,8 @@ struct never_prefix {
 	size_t replaced;
 };
 
-/* The syscalls left out for the records they log, in words, for the report. */
+/* The syscalls left out for the records they log (NULL-terminated), and why. */
+extern const char *const never_prefix_left_out_names[];
 extern const char never_prefix_left_out_why[];
 /* What a prefix can still change, in words: records no rule asks for. */
 extern const char never_prefix_caveat[];

@@ -65,7 +65,7 @@ static void report_json(FILE *out, const struct never_prefix *p,
 			const struct never_prefix_prediction *pp, const char *profile,
 			const struct never_prefix_classes *classes, const char *output)
 {
-	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	json_object *o = json_object_new_object(), *arr = json_object_new_array(), *names;
 	char *line = malloc(RULE_TEXT_MAX);
 
 	add_str(o, "type", "never_prefix");
@@ -80,6 +80,10 @@ static void report_json(FILE *out, const struct never_prefix *p,
 		if (p->arch_elf[a])
 			json_object_array_add(arr, arch_json(p, a, line));
 	json_object_object_add(o, "arches", arr);
+	names = json_object_new_array();
+	for (size_t i = 0; never_prefix_left_out_names[i]; i++)
+		json_object_array_add(names, json_object_new_string(never_prefix_left_out_names[i]));
+	json_object_object_add(o, "left_out_syscalls", names);
 	add_str(o, "left_out_why", never_prefix_left_out_why);
 	add_str(o, "caveat", never_prefix_caveat);
 	json_object_object_add(o, "written",
@@ -139,7 +143,10 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 		fprintf(out,
 			"The set's first %zu exit rules are such a prefix already: replaced.\n",
 			p->replaced);
-	fprintf(out, "Left out: %s.\n", never_prefix_left_out_why);
+	fprintf(out, "Left out where the arch has them:");
+	for (size_t i = 0; never_prefix_left_out_names[i]; i++)
+		fprintf(out, " %s", never_prefix_left_out_names[i]);
+	fprintf(out, ";\n  %s.\n", never_prefix_left_out_why);
 	fprintf(out, "Caveat: %s.\n", never_prefix_caveat);
 	if (!p->rules)
 		fprintf(out,
