@@ -157,10 +157,11 @@ for f in "$RULES_DIR"/*.rules; do
 	fi
 	[ "$(jq -r '.exit_rules' "$W/$set_name.rules.json")" -gt 0 ] || continue
 	for w in $WORKLOADS; do
-		"$AUDITSKIP" whatif --file "$f" --profile "$W/$w.prof" --json >"$W/$set_name.$w.json" 2>/dev/null ||
-			die "whatif $set_name on $w failed"
+		"$AUDITSKIP" whatif --file "$f" --profile "$W/$w.prof" --json >"$W/$set_name.$w.json" 2>"$W/err" ||
+			die "whatif $set_name on $w failed: $(tail -n 2 "$W/err")"
 		"$AUDITSKIP" advise --file "$f" --never-prefix --profile "$W/$w.prof" --json \
-			>"$W/$set_name.$w.prefix.json" 2>/dev/null || die "advise --never-prefix $set_name on $w failed"
+			>"$W/$set_name.$w.prefix.json" 2>"$W/err" ||
+			die "advise --never-prefix $set_name on $w failed: $(tail -n 2 "$W/err")"
 		paste <(jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
 			([.syscalls[].calls] | add), .walks, .skippable_walks, .skippable_arch_mask,
 			.skippable_perm_mask, .needless_rule_visits, .saved_ns] | @tsv' "$W/$set_name.$w.json") \

@@ -87,9 +87,9 @@ static size_t leading_prefix(const struct ruleset *rs, bool *in_prefix)
 	return n;
 }
 
-/* The syscalls of arch slot `a` some exit rule can make a walk stop at. */
-static void matchable(const struct ruleset *rs, const bool *in_prefix,
-		      const struct kernel_classes *kc, int a, __u32 elf, syscall_mask m)
+/* The syscalls of arch slot `a` some exit rule can make a record for. */
+static void matchable(const struct ruleset *rs, const struct kernel_classes *kc, int a, __u32 elf,
+		      syscall_mask m)
 {
 	int machine = audit_elf_to_machine(elf);
 
@@ -97,7 +97,12 @@ static void matchable(const struct ruleset *rs, const bool *in_prefix,
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct audit_rule *r = &rs->rules[i];
 
-		if (!rule_on_exit_list(r) || in_prefix[i] || (r->arch_elf && r->arch_elf != elf))
+		/*
+		 * A never rule makes no record: a walk it ends makes none, as a
+		 * walk no rule matches makes none, so its syscalls stay open.
+		 */
+		if (!rule_on_exit_list(r) || r->action == AUDIT_NEVER ||
+		    (r->arch_elf && r->arch_elf != elf))
 			continue;
 		if (r->perm && mask_is_full(r->mask))
 			perm_syscalls(r->perm, machine, a == ARCH_COMPAT, kc, m);
@@ -130,7 +135,7 @@ void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *k
 
 		if (!p->arch_elf[a])
 			continue;
-		matchable(rs, p->in_prefix, kc, a, p->arch_elf[a], can);
+		matchable(rs, kc, a, p->arch_elf[a], can);
 		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
 			if (!kernel_syscall_name(nr, machine))
 				continue;

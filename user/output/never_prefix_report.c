@@ -82,7 +82,8 @@ static void report_json(FILE *out, const struct never_prefix *p,
 	json_object_object_add(o, "arches", arr);
 	names = json_object_new_array();
 	for (size_t i = 0; never_prefix_left_out_names[i]; i++)
-		json_object_array_add(names, json_object_new_string(never_prefix_left_out_names[i]));
+		json_object_array_add(names,
+				      json_object_new_string(never_prefix_left_out_names[i]));
 	json_object_object_add(o, "left_out_syscalls", names);
 	add_str(o, "left_out_why", never_prefix_left_out_why);
 	add_str(o, "caveat", never_prefix_caveat);
