@@ -117,7 +117,11 @@ static void report_prediction(FILE *out, const struct never_prefix_prediction *p
 		per_second(pp->patch_ns, pp->seconds));
 	fprintf(out, "    the patch's skip, advise's rewrite:       %10.0f ns\n",
 		per_second(pp->patch_rewrite_ns, pp->seconds));
-	if (pp->patch_rewrite_ns > 0)
+	if (pp->prefix_ns <= 0)
+		fprintf(out,
+			"  on this workload the prefix costs more than it saves (the walks it does not end\n"
+			"  visit its entries first): do not load it\n");
+	else if (pp->patch_rewrite_ns > 0)
 		fprintf(out, "  the prefix gives %.0f%% of the best the patch can do\n",
 			share(pp->prefix_ns, pp->patch_rewrite_ns));
 }
