@@ -130,15 +130,16 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # Kernels of `make test`, NAME or NAME:SUITE,... (the 40-minute CI budget:
 # see doc/tests.md): the oldest, Debian 12's two and the newest, with
 # the main and stale suites; the real-workload corpus (the longest suite by
-# far), the rule advisor's record check (advise, which needs the kernel's
-# permission classes), the what-if suite and the preemption suite on 6.12,
+# far), the rule advisor's and the never,exit prefix's record checks
+# (advise, prefix: they need the kernel's permission classes), the what-if
+# suite and the preemption suite on 6.12,
 # the rule reloads on 6.1 and 7.2. `all` (make
 # vmtest-all) runs the corpus and the what-ifs on every kernel and adds
 # 6.12-trixie, the same series as Debian 12's 6.12.
 # The corpus is an entry of its own, so that make test's two lanes
 # (VMTEST_LANE below) take about the same time: 6.12's corpus, 5.10 and 6.1
 # in one, 6.12's other suites and 7.2 in the other.
-CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,whatif,preempt 5.10 7.2:main,stale-watch,stale-tree,reload 6.1:main,stale-watch,stale-tree,reload"
+CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,prefix,whatif,preempt 5.10 7.2:main,stale-watch,stale-tree,reload 6.1:main,stale-watch,stale-tree,reload"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.
