@@ -365,6 +365,19 @@ int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *ma
 	return render(&l, r, add_arch, mask);
 }
 
+int rule_to_rules_file(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf)
+{
+	int err = rule_to_auditctl(r, add_arch, mask, buf, RULES_FILE_LINE_MAX);
+
+	if (err)
+		fprintf(stderr, "auditskip: cannot write this rule in auditctl syntax (%s): %s\n",
+			err == -ENOSPC ?
+				"longer than the 6142 characters auditctl -R reads a line" :
+				"a value a rules file cannot hold",
+			r->text);
+	return err;
+}
+
 char *rule_listing(const struct audit_rule *r)
 {
 	size_t size = 1024;

@@ -21,6 +21,16 @@
 int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
 		     size_t size);
 
+/* The longest line auditctl -R reads (its LINE_SIZE, 6144, less "\n\0"), plus the NUL. */
+#define RULES_FILE_LINE_MAX (6144 - 1)
+
+/*
+ * rule_to_auditctl() into `buf` of RULES_FILE_LINE_MAX bytes, for a rules
+ * file: where auditctl could not read the line back, a message naming the
+ * rule goes to stderr. 0, -ENOSPC or -EINVAL.
+ */
+int rule_to_rules_file(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf);
+
 /*
  * The same line for reports, allocated (NULL: no memory): where a rules
  * file cannot say the rule, it is written as auditctl -l would anyway.

@@ -17,7 +17,6 @@
  * auditctl -R reads lines with fgets() into 6144 bytes (LINE_SIZE in
  * auditctl.c) and skips a line that does not fit with its newline.
  */
-#define LINE_MAX_LEN (6144 - 1)
 
 static const char *const kind_names[] = {
 	[ADVICE_KEEP] = "keep",
@@ -272,19 +271,6 @@ void advise_free(struct advice *a)
 	a->n = 0;
 }
 
-static int rule_line(const struct audit_rule *r, __u32 arch, const __u32 *mask, char *buf)
-{
-	int err = rule_to_auditctl(r, arch, mask, buf, LINE_MAX_LEN);
-
-	if (err)
-		fprintf(stderr, "auditskip: cannot write this rule in auditctl syntax (%s): %s\n",
-			err == -ENOSPC ?
-				"longer than the 6142 characters auditctl -R reads a line" :
-				"a value a rules file cannot hold",
-			r->text);
-	return err;
-}
-
 /* The text of line N of FILE for an origin "FILE:N" (rulesfile.h); false if unreadable. */
 static bool origin_line(const char *origin, char *buf, size_t size)
 {
@@ -320,7 +306,7 @@ static bool origin_line(const char *origin, char *buf, size_t size)
 int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice *a,
 		       const char *source)
 {
-	char *line = malloc(LINE_MAX_LEN);
+	char *line = malloc(RULES_FILE_LINE_MAX);
 	int err = 0;
 
 	if (!line)
@@ -340,7 +326,7 @@ int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice 
 		const struct rule_advice *ra = &a->rules[i];
 		char source[1024];
 
-		err = rule_line(r, 0, NULL, line);
+		err = rule_to_rules_file(r, 0, NULL, line);
 		if (err)
 			break;
 		if (ra->kind == ADVICE_KEEP) {
@@ -354,7 +340,7 @@ int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice 
 		else
 			fprintf(out, "# %s\n", line);
 		for (int p = 0; p < ra->nparts && !err; p++) {
-			err = rule_line(r, ra->part[p].arch_elf, ra->part[p].mask, line);
+			err = rule_to_rules_file(r, ra->part[p].arch_elf, ra->part[p].mask, line);
 			if (!err)
 				fprintf(out, "%s\n", line);
 		}
@@ -420,7 +406,7 @@ const char *advise_classes_from(const struct advice *a)
 static void report_json(FILE *out, const struct ruleset *rs, const struct advice *a)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
-	char *line = malloc(LINE_MAX_LEN);
+	char *line = malloc(RULES_FILE_LINE_MAX);
 
 	json_object_object_add(o, "type", json_object_new_string("advise"));
 	json_object_object_add(o, "schema", json_object_new_int(ADVISE_SCHEMA));
@@ -443,7 +429,7 @@ static void report_json(FILE *out, const struct ruleset *rs, const struct advice
 			json_object *q = json_object_new_object();
 
 			if (line && !rule_to_auditctl(&rs->rules[i], ra->part[p].arch_elf,
-						      ra->part[p].mask, line, LINE_MAX_LEN))
+						      ra->part[p].mask, line, RULES_FILE_LINE_MAX))
 				json_object_object_add(q, "rule", json_object_new_string(line));
 			json_object_object_add(
 				q, "mask_bits",

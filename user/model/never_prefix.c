@@ -9,9 +9,6 @@
 #include "model/never_prefix.h"
 #include "model/sharper_masks.h"
 
-/* auditctl -R reads lines of up to 6142 characters (its LINE_SIZE less "\n\0"). */
-#define LINE_MAX_LEN (6144 - 1)
-
 /*
  * Syscalls whose own code logs a record through the task's audit context
  * with no rule asking, on success: a netlink message to audit
@@ -195,7 +192,7 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 		       const char *source)
 {
 	struct audit_rule never = { .list = AUDIT_FILTER_EXIT, .action = AUDIT_NEVER, .text = "" };
-	char *line = malloc(LINE_MAX_LEN);
+	char *line = malloc(RULES_FILE_LINE_MAX);
 	int err = 0;
 
 	if (!line)
@@ -212,7 +209,7 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	for (int a = 0; a < NR_ARCHES && !err; a++) {
 		if (!p->nnamed[a])
 			continue;
-		err = rule_to_auditctl(&never, p->arch_elf[a], p->named[a], line, LINE_MAX_LEN);
+		err = rule_to_rules_file(&never, p->arch_elf[a], p->named[a], line);
 		if (!err)
 			fprintf(out, "%s\n", line);
 	}
@@ -221,15 +218,8 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	for (size_t i = 0; i < rs->n && !err; i++) {
 		if (p->in_prefix && p->in_prefix[i])
 			continue;
-		err = rule_to_auditctl(&rs->rules[i], 0, NULL, line, LINE_MAX_LEN);
-		if (err)
-			fprintf(stderr,
-				"auditskip: cannot write this rule in auditctl syntax (%s): %s\n",
-				err == -ENOSPC ?
-					"longer than the 6142 characters auditctl -R reads a line" :
-					"a value a rules file cannot hold",
-				rs->rules[i].text);
-		else
+		err = rule_to_rules_file(&rs->rules[i], 0, NULL, line);
+		if (!err)
 			fprintf(out, "%s\n", line);
 	}
 	free(line);

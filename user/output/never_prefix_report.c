@@ -8,7 +8,6 @@
 #include "output/never_prefix_report.h"
 
 #define NEVER_PREFIX_SCHEMA 1
-#define RULE_TEXT_MAX 6144
 
 static double per_second(double ns, double seconds)
 {
@@ -30,7 +29,7 @@ static json_object *arch_json(const struct never_prefix *p, int a, char *line)
 	add_u64(o, "can_match", p->can_match[a]);
 	add_u64(o, "left_out", p->left_out[a]);
 	if (p->nnamed[a] && line &&
-	    !rule_to_auditctl(&never, p->arch_elf[a], p->named[a], line, RULE_TEXT_MAX))
+	    !rule_to_auditctl(&never, p->arch_elf[a], p->named[a], line, RULES_FILE_LINE_MAX))
 		add_str(o, "rule", line);
 	return o;
 }
@@ -66,7 +65,7 @@ static void report_json(FILE *out, const struct never_prefix *p,
 			const struct never_prefix_classes *classes, const char *output)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array(), *names;
-	char *line = malloc(RULE_TEXT_MAX);
+	char *line = malloc(RULES_FILE_LINE_MAX);
 
 	add_str(o, "type", "never_prefix");
 	json_object_object_add(o, "schema", json_object_new_int(NEVER_PREFIX_SCHEMA));
