@@ -349,7 +349,7 @@ t_time() {
 			"pred_ns=$pred pred_walks=$pred_walks exit_rules=$(auditctl -l | grep -vc '^No rules')"
 	done
 	[ $VARIANT = unpatched ] && [ -s $cal ] && t_prefix_predict
-	for p in stig stig-advised; do
+	for p in stig stig-advised stig-prefix; do
 		pred=
 		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
 			tm_load $p
@@ -358,7 +358,8 @@ t_time() {
 			pred=$(get $T/time-pred-wl-$p.sum saved_ns)
 			[ $rc -eq 0 ] || { fail time-pred-wl-$p "auditskip exit status $rc"; dump time-pred-wl-$p; }
 			log "time: $p, one tar run: $(get $T/time-pred-wl-$p.sum walks) walks," \
-				"$(get $T/time-pred-wl-$p.sum skippable_walks) skippable, mask bits $(get $T/time-pred-wl-$p.sum mask_bits)"
+				"$(get $T/time-pred-wl-$p.sum skippable_walks) skippable, $(get $T/time-pred-wl-$p.sum prefix_walks) ended by a prefix," \
+				"mask bits $(get $T/time-pred-wl-$p.sum mask_bits)"
 		fi
 		eval "ns=\${wl_$(tm_var $p):-}"
 		echo "VMTEST RESULT time-$p-tar variant=$VARIANT ns=$ns runs=$TM_WL_RUNS pred_ns_per_run=$pred"
