@@ -298,7 +298,7 @@ t_time() {
 	cal=$T/calibration.json
 	if [ $VARIANT = unpatched ]; then
 		rules_reset
-		tool time-calibrate --calibration $cal calibrate --max-rules 256 --cpu 0
+		tool time-calibrate calibrate --calibration $cal --max-rules 256 --cpu 0
 		if [ $rc -ne 0 ] || [ ! -s $cal ]; then
 			fail time-calibrate "auditskip calibrate: exit status $rc"
 			dump time-calibrate
