@@ -50,7 +50,6 @@ const volatile __u64 classes_addr = 0;	     /* &classes (kernel/auditfilter.c) *
 const volatile long corrupt_nr = -1;	     /* tests only: a bit the mirror must lack */
 const volatile bool per_comm = false;	     /* also count by process name */
 const volatile bool timing = false;	     /* time each walk (trampoline modes) */
-const volatile bool follow_children = false; /* `-- COMMAND`: track its descendants */
 /*
  * `auditskip profile`: count every syscall audit would filter once a rule
  * is loaded. With no rule, contexts are dummy (audit_n_rules is 0) and no
@@ -958,20 +957,10 @@ int count_before_signal(struct bpf_raw_tracepoint_args *args)
 	return 0;
 }
 
-/* do_exit() drops signal->live before sched_process_exit: the last thread forgets its tgid. */
-static __always_inline void forget_if_last(struct task_struct *task)
-{
-	__u32 tgid = BPF_CORE_READ(task, tgid);
-
-	if (BPF_CORE_READ(task, signal, live.counter) == 0)
-		bpf_map_delete_elem(&tracked, &tgid);
-}
-
 /*
  * The walk of a task's last syscall, when no later entry or signal counted
  * it: exit and exit_group, which __audit_free() walks, or a task killed
- * without a signal (seccomp's kill). It also forgets the tgid
- * (forget_exit's job): the count must come first.
+ * without a signal (seccomp's kill).
  */
 SEC("raw_tracepoint/sched_process_exit")
 int count_exit_walk(struct bpf_raw_tracepoint_args *args)
@@ -985,8 +974,6 @@ int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 			__sync_fetch_and_add(&exit_walks_inferred, 1);
 		count_returned(task, e, e->armed, true);
 	}
-	if (follow_children)
-		forget_if_last(task);
 	return 0;
 }
 
@@ -1024,10 +1011,22 @@ int follow_fork(struct bpf_raw_tracepoint_args *args)
 	return 0;
 }
 
-SEC("raw_tracepoint/sched_process_exit")
+/*
+ * `-- COMMAND`: a process is forgotten when its group leader is freed, which
+ * waits for every thread to have exited: each thread's last walk, in
+ * __audit_free(), is done by then. (At sched_process_exit it was too early:
+ * a thread whose exit came after signal->live reached 0 could forget the
+ * tgid while the thread that dropped it was still to walk in
+ * __audit_free(), and that walk went uncounted.)
+ */
+SEC("raw_tracepoint/sched_process_free")
 int forget_exit(struct bpf_raw_tracepoint_args *args)
 {
-	forget_if_last((struct task_struct *)args->args[0]);
+	struct task_struct *task = (struct task_struct *)args->args[0];
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+
+	if ((__u32)BPF_CORE_READ(task, pid) == tgid)
+		bpf_map_delete_elem(&tracked, &tgid);
 	return 0;
 }
 

@@ -173,9 +173,7 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 					  has_func(btf, "audit_list_rules_send"));
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
 	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
-	/* In tracepoint mode count_exit_walk forgets, after counting the exit walk. */
-	bpf_program__set_autoload(s->progs.forget_exit,
-				  req->follow_children && mode != MODE_TRACEPOINT);
+	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
 }
 
 static void size_maps(struct auditskip_bpf *s, const struct attach_req *req, enum attach_mode mode)
@@ -201,7 +199,6 @@ static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	s->rodata->per_comm = req->per_comm;
 	s->rodata->timing = req->timing;
-	s->rodata->follow_children = req->follow_children;
 	s->rodata->profile = req->profile;
 }
 
