@@ -49,7 +49,8 @@
 # guest at a time; by default the two kernels boot side by side),
 # VMTEST_STATIC (another directory with the static tools, as for
 # tests/vm/run.sh), KERNEL_AB_TESTS (boots to run, default "main tree
-# corpus time").
+# corpus time"), KERNEL_AB_REPORT_ONLY=1 (boot nothing: the results and
+# tables again from the last run's console logs).
 
 set -euo pipefail
 
@@ -96,7 +97,8 @@ for v in $VARIANTS; do
 	echo "VMTEST INFO $v kernel: $KOUT/$v/bzImage, $(grep -o '^# Linux/x86 [^ ]*' "$KOUT/$v/config" 2>/dev/null | cut -d' ' -f3)," \
 		"built in $(cat "$KOUT/$v/build-seconds" 2>/dev/null || echo '?') s"
 done
-vm_build_initramfs "$WORK/initramfs-root" "$WORK/initramfs.cpio.gz" "$AB/guest-ab.sh"
+[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] ||
+	vm_build_initramfs "$WORK/initramfs-root" "$WORK/initramfs.cpio.gz" "$AB/guest-ab.sh"
 
 # ------------------------------------------------------------------ boots ---
 
@@ -117,6 +119,7 @@ boot() {
 }
 
 for t in $TESTS; do
+	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
 	log "booting both kernels, abtest=$t (timeout ${TIMEOUT}s each)"
 	rm -f "$WORK"/status-*-$t
 	# Timings only mean something with one guest on the machine.
@@ -270,7 +273,7 @@ fi
 # -------------------------------------------------------------- staleness ---
 # stale_check NAME EXPECT: EXPECT is "none" (no walks on either kernel) or
 # "unpatched" (the unpatched kernel walks every getpid, the patched none).
-STALE_N=$(grep -ho 'VMTEST INFO config N=[0-9]*' "$WORK"/results-*-main.txt | head -n 1 | sed 's/.*N=//')
+STALE_N=$(cat "$WORK"/results-*-main.txt 2>/dev/null | grep -o 'VMTEST INFO config N=[0-9]*' | head -n 1 | sed 's/.*N=//' || true)
 stale_check() {
 	local name=$1 expect=$2 m a b ag bg as bs want_a
 	for m in "" -fop; do
