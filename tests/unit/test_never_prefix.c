@@ -63,7 +63,6 @@ static void test_perm_rule_narrowed_per_arch(void **state)
 		assert_false(named(&p, a, "sendto"));
 		assert_true(p.left_out[a] > 0);
 	}
-	never_prefix_free(&p);
 	ruleset_free(&rs);
 }
 
@@ -85,7 +84,6 @@ static void test_arches_apart(void **state)
 	assert_int_equal(p.rules, 1);
 	assert_false(mask_test(p.named[ARCH_COMPAT], 39)); /* i386's 39 is mkdir */
 	assert_true(named(&p, ARCH_COMPAT, "getpid"));
-	never_prefix_free(&p);
 	ruleset_free(&rs);
 }
 
@@ -106,7 +104,6 @@ static void test_refused(void **state)
 		never_prefix_build(&rs, &kc, &p);
 		assert_non_null(p.refused);
 		assert_int_equal(p.rules, 0);
-		never_prefix_free(&p);
 		ruleset_free(&rs);
 	}
 }
@@ -144,7 +141,6 @@ static void test_written_file_ends_walks(void **state)
 	/* Without a prefix in front, nothing ends early. */
 	assert_int_equal(never_prefix_ends_at(&rs, p.arch_elf, ARCH_NATIVE, nr_of("getpid", 0)), 0);
 	free(text);
-	never_prefix_free(&p);
 	ruleset_free(&back);
 	ruleset_free(&rs);
 }
@@ -176,8 +172,6 @@ static void test_prefix_replaced(void **state)
 	assert_int_equal(back2.n, back.n);
 	free(text);
 	free(text2);
-	never_prefix_free(&p);
-	never_prefix_free(&again);
 	ruleset_free(&back2);
 	ruleset_free(&back);
 	ruleset_free(&rs);
@@ -203,7 +197,6 @@ static void test_prediction_priced(void **state)
 	assert_int_equal(pp.ended[ARCH_NATIVE], 1000);
 	/* 1000 walks of 10 entries cut to 1, and 100 walks one entry longer (2 prefix rules). */
 	assert_float_equal(pp.prefix_ns, 1000 * (10 - 1) * 2.0 - 100 * 2 * 2.0, 1e-6);
-	never_prefix_free(&p);
 	ruleset_free(&rs);
 }
 

@@ -21,7 +21,11 @@
 int rule_to_auditctl(const struct audit_rule *r, __u32 add_arch, const __u32 *mask, char *buf,
 		     size_t size);
 
-/* The longest line auditctl -R reads (its LINE_SIZE, 6144, less "\n\0"), plus the NUL. */
+/*
+ * auditctl -R reads lines with fgets() into 6144 bytes (LINE_SIZE in
+ * auditctl.c) and skips a line that does not fit with its newline: the
+ * longest line it reads, less the newline, plus the NUL.
+ */
 #define RULES_FILE_LINE_MAX (6144 - 1)
 
 /*

@@ -304,7 +304,6 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 		written ? o->output : NULL, o->json);
 	ret = 0;
 out:
-	never_prefix_free(&p);
 	if (prof) {
 		advise_prediction_free(&ap);
 		free(prof);

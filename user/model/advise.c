@@ -13,10 +13,6 @@
 
 /* Version of advise's JSON document. */
 #define ADVISE_SCHEMA 1
-/*
- * auditctl -R reads lines with fgets() into 6144 bytes (LINE_SIZE in
- * auditctl.c) and skips a line that does not fit with its newline.
- */
 
 static const char *const kind_names[] = {
 	[ADVICE_KEEP] = "keep",

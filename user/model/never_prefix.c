@@ -65,23 +65,16 @@ static bool arch_only_never(const struct audit_rule *r)
 }
 
 /*
- * The exit-list rules a prefix already loaded holds: the leading never
- * rules with an arch field alone (their count). They are replaced, not kept.
+ * Whether `r` belongs to a prefix already at the front of the exit list:
+ * the leading never rules with an arch field alone. *leading starts true
+ * and is carried from rule to rule in list order.
  */
-static size_t leading_prefix(const struct ruleset *rs, bool *in_prefix)
+static bool in_leading_prefix(const struct audit_rule *r, bool *leading)
 {
-	size_t n = 0;
-	bool leading = true;
-
-	for (size_t i = 0; i < rs->n; i++) {
-		in_prefix[i] = false;
-		if (!rule_on_exit_list(&rs->rules[i]))
-			continue;
-		leading = leading && arch_only_never(&rs->rules[i]);
-		in_prefix[i] = leading;
-		n += leading;
-	}
-	return n;
+	if (!rule_on_exit_list(r))
+		return false;
+	*leading = *leading && arch_only_never(r);
+	return *leading;
 }
 
 /* The syscalls of arch slot `a` some exit rule can make a record for. */
@@ -111,17 +104,15 @@ static void matchable(const struct ruleset *rs, const struct kernel_classes *kc,
 void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
 			struct never_prefix *p)
 {
+	bool leading = true;
+
 	memset(p, 0, sizeof(*p));
 	whatif_arches(p->arch_elf);
 	p->refused = refusal(rs);
 	if (p->refused)
 		return;
-	p->in_prefix = calloc(rs->n, sizeof(*p->in_prefix));
-	if (!p->in_prefix) {
-		p->refused = "out of memory";
-		return;
-	}
-	p->replaced = leading_prefix(rs, p->in_prefix);
+	for (size_t i = 0; i < rs->n; i++)
+		p->replaced += in_leading_prefix(&rs->rules[i], &leading);
 	if (p->replaced == ruleset_exit_rules(rs)) {
 		p->refused = "the exit list holds a never,exit prefix and nothing else";
 		return;
@@ -188,11 +179,20 @@ void never_prefix_count(const struct ruleset *rs, const struct counts_snapshot *
 	}
 }
 
+int never_prefix_rule(const struct never_prefix *p, int arch, char *buf)
+{
+	static const struct audit_rule never = { .list = AUDIT_FILTER_EXIT,
+						 .action = AUDIT_NEVER,
+						 .text = "the never,exit prefix rule" };
+
+	return rule_to_rules_file(&never, p->arch_elf[arch], p->named[arch], buf);
+}
+
 int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_prefix *p,
 		       const char *source)
 {
-	struct audit_rule never = { .list = AUDIT_FILTER_EXIT, .action = AUDIT_NEVER, .text = "" };
 	char *line = malloc(RULES_FILE_LINE_MAX);
+	bool leading = true;
 	int err = 0;
 
 	if (!line)
@@ -209,14 +209,14 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	for (int a = 0; a < NR_ARCHES && !err; a++) {
 		if (!p->nnamed[a])
 			continue;
-		err = rule_to_rules_file(&never, p->arch_elf[a], p->named[a], line);
+		err = never_prefix_rule(p, a, line);
 		if (!err)
 			fprintf(out, "%s\n", line);
 	}
 	if (!err)
 		fprintf(out, "\n");
 	for (size_t i = 0; i < rs->n && !err; i++) {
-		if (p->in_prefix && p->in_prefix[i])
+		if (in_leading_prefix(&rs->rules[i], &leading))
 			continue;
 		err = rule_to_rules_file(&rs->rules[i], 0, NULL, line);
 		if (!err)
@@ -224,12 +224,6 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	}
 	free(line);
 	return err ? -EINVAL : 0;
-}
-
-void never_prefix_free(struct never_prefix *p)
-{
-	free(p->in_prefix);
-	p->in_prefix = NULL;
 }
 
 /* Prefix entries a walk of arch slot `a` meets before its own, if the arch has one. */

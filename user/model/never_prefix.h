@@ -33,11 +33,7 @@ struct never_prefix {
 	unsigned int left_out[NR_ARCHES];  /* matched by none, but log records of their own */
 	unsigned int rules;		   /* prefix rules written (arches with a syscall) */
 	const char *refused;		   /* why no prefix is written, NULL: none refused */
-	/*
-	 * The rules of the set that are a prefix already loaded (its leading
-	 * exit-list never rules with an arch field alone): left out, replaced.
-	 */
-	bool *in_prefix;
+	/* Rules of a prefix already at the front of the set: left out, replaced. */
 	size_t replaced;
 };
 
@@ -52,12 +48,10 @@ extern const char never_prefix_caveat[];
  * perm= rules are narrowed by them, as the kernel narrows them). Refused
  * (p->refused set) where audit stays off, nothing is on the exit list, or a
  * task rule records every syscall of its tasks (a never rule would silence
- * them). A prefix already at the front of the set is replaced. Release
- * with never_prefix_free().
+ * them). A prefix already at the front of the set is replaced.
  */
 void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
 			struct never_prefix *p);
-void never_prefix_free(struct never_prefix *p);
 
 /*
  * The walk of syscall `nr` of slot arch `arch` under `rs` with its leading
@@ -78,6 +72,12 @@ struct prefix_ends {
 };
 void never_prefix_count(const struct ruleset *rs, const struct counts_snapshot *s,
 			struct prefix_ends *out);
+
+/*
+ * The prefix rule of arch slot `arch` as a rules-file line into `buf` of
+ * RULES_FILE_LINE_MAX bytes: 0, or as rule_to_rules_file().
+ */
+int never_prefix_rule(const struct never_prefix *p, int arch, char *buf);
 
 /*
  * The rules file: its comment header, the prefix rules, then every rule of

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* advise --never-prefix: the prefix per arch, and what it saves against the patch. */
 #include <stdlib.h>
-#include <libaudit.h>
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
 #include "output/json_out.h"
@@ -22,14 +21,12 @@ static double share(double part, double whole)
 static json_object *arch_json(const struct never_prefix *p, int a, char *line)
 {
 	json_object *o = json_object_new_object();
-	struct audit_rule never = { .list = AUDIT_FILTER_EXIT, .action = AUDIT_NEVER, .text = "" };
 
 	add_str(o, "arch", arch_name(a));
 	add_u64(o, "syscalls", p->nnamed[a]);
 	add_u64(o, "can_match", p->can_match[a]);
 	add_u64(o, "left_out", p->left_out[a]);
-	if (p->nnamed[a] && line &&
-	    !rule_to_auditctl(&never, p->arch_elf[a], p->named[a], line, RULES_FILE_LINE_MAX))
+	if (p->nnamed[a] && line && !never_prefix_rule(p, a, line))
 		add_str(o, "rule", line);
 	return o;
 }
