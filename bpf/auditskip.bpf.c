@@ -42,14 +42,14 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load. */
-const volatile bool filter_tasks = false;    /* count only tgids in `tracked` */
-const volatile __u64 exit_list_addr = 0;     /* &audit_filter_list[AUDIT_FILTER_EXIT] */
-const volatile __u64 uring_list_addr = 0;    /* &audit_filter_list[AUDIT_FILTER_URING_EXIT] */
-const volatile __u64 n_rules_addr = 0;	     /* &audit_n_rules */
-const volatile __u64 classes_addr = 0;	     /* &classes (kernel/auditfilter.c) */
-const volatile long corrupt_nr = -1;	     /* tests only: a bit the mirror must lack */
-const volatile bool per_comm = false;	     /* also count by process name */
-const volatile bool timing = false;	     /* time each walk (trampoline modes) */
+const volatile bool filter_tasks = false; /* count only tgids in `tracked` */
+const volatile __u64 exit_list_addr = 0;  /* &audit_filter_list[AUDIT_FILTER_EXIT] */
+const volatile __u64 uring_list_addr = 0; /* &audit_filter_list[AUDIT_FILTER_URING_EXIT] */
+const volatile __u64 n_rules_addr = 0;	  /* &audit_n_rules */
+const volatile __u64 classes_addr = 0;	  /* &classes (kernel/auditfilter.c) */
+const volatile long corrupt_nr = -1;	  /* tests only: a bit the mirror must lack */
+const volatile bool per_comm = false;	  /* also count by process name */
+const volatile bool timing = false;	  /* time each walk (trampoline modes) */
 /*
  * `auditskip profile`: count every syscall audit would filter once a rule
  * is loaded. With no rule, contexts are dummy (audit_n_rules is 0) and no

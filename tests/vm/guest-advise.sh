@@ -73,7 +73,7 @@ advise_set() {
 	[ "$_s" = 30-stig ] && profile_check "$_s"
 	rules_reset
 	advise_file "$_s" "$_f"
-	_n=$(awk '{ s += $1 } END { print s + 0 }' "$W/$_s.orig.recs")
+	_n=$(records_total "$_s.orig")
 	_keys=$(narrowed_keys "$W/$_s.advised")
 	_seen=
 	for _k in $_keys; do
@@ -83,8 +83,8 @@ advise_set() {
 		fail "advise/$_s/records" "the workload made no record under the set as loaded"
 	elif [ -n "$_keys" ] && [ -z "$_seen" ]; then
 		fail "advise/$_s/records" "no record from any narrowed rule (keys: $(echo $_keys))"
-	elif ! diff "$W/$_s.orig.recs" "$W/$_s.advised.recs" >"$W/$_s.diff"; then
-		fail "advise/$_s/records" "records differ (- as loaded, + rewritten): $(grep '^[-+][0-9]' "$W/$_s.diff" | head -n 8 | tr '\n' ';' | cut -c1-900)"
+	elif ! records_same "$_s.orig" "$_s.advised"; then
+		fail "advise/$_s/records" "records differ (- as loaded, + rewritten): $RECORDS_DIFF"
 	else
 		pass "advise/$_s/records" "$_n records, the same under both (from narrowed rules:${_seen:- none})"
 	fi
@@ -143,10 +143,10 @@ advise_file() {
 	fi
 	records "$1.file" || { rules_reset; return; }
 	rules_reset
-	if diff "$W/$1.orig.recs" "$W/$1.file.recs" >"$W/$1.file.diff"; then
+	if records_same "$1.orig" "$1.file"; then
 		pass "advise/$1/file-records" "the rewrite of the file makes the same records"
 	else
-		fail "advise/$1/file-records" "records differ: $(grep '^[-+][0-9]' "$W/$1.file.diff" | head -n 6 | tr '\n' ';' | cut -c1-600)"
+		fail "advise/$1/file-records" "records differ: $RECORDS_DIFF"
 	fi
 }
 

@@ -65,11 +65,11 @@ prefix_set() {
 	records "$_s.prefixed" || { rules_reset; return; }
 	counted "$_s"
 	rules_reset
-	_n=$(awk '{ s += $1 } END { print s + 0 }' "$W/$_s.orig.recs")
+	_n=$(records_total "$_s.orig")
 	if [ "$_n" -eq 0 ]; then
 		fail "prefix/$_s/records" "the workload made no record under the set as loaded"
-	elif ! diff "$W/$_s.orig.recs" "$W/$_s.prefixed.recs" >"$W/$_s.diff"; then
-		fail "prefix/$_s/records" "records differ (- as loaded, + prefixed): $(grep '^[-+][0-9]' "$W/$_s.diff" | head -n 8 | tr '\n' ';' | cut -c1-900)"
+	elif ! records_same "$_s.orig" "$_s.prefixed"; then
+		fail "prefix/$_s/records" "records differ (- as loaded, + prefixed): $RECORDS_DIFF"
 	else
 		pass "prefix/$_s/records" "$_n records, the same with the prefix"
 	fi
