@@ -73,6 +73,10 @@ static struct calibration sample(void)
 		.when = 1796000000LL,
 		.npoints = 3,
 		.points = { { 0, 140.0 }, { 1, 305.0 }, { 64, 509.75 } },
+		/* Measured kinds keep their price, unmeasured ones stay so; noise may go below 0.
+		 */
+		.ns_eval = { [EVAL_UID] = 18.5, [EVAL_DIR] = -0.25, [EVAL_MATCH] = 30.75 },
+		.eval_measured = { [EVAL_UID] = true, [EVAL_DIR] = true, [EVAL_MATCH] = true },
 	};
 
 	return c;
@@ -288,6 +292,11 @@ static void test_round_trip(void **state)
 		assert_int_equal(out.points[i].rules, in.points[i].rules);
 		assert_true(out.points[i].ns == in.points[i].ns);
 	}
+	for (int k = 0; k < NR_EVAL_KINDS; k++) {
+		assert_int_equal(out.eval_measured[k], in.eval_measured[k]);
+		if (in.eval_measured[k])
+			assert_true(out.ns_eval[k] == in.ns_eval[k]);
+	}
 	/* No temporary file left next to it. */
 	{
 		DIR *d = opendir(path_of("sub"));
@@ -335,6 +344,10 @@ static void test_corrupt(void **state)
 		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":7,\"when\":1}",
 		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"points\":{}}",
 		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1} trailing",
+		/* An evaluation kind this auditskip does not know, a price that is no number. */
+		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"evaluation_ns\":{\"selinux\":4}}",
+		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"evaluation_ns\":{\"uid\":\"4\"}}",
+		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"evaluation_ns\":[4]}",
 	};
 	struct calibration good = sample(), out;
 	char path[256];

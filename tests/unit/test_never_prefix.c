@@ -177,7 +177,10 @@ static void test_prefix_replaced(void **state)
 	ruleset_free(&rs);
 }
 
-/* Each ended walk saves the walk over all N rules less the walk to its entry. */
+/*
+ * Each ended walk saves its visits and evaluations less the prefix entry's;
+ * every other walk pays the prefix entries it now visits first.
+ */
 static void test_prediction_priced(void **state)
 {
 	struct calibration c = { .ns_per_entry = 2.0 };
@@ -186,17 +189,52 @@ static void test_prediction_priced(void **state)
 	struct never_prefix p;
 	struct ruleset rs;
 	unsigned int getpid = nr_of("getpid", 0), openat = nr_of("openat", 0);
+	double compat_eval;
 
 	(void)state;
-	read_set("-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n", &rs);
+	read_set(
+		"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000002 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000003 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000004 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000005 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000006 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000007 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000008 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000009 -k o\n"
+		"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n",
+		&rs);
 	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(p.rules, 2);
 	before.slot[getpid].walks = 1000;
 	before.slot[openat].walks = 100;
 	before.total.walks = 1100;
-	never_prefix_predict(&p, &before, &after, &c, 2.0, &pp);
+
+	/* Visits alone: 1000 walks of 10 entries cut to 1, 100 walks 2 entries longer. */
+	assert_int_equal(never_prefix_predict(&p, &rs, &before, &after, &c, 2.0, &pp), 0);
+	assert_false(pp.evaluations_priced);
 	assert_int_equal(pp.ended[ARCH_NATIVE], 1000);
-	/* 1000 walks of 10 entries cut to 1, and 100 walks one entry longer (2 prefix rules). */
 	assert_float_equal(pp.prefix_ns, 1000 * (10 - 1) * 2.0 - 100 * 2 * 2.0, 1e-6);
+
+	c.eval_measured[EVAL_ARCH] = c.eval_measured[EVAL_ARCH_PASS] = true;
+	c.eval_measured[EVAL_UID] = c.eval_measured[EVAL_DIR] = true;
+	c.eval_measured[EVAL_MATCH] = true;
+	c.ns_eval[EVAL_ARCH] = 10;
+	c.ns_eval[EVAL_UID] = 5;
+	c.ns_eval[EVAL_ARCH_PASS] = 15; /* a passing arch field adds 10 */
+	c.ns_eval[EVAL_DIR] = 50;
+	c.ns_eval[EVAL_MATCH] = 30;
+	assert_int_equal(never_prefix_predict(&p, &rs, &before, &after, &c, 2.0, &pp), 0);
+	assert_true(pp.evaluations_priced);
+	/*
+	 * getpid: 10 visits and the dir rule's evaluation (20 + 50), then the
+	 * b64 prefix entry: a visit, its arch passing, the match (2 + 10 + 30).
+	 * openat: the same evaluations, two visits more, and the b32 prefix
+	 * rule's failing arch check where its mask has openat's number.
+	 */
+	compat_eval = mask_test(p.named[ARCH_COMPAT], openat) ? 10 : 0;
+	assert_float_equal(pp.prefix_ns, 1000 * (70.0 - 42.0) - 100 * (2 * 2.0 + compat_eval),
+			   1e-6);
 	ruleset_free(&rs);
 }
 

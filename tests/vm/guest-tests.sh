@@ -814,6 +814,24 @@ t_calibrate_walk_call() {
 		pass calibrate-walk-call
 	fi
 	check_eq calibrate-rules-restored "$(auditctl -l)" "No rules" "rules after calibrate"
+	# Every evaluation kind priced, each dearer than a visit (a call into
+	# audit_filter_rules() and a field check against a list step: 64 rules
+	# whose bit were not set would price at noise about 0), and the dir and
+	# exe kinds' directory gone.
+	_evals=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^evaluation_ns\.//p')
+	_slope=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_per_entry=//p')
+	log "calibrate: evaluations (ns): $(echo $_evals), per visited entry ${_slope:-?} ns"
+	_missing=
+	for _k in arch uid auid gid perm exit success dir exe arch_pass match; do
+		echo "$_evals" | grep -q "^$_k=" || _missing="$_missing $_k"
+	done
+	_cheap=$(echo "$_evals" | awk -F= -v s="${_slope:-0}" '$2 <= s { printf " %s=%s", $1, $2 }')
+	_left=$(ls -d ${TMPDIR:-/tmp}/auditskip-calibrate.* 2>/dev/null)
+	if [ $rc -ne 0 ] || [ -n "$_missing" ] || [ -n "$_cheap" ] || [ -n "$_left" ]; then
+		fail calibrate-evaluations "exit $rc; unpriced:${_missing:- none}; not above a visit:${_cheap:- none}; left: ${_left:-nothing}"
+	else
+		pass calibrate-evaluations
+	fi
 }
 
 # --metrics-textfile in the static build: the page node_exporter reads holds
@@ -919,7 +937,7 @@ for M in $OUTCOME_MODES; do run_test safety-$M t_safety $M; done
 case " $MODES " in *" filter-op "*) run_test uring t_uring ;; esac
 for M in $OUTCOME_MODES; do run_test churn-$M t_churn $M; done
 for M in $OUTCOME_MODES; do run_test "timing-$M timing-hist-$M" t_timing $M; done
-[ -n "$OUTCOME_MODES" ] && run_test "calibrate-walk-call calibrate-rules-restored" t_calibrate_walk_call
+[ -n "$OUTCOME_MODES" ] && run_test "calibrate-walk-call calibrate-rules-restored calibrate-evaluations" t_calibrate_walk_call
 for M in $TRAMPOLINE_MODES; do run_test textfile-$M t_textfile $M; done
 # The first syscall after a change sees the new mask only where BPF keeps
 # the mirror; where the loader keeps it, the report must say so.

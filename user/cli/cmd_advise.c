@@ -296,7 +296,11 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 			goto out;
 		if (advise_predict(rs, a, prof, kc, &ap))
 			goto out;
-		never_prefix_predict(&p, &ap.before, &ap.after, &calib, prof->seconds, &pp);
+		if (never_prefix_predict(&p, rs, &ap.before, &ap.after, &calib, prof->seconds,
+					 &pp)) {
+			fprintf(stderr, "auditskip: out of memory\n");
+			goto out;
+		}
 	}
 	never_prefix_report(
 		stdout, &p, prof ? &pp : NULL, o->profile,

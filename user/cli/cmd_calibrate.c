@@ -94,6 +94,21 @@ static int rules_to_calibrate(void)
 	return rules;
 }
 
+/* What each kind's rules were, for the person reading the table. */
+static const char *const eval_kind_what[NR_EVAL_KINDS] = {
+	[EVAL_ARCH] = "arch field that fails",
+	[EVAL_UID] = "uid field that fails",
+	[EVAL_AUID] = "auid field that fails",
+	[EVAL_GID] = "gid field that fails",
+	[EVAL_PERM] = "perm=wa field that fails (class lookup)",
+	[EVAL_EXIT] = "exit= field that fails",
+	[EVAL_SUCCESS] = "success= field that fails",
+	[EVAL_DIR] = "dir= (tree) field that fails",
+	[EVAL_EXE] = "exe= field that fails",
+	[EVAL_ARCH_PASS] = "arch field that passes, then a uid field that fails",
+	[EVAL_MATCH] = "a keyless never rule that matches (a prefix entry)",
+};
+
 static void print_calibration(const struct calibration *c, const char *path)
 {
 	printf("calibrated up to %d rules: %.2f ns per visited entry (fit), %.0f ns for a non-dummy context\n",
@@ -103,6 +118,15 @@ static void print_calibration(const struct calibration *c, const char *path)
 		if (c->points[i].rules == 0)
 			printf("  empty exit list (one task rule): getpid %.0f ns\n",
 			       c->ns_empty_walk);
+	}
+	printf("evaluations (an entry whose mask has the syscall's bit), ns each beyond the visit:\n");
+	for (int k = 0; k < NR_EVAL_KINDS; k++) {
+		if (c->eval_measured[k])
+			printf("  %-10s %6.1f ns  %s\n", eval_kind_names[k], c->ns_eval[k],
+			       eval_kind_what[k]);
+		else
+			printf("  %-10s %9s  %s\n", eval_kind_names[k], "refused",
+			       eval_kind_what[k]);
 	}
 	if (c->walk_call_timed)
 		printf("  the call that walks an empty exit list: %.1f ns (fentry/fexit timing)\n",

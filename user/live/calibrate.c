@@ -7,7 +7,9 @@
  * testing one bit of each rule's mask. Timing getpid(2) with 1..N rules that
  * all name openat therefore measures exactly that per-entry cost, and the
  * jump from 0 rules (dummy context, no filtering at all) to 1 rule is the
- * fixed price of a non-dummy context.
+ * fixed price of a non-dummy context. Rules that name getpid but cannot
+ * match it then price what an entry whose bit is set adds: the evaluation
+ * of its fields (calibrate_evals.c).
  *
  * The machine's own rules are taken off for the measurement and put back in
  * their order afterwards, so the list must be saved first: with audit locked
@@ -99,12 +101,14 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 		err = calib_measure(&r, counts, npts, pts, &nmeasured, &empty_walk_ns);
 		if (!err)
 			err = summarise(pts, nmeasured, empty_walk_ns, max_rules, out);
+		if (!err)
+			err = calib_measure_evaluations(&r, max_rules, out);
 		if (!err || err == -EAGAIN)
 			out->walk_call_timed = calib_measure_walk_call(&r, &out->ns_walk_call);
 		if (!err)
 			err = walk_call_within_context(out);
 		if (!err)
-			err = calib_check_undisturbed(r.fd, r.loaded + r.empty_walk_loaded);
+			err = calib_check_undisturbed(r.fd, calib_rules_in_list(&r));
 	}
 	ret = calib_put_policy_back(&r);
 	sigprocmask(SIG_SETMASK, &r.old_mask, NULL);

@@ -10,7 +10,10 @@
 #include <stdbool.h>
 #include "model/calibration.h"
 
-/* Carried by every rule calibrate_run_on_cpu() adds, so a leftover is recognisable. */
+/*
+ * Carried by every rule calibrate_run_on_cpu() adds but the one keyless
+ * never rule it times a match with, so a leftover is recognisable.
+ */
 #define CALIBRATION_KEY "auditskip-calibrate"
 
 /*
@@ -18,7 +21,9 @@
  * getpid in freshly forked children (pinned to `cpu`, -1: the CPU the caller
  * runs on; SCHED_FIFO where allowed) at 0, 1 and max_rules/4 steps of
  * non-matching exit rules on openat, in 5 passes keeping each point's lowest
- * pass median, times the call that walks an empty exit list where fentry
+ * pass median, prices an evaluation of each field kind (calibration.h's
+ * enum eval_kind) with rules naming getpid, times the call that walks an
+ * empty exit list where fentry
  * works (calltime.h), then puts the saved list back in its order and verifies it
  * record by record. Enables audit for the run if it was off and restores the
  * flag. Refuses to start when the list cannot be saved (audit locked:

@@ -16,6 +16,11 @@
 #include <libaudit.h>
 #include "model/calibration.h"
 
+/* Passes up and down the points; each point keeps its lowest pass median. */
+#define CALIB_PASSES 5
+/* The calibration's rules match uid CALIB_UID_BASE + 1.., which no task has. */
+#define CALIB_UID_BASE 4600000
+
 /* The machine's rule list, as AUDIT_LIST_RULES gave it. */
 struct saved_rules {
 	struct audit_rule_data **rec; /* copies of the records, in listing order */
@@ -30,11 +35,14 @@ struct calib_run {
 	unsigned int enabled; /* audit's flag as found */
 	bool enabled_by_us;
 	struct saved_rules saved;
-	bool *removed;		/* saved.rec[i] was taken off */
-	int loaded;		/* calibration rules in the list now */
-	bool empty_walk_loaded; /* and the empty-walk rule */
-	int cpu;		/* where the children time */
-	bool rt;		/* the children may run SCHED_FIFO */
+	bool *removed;		  /* saved.rec[i] was taken off */
+	int loaded;		  /* calibration rules in the list now */
+	bool empty_walk_loaded;	  /* and the empty-walk rule */
+	enum eval_kind eval_kind; /* the evaluation rules in the list now, */
+	int eval_loaded;	  /* and how many */
+	char scratch_dir[128];	  /* for the dir and exe kinds, "" when there is none */
+	int cpu;		  /* where the children time */
+	bool rt;		  /* the children may run SCHED_FIFO */
 	sigset_t old_mask;
 };
 
@@ -52,14 +60,25 @@ int calib_check_undisturbed(int fd, int loaded);
 int calib_put_policy_back(struct calib_run *r);
 void calib_run_free(struct calib_run *r);
 
-/* calibrate_rules.c: whether a record carries CALIBRATION_KEY. */
+/* calibrate_rules.c: whether a record is one of the calibration's rules. */
 bool calib_rule_is_ours(const struct audit_rule_data *d);
+/* Every calibration rule in the list now, by the run's own account. */
+int calib_rules_in_list(const struct calib_run *r);
 /* Brings the number of calibration rules from *loaded to `want`. */
 int calib_rules_set(int fd, int *loaded, int want);
 /* The empty-walk task rule added (want) or deleted, if it is not so already. */
 int calib_empty_walk_set(struct calib_run *r, bool want);
 /* Every rule the run added deleted (one already gone is no error); the first error. */
 int calib_rules_remove(struct calib_run *r);
+
+/* calibrate_evals.c: the keyless never rule of the match kind (no key to tell it by). */
+bool calib_rule_is_eval_match(const struct audit_rule_data *d);
+/* ns per evaluation of each kind, from n rules (one for EVAL_MATCH), into c's ns_eval. */
+int calib_measure_evaluations(struct calib_run *r, int n, struct calibration *c);
+/* The evaluation rules deleted (one already gone is no error), else the error. */
+int calib_eval_rules_remove(struct calib_run *r);
+/* The dir and exe kinds' directory removed, once no evaluation rule is left. */
+int calib_scratch_dir_remove(struct calib_run *r);
 
 /* calibrate_timing.c: median getpid latency in a child forked now. */
 int calib_time_getpid(int cpu, bool rt, double *ns);

@@ -15,11 +15,11 @@
 #include "live/calltime.h"
 
 /*
- * Up, down, up... through the rule counts. Each point keeps the lowest of
- * its pass medians: disturbances (another task's syscall tracer, a noisy
- * neighbour) only ever add time, and rarely hit the same point in every pass.
+ * Up, down, up... through the rule counts (CALIB_PASSES). Each point keeps
+ * the lowest of its pass medians: disturbances (another task's syscall
+ * tracer, a noisy neighbour) only ever add time, and rarely hit the same
+ * point in every pass.
  */
-#define PASSES 5
 
 /* 0, 1, then max/4 steps: 0 1 16 32 48 64 for 64. */
 /* A point of the sequence, not a rule count: one never-matching task rule only. */
@@ -57,7 +57,7 @@ static int measure_point(struct calib_run *r, int rules, int pass, double *ns)
 		fprintf(stderr, "calibrate: timing child failed: %s\n", strerror(-err));
 		return err;
 	}
-	err = calib_check_undisturbed(r->fd, r->loaded + r->empty_walk_loaded);
+	err = calib_check_undisturbed(r->fd, calib_rules_in_list(r));
 	if (err)
 		return err;
 	if (!r->verbose)
@@ -76,10 +76,10 @@ static int measure_point(struct calib_run *r, int rules, int pass, double *ns)
 int calib_measure(struct calib_run *r, const int *counts, int npts, struct calibration_point *pts,
 		  int *nout, double *empty_walk_ns)
 {
-	double samples[CALIBRATION_MAX_POINTS][PASSES];
+	double samples[CALIBRATION_MAX_POINTS][CALIB_PASSES];
 	int err;
 
-	for (int pass = 0; pass < PASSES; pass++) {
+	for (int pass = 0; pass < CALIB_PASSES; pass++) {
 		for (int k = 0; k < npts; k++) {
 			int i = pass % 2 ? npts - 1 - k : k;
 
@@ -93,7 +93,7 @@ int calib_measure(struct calib_run *r, const int *counts, int npts, struct calib
 	for (int i = 0; i < npts; i++) {
 		double best = samples[i][0];
 
-		for (int pass = 1; pass < PASSES; pass++)
+		for (int pass = 1; pass < CALIB_PASSES; pass++)
 			if (samples[i][pass] < best)
 				best = samples[i][pass];
 		if (counts[i] == EMPTY_WALK) {

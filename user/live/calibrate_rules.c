@@ -16,12 +16,15 @@
 #include "live/calibrate.h"
 #include "live/calibrate_internal.h"
 
-/* Rules calibrate_run_on_cpu() adds match uid 4600001.., which no task has. */
-#define CALIB_UID_BASE 4600000
-
 bool calib_rule_is_ours(const struct audit_rule_data *d)
 {
-	return memmem(d->buf, d->buflen, CALIBRATION_KEY, strlen(CALIBRATION_KEY)) != NULL;
+	return memmem(d->buf, d->buflen, CALIBRATION_KEY, strlen(CALIBRATION_KEY)) != NULL ||
+	       calib_rule_is_eval_match(d);
+}
+
+int calib_rules_in_list(const struct calib_run *r)
+{
+	return r->loaded + r->empty_walk_loaded + r->eval_loaded;
 }
 
 /* "-a always,LIST [-F arch=ARCH] -F uid=UID -k auditskip-calibrate" (arch 0: none) */
@@ -142,14 +145,14 @@ int calib_empty_walk_set(struct calib_run *r, bool want)
 /* Every rule the run added deleted (one already gone is no error); the first error. */
 int calib_rules_remove(struct calib_run *r)
 {
-	int ret, err = 0;
+	int ret, err = calib_eval_rules_remove(r) ?: calib_scratch_dir_remove(r);
 
 	if (r->empty_walk_loaded) {
 		ret = change_rule(r->fd, empty_walk_rule(), false);
 		if (ret && ret != -ENOENT) {
 			fprintf(stderr, "calibrate: cannot delete the empty-walk task rule: %s\n",
 				strerror(-ret));
-			err = ret;
+			err = err ?: ret;
 		}
 		r->empty_walk_loaded = false;
 	}

@@ -20,6 +20,15 @@
 
 #define DEFAULT_PATH "/var/lib/auditskip/calibration.json"
 
+const char *const eval_kind_names[NR_EVAL_KINDS] = {
+	[EVAL_ARCH] = "arch",	    [EVAL_UID] = "uid",
+	[EVAL_AUID] = "auid",	    [EVAL_GID] = "gid",
+	[EVAL_PERM] = "perm",	    [EVAL_EXIT] = "exit",
+	[EVAL_SUCCESS] = "success", [EVAL_DIR] = "dir",
+	[EVAL_EXE] = "exe",	    [EVAL_ARCH_PASS] = "arch_pass",
+	[EVAL_MATCH] = "match",
+};
+
 const char *calibration_default_path(void)
 {
 	return DEFAULT_PATH;
@@ -55,6 +64,15 @@ static struct json_object *to_json(const struct calibration *c)
 		json_object_array_add(pts, p);
 	}
 	json_object_object_add(o, "points", pts);
+	if (calibration_prices_evaluations(c)) {
+		struct json_object *ev = json_object_new_object();
+
+		for (int k = 0; k < NR_EVAL_KINDS; k++)
+			if (c->eval_measured[k])
+				json_object_object_add(ev, eval_kind_names[k],
+						       json_object_new_double(c->ns_eval[k]));
+		json_object_object_add(o, "evaluation_ns", ev);
+	}
 	return o;
 }
 
@@ -180,6 +198,34 @@ static bool points_from_json(struct json_object *o, struct calibration *r)
 	return true;
 }
 
+/*
+ * The optional "evaluation_ns" object: kinds it does not know are refused,
+ * a file from a newer auditskip should not be half read. Noise can make a
+ * measured price slightly negative; far below zero is no measurement.
+ */
+static bool evaluations_from_json(struct json_object *o, struct calibration *r)
+{
+	struct json_object *ev;
+
+	if (!json_object_object_get_ex(o, "evaluation_ns", &ev))
+		return true;
+	if (!json_object_is_type(ev, json_type_object))
+		return false;
+	json_object_object_foreach(ev, name, val)
+	{
+		int k = 0;
+
+		while (k < NR_EVAL_KINDS && strcmp(eval_kind_names[k], name))
+			k++;
+		(void)val;
+		if (k == NR_EVAL_KINDS || !get_number(ev, name, &r->ns_eval[k]) ||
+		    !plausible_ns(r->ns_eval[k] + 1e3))
+			return false;
+		r->eval_measured[k] = true;
+	}
+	return true;
+}
+
 static bool from_json(struct json_object *o, struct calibration *r)
 {
 	struct json_object *f;
@@ -211,7 +257,7 @@ static bool from_json(struct json_object *o, struct calibration *r)
 	    (size_t)json_object_get_string_len(f) >= sizeof(r->kernel))
 		return false;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", json_object_get_string(f));
-	return points_from_json(o, r);
+	return points_from_json(o, r) && evaluations_from_json(o, r);
 }
 
 int calibration_parse(const char *text, size_t len, struct calibration *c)
@@ -332,6 +378,29 @@ double calibration_walk_ns(const struct calibration *c, double entries)
 		return c->ns_walk_call;
 	ns = calibration_latency_at(c, entries) - calibration_latency_at(c, 0);
 	return (ns > 0 ? ns : 0) + c->ns_walk_call;
+}
+
+double calibration_eval_ns(const struct calibration *c, enum eval_kind k)
+{
+	return c->eval_measured[k] && c->ns_eval[k] > 0 ? c->ns_eval[k] : 0;
+}
+
+bool calibration_prices_evaluations(const struct calibration *c)
+{
+	for (int k = 0; k < NR_EVAL_KINDS; k++)
+		if (c->eval_measured[k])
+			return true;
+	return false;
+}
+
+double calibration_arch_pass_ns(const struct calibration *c)
+{
+	double ns;
+
+	if (!c->eval_measured[EVAL_ARCH_PASS] || !c->eval_measured[EVAL_UID])
+		return 0;
+	ns = c->ns_eval[EVAL_ARCH_PASS] - c->ns_eval[EVAL_UID];
+	return ns > 0 ? ns : 0;
 }
 
 /*

@@ -21,6 +21,34 @@
  */
 #define DEFAULT_NS_PER_ENTRY 2.8
 
+/*
+ * What audit_filter_rules() costs when a visited entry's mask has the
+ * syscall's bit, by the kind of the field that ends it: each measured as
+ * ns per evaluation beyond the visit, with rules naming getpid whose one
+ * field (before a uid field that tells them apart) fails. EVAL_ARCH_PASS:
+ * an arch field that passes, then a uid field that fails. EVAL_MATCH: a
+ * keyless never rule whose one field passes, so the walk ends there (what
+ * a never,exit prefix entry costs). Watch and path rules are kept on the
+ * inode hash, not the exit list, so the walk never evaluates them.
+ */
+enum eval_kind {
+	EVAL_ARCH,
+	EVAL_UID,
+	EVAL_AUID,
+	EVAL_GID,
+	EVAL_PERM,
+	EVAL_EXIT,
+	EVAL_SUCCESS,
+	EVAL_DIR,
+	EVAL_EXE,
+	EVAL_ARCH_PASS,
+	EVAL_MATCH,
+	NR_EVAL_KINDS
+};
+
+/* "arch", "uid", ...: the names in the calibration file and the reports. */
+extern const char *const eval_kind_names[NR_EVAL_KINDS];
+
 struct calibration_point {
 	int rules; /* exit rules loaded (0: dummy contexts) */
 	double ns; /* getpid latency: lowest of the passes' medians */
@@ -41,6 +69,9 @@ struct calibration {
 	int rules_used;	  /* most rules loaded while calibrating */
 	char kernel[128]; /* uname -r */
 	long long when;	  /* Unix time */
+	/* ns per evaluation by kind, where eval_measured (a kernel may refuse a kind). */
+	double ns_eval[NR_EVAL_KINDS];
+	bool eval_measured[NR_EVAL_KINDS];
 	/* Extensions: the measurements the fit came from. */
 	int npoints;
 	struct calibration_point points[CALIBRATION_MAX_POINTS];
@@ -81,5 +112,12 @@ double calibration_latency_at(const struct calibration *c, double rules);
  * the call that walks nothing (ns_walk_call).
  */
 double calibration_walk_ns(const struct calibration *c, double entries);
+
+/* The price of one evaluation that ends at a field of kind `k`, 0 where not measured. */
+double calibration_eval_ns(const struct calibration *c, enum eval_kind k);
+/* What an arch field that passes adds to an evaluation (arch_pass less uid), 0 if unknown. */
+double calibration_arch_pass_ns(const struct calibration *c);
+/* Whether any evaluation price was measured. */
+bool calibration_prices_evaluations(const struct calibration *c);
 
 #endif /* __CALIBRATION_H */

@@ -6,6 +6,7 @@
 #include "audit/kernel_tables.h"
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
+#include "model/eval_price.h"
 #include "model/never_prefix.h"
 #include "model/sharper_masks.h"
 
@@ -226,43 +227,79 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	return err ? -EINVAL : 0;
 }
 
-/* Prefix entries a walk of arch slot `a` meets before its own, if the arch has one. */
-static unsigned int entry_of(const struct never_prefix *p, int a)
+/*
+ * The rules as loaded from the file never_prefix_write() writes: the
+ * prefix rules, then those of `rs` but a prefix it replaces. The rules are
+ * shared with `rs` and `prefix` (free only the array).
+ */
+static int prefixed_set(const struct ruleset *rs, const struct never_prefix *p,
+			struct audit_rule prefix[NR_ARCHES], struct rule_field arch[NR_ARCHES],
+			struct ruleset *out)
 {
-	unsigned int entry = 0;
-
-	for (int b = 0; b <= a; b++)
-		entry += p->nnamed[b] > 0;
-	return entry;
-}
-
-void never_prefix_predict(const struct never_prefix *p, const struct prediction *before,
-			  const struct prediction *rewritten, const struct calibration *c,
-			  double seconds, struct never_prefix_prediction *out)
-{
-	double n = (double)before->exit_rules;
-	__u64 other = 0;
+	bool leading = true;
 
 	memset(out, 0, sizeof(*out));
+	out->rules = calloc(rs->n + NR_ARCHES, sizeof(*out->rules));
+	if (!out->rules)
+		return -ENOMEM;
+	for (int a = 0; a < NR_ARCHES; a++) {
+		if (!p->nnamed[a])
+			continue;
+		arch[a] = (struct rule_field){ AUDIT_ARCH, AUDIT_EQUAL, p->arch_elf[a] };
+		prefix[a] = (struct audit_rule){ .list = AUDIT_FILTER_EXIT,
+						 .action = AUDIT_NEVER,
+						 .arch_elf = p->arch_elf[a],
+						 .field_count = 1,
+						 .fields = &arch[a] };
+		memcpy(prefix[a].mask, p->named[a], sizeof(syscall_mask));
+		out->rules[out->n++] = prefix[a];
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		if (!in_leading_prefix(&rs->rules[i], &leading))
+			out->rules[out->n++] = rs->rules[i];
+	return 0;
+}
+
+/* A walk of syscall `nr` of arch `elf` under `rs`: its visits and evaluations. */
+static double walk_cost_ns(const struct calibration *c, const struct ruleset *rs, __u32 elf,
+			   unsigned int nr)
+{
+	size_t visited;
+	double evals = eval_walk_ns(c, rs, elf, nr, &visited);
+
+	return calibration_walk_ns(c, (double)visited) + evals;
+}
+
+int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
+			 const struct prediction *before, const struct prediction *rewritten,
+			 const struct calibration *c, double seconds,
+			 struct never_prefix_prediction *out)
+{
+	struct audit_rule prefix[NR_ARCHES];
+	struct rule_field arch[NR_ARCHES];
+	struct ruleset with;
+
+	memset(out, 0, sizeof(*out));
+	if (prefixed_set(rs, p, prefix, arch, &with))
+		return -ENOMEM;
 	out->seconds = seconds;
 	out->exit_rules = before->exit_rules;
 	out->walks = before->total.walks;
+	out->evaluations_priced = calibration_prices_evaluations(c);
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
 		int a = s / NR_SLOTS;
+		unsigned int nr = s % NR_SLOTS;
 		__u64 walks = before->slot[s].walks;
 
 		if (!walks)
 			continue;
-		if (p->nnamed[a] && mask_test(p->named[a], s % NR_SLOTS)) {
+		if (p->nnamed[a] && mask_test(p->named[a], nr))
 			out->ended[a] += walks;
-			out->prefix_ns += (double)walks * (calibration_walk_ns(c, n) -
-							   calibration_walk_ns(c, entry_of(p, a)));
-		} else {
-			other += walks;
-		}
+		out->prefix_ns += (double)walks * (walk_cost_ns(c, rs, p->arch_elf[a], nr) -
+						   walk_cost_ns(c, &with, p->arch_elf[a], nr));
 	}
-	out->prefix_ns -=
-		(double)other * (calibration_walk_ns(c, n + p->rules) - calibration_walk_ns(c, n));
+	free(with.rules);
 	out->patch_ns = prediction_saved_ns(before, c, COUNTER_ID_skippable_walks);
 	out->patch_rewrite_ns = prediction_saved_ns(rewritten, c, COUNTER_ID_skippable_walks);
+	return 0;
 }

@@ -96,16 +96,19 @@ struct never_prefix_prediction {
 	double patch_ns;	 /* saved by the patch's skip, the same rules */
 	double patch_rewrite_ns; /* saved by the patch's skip under advise's rewrite */
 	size_t exit_rules;	 /* before the prefix */
+	bool evaluations_priced; /* the calibration priced evaluations, not visits alone */
 };
 
 /*
- * Prices each walk the prefix ends as the walk over every exit rule (a
- * syscall no rule can match visits them all) less the walk to its prefix
- * entry, and each other walk as the prefix entries it now visits first.
- * `rewritten`: advise's rewrite of `before`'s rules, predicted.
+ * Prices each profiled walk under `rs` and under the prefixed set, each as
+ * its visits (the latency curve) and its evaluations (eval_price.h): a walk
+ * the prefix ends drops the rules it visited and evaluated for the prefix
+ * entries; every other walk now visits those first. `before`: the
+ * prediction for `rs`; `rewritten`: for advise's rewrite of it. 0 or -ENOMEM.
  */
-void never_prefix_predict(const struct never_prefix *p, const struct prediction *before,
-			  const struct prediction *rewritten, const struct calibration *c,
-			  double seconds, struct never_prefix_prediction *out);
+int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
+			 const struct prediction *before, const struct prediction *rewritten,
+			 const struct calibration *c, double seconds,
+			 struct never_prefix_prediction *out);
 
 #endif /* __NEVER_PREFIX_H */

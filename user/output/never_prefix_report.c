@@ -54,6 +54,8 @@ static json_object *prediction_json(const struct never_prefix_prediction *pp, co
 			       json_rounded(per_second(pp->patch_ns, pp->seconds), 1));
 	json_object_object_add(o, "patch_rewrite_ns_per_s",
 			       json_rounded(per_second(pp->patch_rewrite_ns, pp->seconds), 1));
+	json_object_object_add(o, "evaluations_priced",
+			       json_object_new_boolean(pp->evaluations_priced));
 	return o;
 }
 
@@ -106,7 +108,10 @@ static void report_prediction(FILE *out, const struct never_prefix_prediction *p
 		fprintf(out, "%s%s %.1f%%", a ? ", " : "", arch_name(a),
 			share(pp->ended[a], pp->walks));
 	fprintf(out, ")\n");
-	fprintf(out, "  saved per second of the workload:\n");
+	fprintf(out, "  saved per second of the workload (%s):\n",
+		pp->evaluations_priced ?
+			"rule visits and field evaluations priced" :
+			"rule visits priced; the calibration prices no evaluations");
 	fprintf(out, "    the prefix, on a stock kernel:            %10.0f ns\n",
 		per_second(pp->prefix_ns, pp->seconds));
 	fprintf(out, "    the patch's skip, these rules:            %10.0f ns\n",
