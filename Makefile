@@ -382,7 +382,8 @@ kernel-ab: kernels static
 # (the A/B harness's time tests, -icount), the table kept in bench/results.
 today: KVER := 7.2
 today: kernels static
-	$(Q)KERNEL_AB_TESTS=time tests/kernel-ab/run.sh 7.2; status=$$?; \
+	$(Q)KERNEL_AB_TESTS=time KERNEL_AB_TIMEOUT=$${KERNEL_AB_TIMEOUT:-3600} \
+		tests/kernel-ab/run.sh 7.2; status=$$?; \
 		cp .output/kernel-ab/7.2/run/timemodel.txt bench/results/today-7.2-$$(date +%F).txt; \
 		exit $$status
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a walk's evaluations cost: which visited rules run their fields, at
- * which field the price is taken, and where a walk ends for sure.
+ * which field the price is taken, and where a walk ends for sure; and the
+ * per-rule costs built on them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <libaudit.h>
 #include "audit/rules_file.h"
 #include "model/eval_price.h"
+#include "model/rule_cost.h"
 
 static struct calibration priced(void)
 {
@@ -115,12 +117,59 @@ static void test_unpriced_calibration(void **state)
 	ruleset_free(&rs);
 }
 
+/*
+ * Per rule: visits up to the rule that ends the walk, evaluations where the
+ * bit is set, and costs that add up, with the walk's own calls, to the
+ * walks' whole time.
+ */
+static void test_rule_costs_add_up(void **state)
+{
+	static struct profile p = { .seconds = 1 };
+	struct calibration c = priced();
+	unsigned int getpid = nr("getpid", MACH_86_64), chmod = nr("chmod", MACH_86_64);
+	struct rule_costs rc;
+	struct ruleset rs;
+	double sum = 0;
+
+	(void)state;
+	c.ns_walk_call = 3;
+	read_set(
+		"-a never,exit -F arch=b64 -S getpid\n"
+		"-a always,exit -F arch=b64 -S chmod -F auid>=1000 -k perm_mod\n"
+		"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n"
+		"-w /etc/passwd -p wa -k identity\n",
+		&rs);
+	p.calls[ARCH_NATIVE * NR_SLOTS + getpid] = 100;
+	p.calls[ARCH_NATIVE * NR_SLOTS + chmod] = 10;
+	assert_int_equal(rule_costs_make(&rs, &p, &c, &rc), 0);
+	/* getpid ends at the never rule; chmod walks all three exit rules. */
+	assert_int_equal(rc.rule[0].visits, 110);
+	assert_int_equal(rc.rule[0].evaluations, 100);
+	assert_int_equal(rc.rule[1].visits, 10);
+	assert_int_equal(rc.rule[1].evaluations, 10);
+	assert_int_equal(rc.rule[2].visits, 10);
+	assert_int_equal(rc.rule[2].evaluations, 10);
+	assert_int_equal(rc.rule[3].visits, 0); /* a watch: on the inode hash */
+	/* getpid: 1 entry at 2 ns, arch passing (7) and the match (30). */
+	assert_true(rc.rule[0].ns == 100 * (2 + 7 + 30) + 10 * 2);
+	/* chmod: its arch passes, auid decides (6); the dir rule (50). */
+	assert_true(rc.rule[1].ns == 10 * (2 + 7 + 6));
+	assert_true(rc.rule[2].ns == 10 * (2 + 50));
+	for (size_t i = 0; i < rs.n; i++)
+		sum += rc.rule[i].ns;
+	assert_true(rc.calls_ns == 110 * 3);
+	assert_float_equal(sum + rc.calls_ns, rc.walks_ns, 1e-9);
+	rule_costs_free(&rc);
+	ruleset_free(&rs);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_priced_by_field),
 		cmocka_unit_test(test_walk_ends_at_a_rule_that_passes),
 		cmocka_unit_test(test_unpriced_calibration),
+		cmocka_unit_test(test_rule_costs_add_up),
 	};
 
 	return unit_main(argc, argv, "eval price", tests, NULL, NULL);

@@ -24,8 +24,10 @@ enum {
 };
 
 static const char doc[] =
-	"Times getpid with 0 to N rules that cannot match it, restores the rule\n"
-	"list, and saves the curve that prices the skippable walks (root).\n"
+	"Times getpid with 0 to N rules that cannot match it, then with N rules that\n"
+	"name getpid and fail at a field of each kind, restores the rule list, and\n"
+	"saves the curve that prices the skippable walks and the price of an\n"
+	"evaluation per field kind (root).\n"
 	"\v"
 	"Examples:\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"

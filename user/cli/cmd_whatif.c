@@ -12,6 +12,7 @@
 #include "live/sysinfo.h"
 #include "model/prediction.h"
 #include "model/profile.h"
+#include "model/rule_cost.h"
 #include "model/sharper_masks.h"
 #include "output/whatif_report.h"
 
@@ -33,8 +34,8 @@ enum {
 static const char doc[] =
 	"Predicts, for a rule set and a recorded profile, per syscall, the walks,\n"
 	"skippable walks (the patch's mask and the sharper ones), needless rule\n"
-	"visits, each rule's field checks and the time saved, without loading\n"
-	"anything.\n"
+	"visits, each exit rule's visits, evaluations and cost, and the time saved,\n"
+	"without loading anything.\n"
 	"\v"
 	"Examples:\n"
 	"    auditskip whatif --file 30-stig.rules --profile make.prof\n"
@@ -95,7 +96,8 @@ static const struct argp argp = { options, parse_opt, NULL, doc, cli_children_wi
 
 static void report(const struct whatif_options *o, const struct ruleset *rs,
 		   const struct profile *prof, const struct prediction *pred,
-		   const struct calibration *calib, const char *calib_from)
+		   const struct rule_costs *costs, const struct calibration *calib,
+		   const char *calib_from)
 {
 	char kernel[128];
 
@@ -107,6 +109,7 @@ static void report(const struct whatif_options *o, const struct ruleset *rs,
 				  .rules = rs,
 				  .profile = prof,
 				  .pred = pred,
+				  .costs = costs,
 				  .calib = calib,
 				  .calib_from = calib_from,
 				  .kernel = kernel,
@@ -121,6 +124,7 @@ int do_whatif(int argc, char **argv)
 	struct whatif_options o = { .rules = "-", .top = 10 };
 	struct calibration calib;
 	struct prediction pred;
+	struct rule_costs costs = { 0 };
 	struct ruleset rs = { 0 };
 	struct profile *prof;
 	const char *calib_from;
@@ -144,7 +148,15 @@ int do_whatif(int argc, char **argv)
 		fprintf(stderr, "auditskip: out of memory\n");
 		goto out;
 	}
-	report(&o, &rs, prof, &pred, &calib, calib_from);
+	/* Nothing walks where the rules leave contexts dummy: every rule costs nothing. */
+	if (rule_costs_make(&rs, pred.walks_at_all ? prof : &(struct profile){ 0 }, &calib,
+			    &costs)) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		prediction_free(&pred);
+		goto out;
+	}
+	report(&o, &rs, prof, &pred, &costs, &calib, calib_from);
+	rule_costs_free(&costs);
 	prediction_free(&pred);
 	ret = 0;
 out:

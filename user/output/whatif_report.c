@@ -38,12 +38,16 @@ static void add_str_or_null(json_object *o, const char *key, const char *v)
 	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
 }
 
+/* `ns` per second of the profiled run, 0 for a profile of no length. */
+static double per_second(const struct whatif_run *w, double ns)
+{
+	return w->profile->seconds > 0 ? ns / w->profile->seconds : 0;
+}
+
 /* The patch's time saved per second of the profiled run. */
 static double saved_per_s(const struct whatif_run *w)
 {
-	double saved = prediction_saved_ns(w->pred, w->calib, COUNTER_ID_skippable_walks);
-
-	return w->profile->seconds > 0 ? saved / w->profile->seconds : 0;
+	return per_second(w, prediction_saved_ns(w->pred, w->calib, COUNTER_ID_skippable_walks));
 }
 
 static void add_counters(json_object *o, const struct scan_counts *c)
@@ -174,9 +178,17 @@ static void print_whatif_json(FILE *out, const struct whatif_run *w)
 				       json_object_new_boolean(rule_sets_every_bit(r)));
 		add_u64(e, "field_checks", pr->field_checks[i]);
 		add_u64(e, "field_checks_own_arch", pr->field_checks_own_arch[i]);
+		add_u64(e, "visits", w->costs->rule[i].visits);
+		json_object_object_add(e, "cost_ns", json_rounded(w->costs->rule[i].ns, 0));
+		json_object_object_add(e, "cost_ns_per_s",
+				       json_rounded(per_second(w, w->costs->rule[i].ns), 1));
 		json_object_array_add(rules, e);
 	}
 	json_object_object_add(o, "rules", rules);
+	json_object_object_add(o, "walks_ns", json_rounded(w->costs->walks_ns, 0));
+	json_object_object_add(o, "walk_calls_ns", json_rounded(w->costs->calls_ns, 0));
+	json_object_object_add(o, "evaluations_priced",
+			       json_object_new_boolean(calibration_prices_evaluations(w->calib)));
 	if (p->blind_spots_known) {
 		blind = json_object_new_object();
 		add_u64(blind, "uring_enter_calls", p->uring_enter_calls);
@@ -232,20 +244,23 @@ static void print_syscalls(FILE *out, const struct whatif_run *w)
 	}
 }
 
-/* Most field checks first; rules with as many in their order in the set. */
-static int by_checks(const void *a, const void *b, void *arg)
+/* Dearest first, then most evaluated (all alike when they are not priced), then in order. */
+static int by_cost(const void *a, const void *b, void *arg)
 {
-	const __u64 *checks = arg;
+	const struct rule_cost *cost = arg;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 
-	if (checks[i] != checks[j])
-		return checks[i] < checks[j] ? 1 : -1;
+	if (cost[i].ns != cost[j].ns)
+		return cost[i].ns < cost[j].ns ? 1 : -1;
+	if (cost[i].evaluations != cost[j].evaluations)
+		return cost[i].evaluations < cost[j].evaluations ? 1 : -1;
 	return i < j ? -1 : i > j;
 }
 
-/* The exit rules whose masks send the most walks into their fields. */
-static void print_field_checks(FILE *out, const struct whatif_run *w)
+/* Where the walks' time goes: the exit rules that cost the most. */
+static void print_rule_costs(FILE *out, const struct whatif_run *w)
 {
+	const struct rule_costs *rc = w->costs;
 	const struct ruleset *rs = w->rules;
 	size_t n = 0, *order;
 
@@ -257,20 +272,35 @@ static void print_field_checks(FILE *out, const struct whatif_run *w)
 	for (size_t i = 0; i < rs->n; i++)
 		if (rule_on_exit_list(&rs->rules[i]))
 			order[n++] = i;
-	qsort_r(order, n, sizeof(*order), by_checks, w->pred->field_checks);
+	qsort_r(order, n, sizeof(*order), by_cost, rc->rule);
 	fprintf(out,
-		"\nField checks per exit rule (walks its syscall mask sends into the rule's\n"
-		"fields, any arch; OWN ARCH: those on the rule's arch. A walk stops at the first\n"
-		"rule that matches, so after a rule that can match these are upper bounds):\n");
-	fprintf(out, "  %12s %12s  %s\n", "CHECKS", "OWN ARCH", "RULE");
-	for (size_t k = 0; k < n && k < (size_t)w->top; k++)
-		fprintf(out, "  %12llu %12llu  %s\n",
-			(unsigned long long)w->pred->field_checks[order[k]],
+		"\nCost per exit rule, dearest first (VISITS: walks that reach its entry; EVALS:\n"
+		"of those, walks its mask sends into its fields, OWN ARCH: on the rule's arch;\n"
+		"NS/S: its share of the visits' time and its evaluations per second of the\n"
+		"profile; %%CPU: of one CPU). %s\n"
+		"A walk stops at the first rule that matches: behind one that can, upper bounds.\n",
+		calibration_prices_evaluations(w->calib) ?
+			"Evaluations priced per field kind." :
+			"Evaluations NOT priced (the calibration has no\n"
+			"evaluation prices: run 'auditskip calibrate'); ranked by them.");
+	fprintf(out, "  %10s %7s %12s %12s %12s  %s\n", "NS/S", "%CPU", "VISITS", "EVALS",
+		"OWN ARCH", "RULE");
+	for (size_t k = 0; k < n && k < (size_t)w->top; k++) {
+		const struct rule_cost *c = &rc->rule[order[k]];
+
+		fprintf(out, "  %10.0f %7.4f %12llu %12llu %12llu  %s\n", per_second(w, c->ns),
+			per_second(w, c->ns) / 1e7, (unsigned long long)c->visits,
+			(unsigned long long)c->evaluations,
 			(unsigned long long)w->pred->field_checks_own_arch[order[k]],
 			rs->rules[order[k]].text);
+	}
 	if (n > (size_t)w->top)
 		fprintf(out, "  ... and %zu more exit rules (-n N shows more, --json all)\n",
 			n - w->top);
+	fprintf(out,
+		"  all walks: %.0f ns/s (%.4f%% of one CPU), %.0f ns/s of it the walk's own call\n",
+		per_second(w, rc->walks_ns), per_second(w, rc->walks_ns) / 1e7,
+		per_second(w, rc->calls_ns));
 	free(order);
 }
 
@@ -325,7 +355,7 @@ static void print_text(FILE *out, const struct whatif_run *w)
 			json_object_get_string(json_object_array_get_idx(notes, i)));
 	json_object_put(notes);
 	print_syscalls(out, w);
-	print_field_checks(out, w);
+	print_rule_costs(out, w);
 }
 
 void prediction_report(FILE *out, const struct whatif_run *w, bool json)

@@ -8,6 +8,7 @@
 #include "model/calibration.h"
 #include "model/prediction.h"
 #include "model/profile.h"
+#include "model/rule_cost.h"
 #include "audit/ruleset.h"
 
 struct whatif_run {
@@ -16,6 +17,7 @@ struct whatif_run {
 	const struct ruleset *rules;
 	const struct profile *profile;
 	const struct prediction *pred;
+	const struct rule_costs *costs; /* per rule, zero where nothing walks */
 	const struct calibration *calib;
 	const char *calib_from; /* NULL: no calibration file, the series' slope */
 	const char *kernel;	/* where the prediction is made */
