@@ -19,10 +19,15 @@
 # real, the tar workload counted with `auditskip --json`, and the count held
 # to the prediction (within 1%: the workload's own calls vary a little).
 #
+# The predictions are priced with a calibration of this machine
+# (`auditskip calibrate`, visits and evaluations per field kind), made first
+# unless EVIDENCE_CALIBRATION names one; per rule set the report lists the
+# rules that cost the most over all workloads.
+#
 # The machine's rules and enabled flag are saved first and restored on exit
 # (bench/lib-audit.sh). Environment: RULES_DIR (default Debian's examples),
 # EVIDENCE_CROSS (rule files to load for the cross-check, default
-# "21-no32bit 42-injection 43-module-load 71-networking").
+# "21-no32bit 42-injection 43-module-load 71-networking"), EVIDENCE_CALIBRATION.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COMMAND="$0${*:+ $*}"
@@ -53,6 +58,12 @@ fi
 
 bench_policy_save
 STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+CAL=${EVIDENCE_CALIBRATION:-$W/calibration.json}
+if [ -z "${EVIDENCE_CALIBRATION:-}" ]; then
+	log "calibrating (auditskip calibrate: visits and evaluations)"
+	"$AUDITSKIP" calibrate --calibration "$CAL" >"$W/calibrate.out" 2>&1 ||
+		die "auditskip calibrate: $(tail -n 1 "$W/calibrate.out")"
+fi
 # Tasks forked after this have audit contexts; no rule is needed to profile.
 auditctl -e 1 >/dev/null
 
@@ -157,9 +168,11 @@ for f in "$RULES_DIR"/*.rules; do
 	fi
 	[ "$(jq -r '.exit_rules' "$W/$set_name.rules.json")" -gt 0 ] || continue
 	for w in $WORKLOADS; do
-		"$AUDITSKIP" whatif --file "$f" --profile "$W/$w.prof" --json >"$W/$set_name.$w.json" 2>"$W/err" ||
+		"$AUDITSKIP" whatif --file "$f" --profile "$W/$w.prof" --calibration "$CAL" --json \
+			>"$W/$set_name.$w.json" 2>"$W/err" ||
 			die "whatif $set_name on $w failed: $(tail -n 2 "$W/err")"
-		"$AUDITSKIP" advise --file "$f" --never-prefix --profile "$W/$w.prof" --json \
+		"$AUDITSKIP" advise --file "$f" --never-prefix --profile "$W/$w.prof" \
+			--calibration "$CAL" --json \
 			>"$W/$set_name.$w.prefix.json" 2>"$W/err" ||
 			die "advise --never-prefix $set_name on $w failed: $(tail -n 2 "$W/err")"
 		paste <(jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
@@ -210,8 +223,8 @@ report() {
 		echo "  - $w: ${WHAT[$w]}, $(jq '[.syscalls[].calls] | add' "$W/$w.prof") calls"
 	done
 	echo "- perm-narrowed masks: $(jq -r .perm_classes "$W/30-stig.build.json")"
-	echo "- predictions: \`auditskip whatif --file FILE --profile PROFILE --json\`; ns saved priced by"
-	echo "  $(jq -r 'if .calibration.calibrated then "this machine'"'"'s calibration" else "the series'"'"' 2.8 ns per visited entry (no calibration file)" end' "$W/30-stig.build.json" 2>/dev/null || echo 'the time model')"
+	echo "- predictions: \`auditskip whatif --file FILE --profile PROFILE --json\`, priced by this"
+	echo "  machine's calibration (\`auditskip calibrate\`): $(jq -r '"\(.ns_per_entry * 100 | round / 100) ns per visited entry (fit), an evaluation " + ([.evaluation_ns | to_entries[] | "\(.key) \(.value * 10 | round / 10)"] | join(", ")) + " ns"' "$CAL")"
 	echo
 	echo "![share of walks skipped](${PNG##*/})"
 	echo
@@ -238,6 +251,10 @@ report() {
 		echo "- $s: $(jq -r '.skip_blockers.patch | "the fewest rules whose removal or narrowing lets the skip fire (\(.rule_count)): " + ([.rules[].text] | join("; ")) + "; without them the mask has \(.mask_bits_without) bits"' "$W/$s.rules.json")"
 	done
 	echo
+	echo "## Where the time goes"
+	echo
+	where_time_goes
+	echo
 	echo "## Cross-check: loaded for real"
 	echo
 	echo "The tar workload counted by \`auditskip --json -m tracepoint\` with the file loaded, against"
@@ -251,6 +268,36 @@ report() {
 		echo
 		echo "Files the reader refused (as auditctl would): $(tr '\n' ';' <"$W/refused.txt")"
 	fi
+}
+
+# Per rule set, the rules whose visits and evaluations cost the most, summed
+# over every workload (whatif's cost per exit rule), as ns per syscall.
+where_time_goes() {
+	echo "Per rule set, the ten exit rules that cost the most over all workloads: NS is ns per"
+	echo "syscall of all workloads (visits shared among the rules a walk reaches, evaluations priced"
+	echo "by the field kind that ends them), SHARE its part of the set's walk time, EVALS the share"
+	echo "of walks its mask sends into its fields."
+	echo
+	echo "| rule set | rule | NS | SHARE | EVALS |"
+	echo "|---|---|---|---|---|"
+	for f in "$W"/*.rules.json; do
+		local s=${f##*/}
+		s=${s%.rules.json}
+		ls "$W/$s".*.json 2>/dev/null | grep -qv 'prefix\|rules' || continue
+		jq -s -r --arg s "$s" '
+			map(select(.type == "whatif")) as $runs
+			| ([$runs[] | [.syscalls[].calls] | add] | add) as $calls
+			| ([$runs[].walks_ns] | add) as $total
+			| ([$runs[].walks] | add) as $walks
+			| [range(0; $runs[0].rules | length) as $i
+			   | select($runs[0].rules[$i].exit_list)
+			   | { text: $runs[0].rules[$i].text,
+			       ns: ([$runs[].rules[$i].cost_ns] | add),
+			       evals: ([$runs[].rules[$i].field_checks] | add) }]
+			| sort_by(-.ns) | .[:10][]
+			| "| \($s) | `\(.text)` | \(if $calls > 0 then (.ns / $calls * 100 | round / 100) else 0 end) | \(if $total > 0 then (.ns / $total * 1000 | round / 10) else 0 end)% | \(if $walks > 0 then (.evals / $walks * 1000 | round / 10) else 0 end)% |"
+		' $(ls "$W/$s".*.json | grep -v 'prefix\|rules')
+	done
 }
 
 # The chart, from the report itself (bench/evidence-chart.sh; `make

@@ -304,7 +304,7 @@ t_time() {
 			dump time-calibrate
 		else
 			pass time-calibrate
-			echo "VMTEST RESULT time-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|ns_empty_walk|ns_walk_call|points\.[0-9]+\.(rules|ns))=' | tr '\n' ' ')"
+			echo "VMTEST RESULT time-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|ns_empty_walk|ns_walk_call|points\.[0-9]+\.(rules|ns)|evaluation_ns\.[a-z_]+)=' | tr '\n' ' ')"
 		fi
 	fi
 	points="$TM_COUNTS stig stig-advised stig-prefix"

@@ -363,6 +363,12 @@ time_table() {
 			i=$((i + 1))
 		done
 		echo
+		evals=
+		for k in arch uid auid gid perm exit success dir exe arch_pass match; do
+			v=$(r unpatched time-calibration "evaluation_ns.$k")
+			[ -n "$v" ] && evals="$evals $k $(printf '%.1f' "$v"),"
+		done
+		[ -n "$evals" ] && echo "evaluations (ns each beyond the visit):${evals%,}"
 	fi
 	printf '%-5s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' rules unp-med pat-med meas-med \
 		unp-min pat-min meas-min pred err-med err-min
