@@ -226,6 +226,23 @@ static void test_latency_one_point(void **state)
 }
 
 /* Latency at `entries` less latency at 0, never negative, 0 for no entries. */
+/* A point above a longer list's is noise: the curve never falls. */
+static void test_latency_never_falls(void **state)
+{
+	struct calibration c = {
+		.ns_per_entry = 2,
+		.ns_empty_walk = 500,
+		.npoints = 3,
+		.points = { { 1, 580 }, { 16, 540 }, { 64, 700 } },
+	};
+
+	(void)state;
+	assert_ns(calibration_latency_at(&c, 1), 540);
+	assert_ns(calibration_latency_at(&c, 16), 540);
+	assert_ns(calibration_latency_at(&c, 0), 500);
+	assert_ns(calibration_latency_at(&c, 40), 620);
+}
+
 static void test_walk_ns(void **state)
 {
 	struct calibration c = curve();
@@ -404,6 +421,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_latency_past_last_two_points),
 		cmocka_unit_test(test_latency_one_point),
 		cmocka_unit_test(test_latency_empty_walk),
+		cmocka_unit_test(test_latency_never_falls),
 		cmocka_unit_test(test_walk_ns),
 		cmocka_unit_test(test_fit_slope),
 		cmocka_unit_test(test_round_trip),

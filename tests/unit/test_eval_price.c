@@ -13,6 +13,7 @@
 #include "unit_main.h"
 #include <libaudit.h>
 #include "audit/rules_file.h"
+#include "model/designs.h"
 #include "model/eval_price.h"
 #include "model/rule_cost.h"
 
@@ -163,6 +164,56 @@ static void test_rule_costs_add_up(void **state)
 	ruleset_free(&rs);
 }
 
+/*
+ * The 2023 design: a context made dummy for calls no exit rule or watch
+ * names, saving the walk and the context; never with a task rule loaded.
+ */
+static void test_designs(void **state)
+{
+	static struct prediction pr;
+	struct calibration c = priced();
+	unsigned int getpid = nr("getpid", MACH_86_64), chmod = nr("chmod", MACH_86_64);
+	unsigned int read = nr("read", MACH_86_64);
+	struct design_savings d;
+	struct kernel_classes kc;
+	struct ruleset rs;
+
+	(void)state;
+	c.ns_context = 100;
+	kernel_classes_from_tables(&kc);
+	read_set(
+		"-a always,exit -F arch=b64 -S chmod -F auid>=1000 -k perm_mod\n"
+		"-a always,exit -F arch=b64 -S read -F dir=/etc -k etc\n",
+		&rs);
+	/* A watch: counted per syscall by the 2023 design, never walked. */
+	rs.rules[1].inode_hash = true;
+	pr.exit_rules = 1;
+	pr.walks_at_all = true;
+	pr.slot[getpid].walks = pr.slot[getpid].skippable_walks = 100;
+	pr.slot[chmod].walks = 10;
+	pr.slot[read].walks = pr.slot[read].skippable_walks = 5;
+	assert_int_equal(design_savings_make(&rs, &pr, &kc, &c, &d), 0);
+	assert_null(d.not_2023);
+	/* The series skips getpid and read (a walk of one entry: 2 ns). */
+	assert_int_equal(d.total_walks[DESIGN_SERIES], 105);
+	assert_true(d.total_ns[DESIGN_SERIES] == 105 * 2.0);
+	/* 2023: getpid only (the watch names read), the walk and the context. */
+	assert_int_equal(d.total_walks[DESIGN_2023], 100);
+	assert_true(d.total_ns[DESIGN_2023] == 100 * (2.0 + 100));
+	/* The prefix ends the getpid and read walks, not chmod's. */
+	assert_int_equal(d.walks[DESIGN_PREFIX][getpid], 100);
+	assert_int_equal(d.walks[DESIGN_PREFIX][chmod], 0);
+	design_savings_free(&d);
+	ruleset_free(&rs);
+
+	read_set("-a always,exit -F arch=b64 -S chmod -k perm_mod\n-a always,task -F uid=0\n", &rs);
+	assert_int_equal(design_savings_make(&rs, &pr, &kc, &c, &d), 0);
+	assert_non_null(d.not_2023);
+	assert_int_equal(d.total_walks[DESIGN_2023], 0);
+	design_savings_free(&d);
+	ruleset_free(&rs);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +221,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_walk_ends_at_a_rule_that_passes),
 		cmocka_unit_test(test_unpriced_calibration),
 		cmocka_unit_test(test_rule_costs_add_up),
+		cmocka_unit_test(test_designs),
 	};
 
 	return unit_main(argc, argv, "eval price", tests, NULL, NULL);

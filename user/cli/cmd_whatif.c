@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "audit/kernel_rule.h"
 #include "audit/rules_source.h"
 #include "audit/ruleset.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/kernel_option.h"
 #include "live/sysinfo.h"
+#include "model/designs.h"
 #include "model/prediction.h"
 #include "model/profile.h"
 #include "model/rule_cost.h"
@@ -96,8 +98,8 @@ static const struct argp argp = { options, parse_opt, NULL, doc, cli_children_wi
 
 static void report(const struct whatif_options *o, const struct ruleset *rs,
 		   const struct profile *prof, const struct prediction *pred,
-		   const struct rule_costs *costs, const struct calibration *calib,
-		   const char *calib_from)
+		   const struct rule_costs *costs, const struct design_savings *designs,
+		   const struct calibration *calib, const char *calib_from)
 {
 	char kernel[128];
 
@@ -110,6 +112,7 @@ static void report(const struct whatif_options *o, const struct ruleset *rs,
 				  .profile = prof,
 				  .pred = pred,
 				  .costs = costs,
+				  .designs = designs,
 				  .calib = calib,
 				  .calib_from = calib_from,
 				  .kernel = kernel,
@@ -125,6 +128,8 @@ int do_whatif(int argc, char **argv)
 	struct calibration calib;
 	struct prediction pred;
 	struct rule_costs costs = { 0 };
+	struct design_savings designs;
+	struct kernel_classes kc;
 	struct ruleset rs = { 0 };
 	struct profile *prof;
 	const char *calib_from;
@@ -155,7 +160,16 @@ int do_whatif(int argc, char **argv)
 		prediction_free(&pred);
 		goto out;
 	}
-	report(&o, &rs, prof, &pred, &costs, &calib, calib_from);
+	/* The prefix from the tables' classes, as the sharper masks here are built. */
+	kernel_classes_from_tables(&kc);
+	if (design_savings_make(&rs, &pred, &kc, &calib, &designs)) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		rule_costs_free(&costs);
+		prediction_free(&pred);
+		goto out;
+	}
+	report(&o, &rs, prof, &pred, &costs, &designs, &calib, calib_from);
+	design_savings_free(&designs);
 	rule_costs_free(&costs);
 	prediction_free(&pred);
 	ret = 0;

@@ -358,6 +358,13 @@ double calibration_latency_at(const struct calibration *c, double rules)
 			p[n++] = c->points[i];
 	if (n < 2 || (n == 2 && p[0].rules == 0))
 		return rules * c->ns_per_entry;
+	/*
+	 * A longer list cannot walk faster, and disturbances only add time: a
+	 * point above one measured with more rules is noise, lowered to it.
+	 */
+	for (int i = n - 2; i >= 0; i--)
+		if (p[i].ns > p[i + 1].ns)
+			p[i].ns = p[i + 1].ns;
 	if (rules > p[n - 1].rules)
 		return extend_past_last(p, n, rules);
 	/* The segment holding `rules`; below the first point, the first segment. */

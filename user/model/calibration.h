@@ -101,7 +101,8 @@ double calibration_fit_slope(const struct calibration_point *p, int n);
  * getpid latency at `rules` non-matching exit rules: piecewise linear
  * through ns_empty_walk at 0 (when measured) and the points with rules >= 1,
  * extended below the first along the first segment and past the last along
- * the fitted slope of the upper half of the points. With fewer than two
+ * the fitted slope of the upper half of the points; a point above one with
+ * more rules is taken as noise and lowered to it. With fewer than two
  * points of rules >= 1, rules * ns_per_entry.
  */
 double calibration_latency_at(const struct calibration *c, double rules);

@@ -270,36 +270,57 @@ static double walk_cost_ns(const struct calibration *c, const struct ruleset *rs
 	return calibration_walk_ns(c, (double)visited) + evals;
 }
 
-int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
-			 const struct prediction *before, const struct prediction *rewritten,
-			 const struct calibration *c, double seconds,
-			 struct never_prefix_prediction *out)
+int never_prefix_slot_savings(const struct never_prefix *p, const struct ruleset *rs,
+			      const struct calibration *c, const __u64 *walks, double *saved)
 {
 	struct audit_rule prefix[NR_ARCHES];
 	struct rule_field arch[NR_ARCHES];
 	struct ruleset with;
 
-	memset(out, 0, sizeof(*out));
 	if (prefixed_set(rs, p, prefix, arch, &with))
 		return -ENOMEM;
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
+		__u32 elf = p->arch_elf[s / NR_SLOTS];
+		unsigned int nr = s % NR_SLOTS;
+
+		saved[s] = walks[s] ? (double)walks[s] * (walk_cost_ns(c, rs, elf, nr) -
+							  walk_cost_ns(c, &with, elf, nr)) :
+				      0;
+	}
+	free(with.rules);
+	return 0;
+}
+
+int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
+			 const struct prediction *before, const struct prediction *rewritten,
+			 const struct calibration *c, double seconds,
+			 struct never_prefix_prediction *out)
+{
+	__u64 *walks = calloc(NR_COUNT_SLOTS, sizeof(*walks));
+	double *saved = calloc(NR_COUNT_SLOTS, sizeof(*saved));
+	int err = walks && saved ? 0 : -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS && !err; s++)
+		walks[s] = before->slot[s].walks;
+	err = err ?: never_prefix_slot_savings(p, rs, c, walks, saved);
+	if (err)
+		goto out;
 	out->seconds = seconds;
 	out->exit_rules = before->exit_rules;
 	out->walks = before->total.walks;
 	out->evaluations_priced = calibration_prices_evaluations(c);
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
 		int a = s / NR_SLOTS;
-		unsigned int nr = s % NR_SLOTS;
-		__u64 walks = before->slot[s].walks;
 
-		if (!walks)
-			continue;
-		if (p->nnamed[a] && mask_test(p->named[a], nr))
-			out->ended[a] += walks;
-		out->prefix_ns += (double)walks * (walk_cost_ns(c, rs, p->arch_elf[a], nr) -
-						   walk_cost_ns(c, &with, p->arch_elf[a], nr));
+		if (p->nnamed[a] && mask_test(p->named[a], s % NR_SLOTS))
+			out->ended[a] += walks[s];
+		out->prefix_ns += saved[s];
 	}
-	free(with.rules);
 	out->patch_ns = prediction_saved_ns(before, c, COUNTER_ID_skippable_walks);
 	out->patch_rewrite_ns = prediction_saved_ns(rewritten, c, COUNTER_ID_skippable_walks);
-	return 0;
+out:
+	free(walks);
+	free(saved);
+	return err;
 }

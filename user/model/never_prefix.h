@@ -100,6 +100,14 @@ struct never_prefix_prediction {
 };
 
 /*
+ * What the prefix saves on `walks[slot]` walks of each slot (arch *
+ * NR_SLOTS + nr) under `rs`, into saved[slot]: each walk priced under `rs`
+ * and under the prefixed set as below. 0 or -ENOMEM.
+ */
+int never_prefix_slot_savings(const struct never_prefix *p, const struct ruleset *rs,
+			      const struct calibration *c, const __u64 *walks, double *saved);
+
+/*
  * Prices each profiled walk under `rs` and under the prefixed set, each as
  * its visits (the latency curve) and its evaluations (eval_price.h): a walk
  * the prefix ends drops the rules it visited and evaluated for the prefix

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "model/calibration.h"
+#include "model/designs.h"
 #include "model/prediction.h"
 #include "model/profile.h"
 #include "model/rule_cost.h"
@@ -18,6 +19,7 @@ struct whatif_run {
 	const struct profile *profile;
 	const struct prediction *pred;
 	const struct rule_costs *costs; /* per rule, zero where nothing walks */
+	const struct design_savings *designs;
 	const struct calibration *calib;
 	const char *calib_from; /* NULL: no calibration file, the series' slope */
 	const char *kernel;	/* where the prediction is made */
