@@ -228,12 +228,12 @@ static void test_prediction_priced(void **state)
 	assert_true(pp.evaluations_priced);
 	/*
 	 * getpid: 10 visits and the dir rule's evaluation (20 + 50), then the
-	 * b64 prefix entry: a visit, its arch passing, the match (2 + 10 + 30).
+	 * b64 prefix entry: a visit and the match, its arch field (2 + 30).
 	 * openat: the same evaluations, two visits more, and the b32 prefix
 	 * rule's failing arch check where its mask has openat's number.
 	 */
 	compat_eval = mask_test(p.named[ARCH_COMPAT], openat) ? 10 : 0;
-	assert_float_equal(pp.prefix_ns, 1000 * (70.0 - 42.0) - 100 * (2 * 2.0 + compat_eval),
+	assert_float_equal(pp.prefix_ns, 1000 * (70.0 - 32.0) - 100 * (2 * 2.0 + compat_eval),
 			   1e-6);
 	ruleset_free(&rs);
 }

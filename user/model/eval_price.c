@@ -42,6 +42,7 @@ static bool arch_passes(const struct rule_field *f, __u32 arch_elf)
 double eval_price_ns(const struct calibration *c, const struct audit_rule *r, __u32 arch_elf,
 		     unsigned int nr, bool *ends)
 {
+	bool passed = false;
 	double ns = 0;
 
 	*ends = false;
@@ -55,9 +56,11 @@ double eval_price_ns(const struct calibration *c, const struct audit_rule *r, __
 		if (f->type != AUDIT_ARCH || !arch_passes(f, arch_elf))
 			return ns + calibration_eval_ns(c, eval_kind_of_field(f->type));
 		ns += calibration_arch_pass_ns(c);
+		passed = true;
 	}
+	/* The match kind's price holds one field that passes: the first here. */
 	*ends = true;
-	return ns + calibration_eval_ns(c, EVAL_MATCH);
+	return ns - (passed ? calibration_arch_pass_ns(c) : 0) + calibration_eval_ns(c, EVAL_MATCH);
 }
 
 double eval_walk_ns(const struct calibration *c, const struct ruleset *rs, __u32 arch_elf,

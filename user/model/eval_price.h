@@ -20,8 +20,8 @@ enum eval_kind eval_kind_of_field(__u32 type);
  * arch field that passes priced by calibration_arch_pass_ns() and the first
  * other field by calibration_eval_ns(), as the one that fails (a walk that
  * matches nothing fails every rule, and only the arch field's outcome is
- * known offline). A rule whose every field passes ends the walk: EVAL_MATCH,
- * *ends set.
+ * known offline). A rule whose every field passes ends the walk: EVAL_MATCH
+ * (which holds one passing field) and any further passing fields, *ends set.
  */
 double eval_price_ns(const struct calibration *c, const struct audit_rule *r, __u32 arch_elf,
 		     unsigned int nr, bool *ends);
