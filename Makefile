@@ -378,8 +378,9 @@ kernel-ab: kernels static
 	$(Q)tests/kernel-ab/run.sh $(KVER)
 
 # What a stock kernel saves today: 30-stig behind advise --never-prefix timed
-# on the unpatched 7.2 kernel against the patched one under advise's rewrite
-# (the A/B harness's time tests, -icount), the table kept in bench/results.
+# on the unpatched 7.2 kernel against the patched one under advise's rewrite,
+# and the 2023 design's port against its prediction (the A/B harness's time
+# tests, -icount), the table kept in bench/results.
 today: KVER := 7.2
 today: kernels static
 	$(Q)KERNEL_AB_TESTS=time KERNEL_AB_TIMEOUT=$${KERNEL_AB_TIMEOUT:-3600} \

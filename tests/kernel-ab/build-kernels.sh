@@ -270,13 +270,40 @@ else
 	build_kernel patched "$PKEY"
 fi
 
-# Warnings from the files the patches touch are errors here.
-touched=$(cat "${PATCH_FILES[@]}" | sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' | sort -u)
-for f in $touched; do
-	if grep -F "$f:" "$KOUT/patched/build.log" | grep 'warning:' >/dev/null; then
-		grep -F "$f:" "$KOUT/patched/build.log" >&2
-		die "the patched kernel has compiler warnings in $f"
+# The 2023 design's port (patches/KVER-2023), where there is one, built the
+# same way beside them: kernel-ab times it against its prediction.
+PATCHES_2023=$ROOT/patches/$KV-2023
+KERNELS="unpatched patched"
+if [ -d "$PATCHES_2023" ]; then
+	KERNELS="$KERNELS design2023"
+	D_FILES=("$PATCHES_2023"/0*.patch)
+	DKEY=$(printf '%s\n' "$SRC_VER" "$FRAG_HASH" "$TOOLS" "$(cat "${D_FILES[@]}" | sha)" | sha)
+	if up_to_date design2023 "$DKEY"; then
+		log "design2023: up to date (built in $(cat "$KOUT/design2023/build-seconds") s), skipping"
+	else
+		if [ ! -f "$WORK/build/design2023/.config" ] && [ -f "$WORK/build/unpatched/vmlinux" ]; then
+			log "design2023: seeding the build directory from the unpatched build"
+			rm -rf "$WORK/build/design2023"
+			cp -a "$WORK/build/unpatched" "$WORK/build/design2023"
+			KIND="incremental, seeded from the unpatched build"
+		fi
+		apply_patches "${D_FILES[@]}"
+		build_kernel design2023 "$DKEY"
 	fi
+	grep -q ' audit_count_syscall_rule$' "$KOUT/design2023/System.map" ||
+		die "design2023: no audit_count_syscall_rule in System.map: is the port applied?"
+fi
+
+# Warnings from the files the patches touch are errors here.
+touched=$(cat "${PATCH_FILES[@]}" ${D_FILES[@]+"${D_FILES[@]}"} | sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' | sort -u)
+for f in $touched; do
+	for n in $KERNELS; do
+		[ $n = unpatched ] && continue
+		if grep -F "$f:" "$KOUT/$n/build.log" | grep 'warning:' >/dev/null; then
+			grep -F "$f:" "$KOUT/$n/build.log" >&2
+			die "the $n kernel has compiler warnings in $f"
+		fi
+	done
 done
 
 grep -q ' audit_exit_syscalls$' "$KOUT/patched/System.map" ||
@@ -286,7 +313,7 @@ if grep -q ' audit_exit_syscalls$' "$KOUT/unpatched/System.map"; then
 fi
 
 echo "kernel $KERNELVERSION ($SRC_PKG $SRC_VER), fragment $FRAG_HASH, patches $PATCH_HASH"
-for n in unpatched patched; do
+for n in $KERNELS; do
 	echo "  $n: $KOUT/$n/bzImage ($(du -k "$KOUT/$n/bzImage" | cut -f1) KiB)," \
 		"last build $(cat "$KOUT/$n/build-seconds") s ($(cat "$KOUT/$n/build-kind" 2>/dev/null || echo '?'))" \
 		"with $(cat "$KOUT/$n/build-jobs" 2>/dev/null || echo '?') jobs," \

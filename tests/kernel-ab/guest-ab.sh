@@ -40,9 +40,12 @@ for w in $(cat /proc/cmdline); do
 	case "$w" in abtest=*) ABTEST=${w#abtest=} ;; esac
 done
 
-# The patched kernel has the aggregate mask (patches/KVER/0002).
+# The patched kernel has the aggregate mask (patches/KVER/0002); the 2023
+# design's port counts rules per syscall (patches/KVER-2023).
 if grep -q ' audit_exit_syscalls$' /proc/kallsyms; then
 	VARIANT=patched
+elif grep -q ' audit_count_syscall_rule$' /proc/kallsyms; then
+	VARIANT=design2023
 else
 	VARIANT=unpatched
 fi
@@ -308,6 +311,13 @@ t_time() {
 		fi
 	fi
 	points="$TM_COUNTS stig stig-advised stig-prefix"
+	workloads="stig stig-advised stig-prefix"
+	# The 2023 design is held to the rule counts and advise's rewrite only.
+	if [ $VARIANT = design2023 ]; then
+		points="$TM_COUNTS stig-advised"
+		workloads=stig-advised
+	fi
+	[ $VARIANT = unpatched ] && [ -s $cal ] && tm_profiles
 	rev=$(echo $points | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
 	pass=0
 	while [ $pass -lt $TM_PASSES ]; do
@@ -321,7 +331,7 @@ t_time() {
 			log "time: pass $((pass + 1)), $p: getpid median $1 ns, lowest round $2 ns"
 		done
 		# The workload under each real rule set, once a pass: it is slow.
-		for p in stig stig-advised stig-prefix; do
+		for p in $workloads; do
 			tm_load $p || continue
 			v=$(tm_var $p)
 			ns=$(wl_ns) || fail time-workload "the tar workload failed"
@@ -336,6 +346,7 @@ t_time() {
 		eval "ns_min=\${m_$v:-}"
 		pred=
 		pred_walks=
+		pred_2023=
 		tm_load $p
 		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
 			tool time-pred-$p --mode filter-op --json --calibration $cal -- getpid_loop $N
@@ -344,13 +355,16 @@ t_time() {
 			pred_saved=$(scget_arch $T/time-pred-$p.sum x86_64 $NR_GETPID saved_ns)
 			pred=$(awk -v s="${pred_saved:-0}" -v n=$N 'BEGIN { printf "%.2f", s / n }')
 			[ $rc -eq 0 ] || { fail time-pred-$p "auditskip exit status $rc"; dump time-pred-$p; }
+			whatif_2023 $p getpid
 		fi
 		echo "VMTEST RESULT time-$p variant=$VARIANT getpid_ns=$ns getpid_min_ns=$ns_min calls=$N" \
-			"pred_ns=$pred pred_walks=$pred_walks exit_rules=$(auditctl -l | grep -vc '^No rules')"
+			"pred_ns=$pred pred_walks=$pred_walks pred_2023_ns=$pred_2023" \
+			"exit_rules=$(auditctl -l | grep -vc '^No rules')"
 	done
 	[ $VARIANT = unpatched ] && [ -s $cal ] && t_prefix_predict
-	for p in stig stig-advised stig-prefix; do
+	for p in $workloads; do
 		pred=
+		pred_2023=
 		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
 			tm_load $p
 			tool time-pred-wl-$p --mode filter-op --json --calibration $cal -- sh -c "$WL_TAR"
@@ -361,20 +375,44 @@ t_time() {
 				"$(get $T/time-pred-wl-$p.sum skippable_walks) skippable, $(get $T/time-pred-wl-$p.sum prefix_walks) ended by a prefix," \
 				"mask bits $(get $T/time-pred-wl-$p.sum mask_bits)"
 		fi
+		[ $VARIANT = unpatched ] && [ -s $cal ] && whatif_2023 $p tar
 		eval "ns=\${wl_$(tm_var $p):-}"
-		echo "VMTEST RESULT time-$p-tar variant=$VARIANT ns=$ns runs=$TM_WL_RUNS pred_ns_per_run=$pred"
+		echo "VMTEST RESULT time-$p-tar variant=$VARIANT ns=$ns runs=$TM_WL_RUNS pred_ns_per_run=$pred" \
+			"pred_2023_ns_per_run=$pred_2023"
 	done
 	rules_reset
 	t_kernel_log
+}
+
+# tm_profiles: the getpid loop and one tar run, profiled with no rule
+# loaded, for what auditskip predicts offline (the prefix, the 2023 design).
+tm_profiles() {
+	rules_reset
+	tool time-prof-getpid profile -o $T/getpid.prof -- getpid_loop $N
+	tool time-prof-tar profile -o $T/tar.prof -- sh -c "$WL_TAR"
+}
+
+# whatif_2023 POINT WORKLOAD: pred_2023, what `auditskip whatif` predicts
+# the 2023 design saves under the rules loaded now: per getpid (the getpid
+# loop's getpid entry over its calls) or per tar run (the whole profile).
+whatif_2023() {
+	pred_2023=
+	tool time-2023-$1-$2 whatif --profile $T/$2.prof --calibration $cal --json
+	[ $rc -eq 0 ] || { fail time-2023-$1-$2 "auditskip whatif exit status $rc"; dump time-2023-$1-$2; return; }
+	jflat <$T/time-2023-$1-$2.out >$T/time-2023-$1-$2.flat
+	if [ $2 = getpid ]; then
+		pred_2023=$(awk -F= -v n=$N '/^syscalls\.[0-9]+\.name=getpid$/ { split($1, k, "."); i = k[2] }
+			{ v[$1] = $2 } END { printf "%.2f", v["syscalls." i ".saved_ns_2023"] / n }' $T/time-2023-$1-$2.flat)
+	else
+		pred_2023=$(awk -F= '/^designs\.[0-9]+\.design=2023$/ { split($1, k, "."); i = k[2] }
+			{ v[$1] = $2 } END { printf "%.0f", v["designs." i ".saved_ns"] }' $T/time-2023-$1-$2.flat)
+	fi
 }
 
 # What `advise --never-prefix --profile` predicts the prefix saves on 30-stig
 # (loaded as it is), for the getpid loop and one tar run, each profiled
 # with no rule loaded and priced with this guest's calibration.
 t_prefix_predict() {
-	rules_reset
-	tool time-prof-getpid profile -o $T/getpid.prof -- getpid_loop $N
-	tool time-prof-tar profile -o $T/tar.prof -- sh -c "$WL_TAR"
 	tm_load stig
 	for w in getpid tar; do
 		tool time-prefix-$w advise --never-prefix --profile $T/$w.prof --calibration $cal --json

@@ -71,6 +71,10 @@ MEM=1G
 # shellcheck disable=SC2034
 SMP=${KERNEL_AB_SMP:-1}
 VARIANTS="unpatched patched"
+# The 2023 design's port (patches/KVER-2023), timed beside them where built.
+[ -d "$ROOT/patches/$KV-2023" ] && TIME_VARIANTS="$VARIANTS design2023" || TIME_VARIANTS=$VARIANTS
+# variants_of TEST: the kernels a test boots.
+variants_of() { if [ "$1" = time ]; then echo "$TIME_VARIANTS"; else echo "$VARIANTS"; fi; }
 
 # Result lines as the guests print them (pass, fail: tests/lib/common.sh).
 RESULT_PREFIX="VMTEST "
@@ -86,14 +90,14 @@ die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
 T_START=$(date +%s)
 vm_host_tools
-for v in $VARIANTS; do
+for v in $(variants_of time); do
 	[ -f "$KOUT/$v/bzImage" ] || die "no $KOUT/$v/bzImage: run 'make kernels KVER=$KV' first"
 done
 mkdir -p "$WORK"
 echo "VMTEST INFO tools: $STATIC/auditskip (sha256 $(sha256sum <"$STATIC/auditskip" | cut -c1-12)," \
 	"repository at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- bpf user include 2>/dev/null ||
 		echo ', with uncommitted changes in bpf/ user/ include/'))"
-for v in $VARIANTS; do
+for v in $(variants_of time); do
 	echo "VMTEST INFO $v kernel: $KOUT/$v/bzImage, $(grep -o '^# Linux/x86 [^ ]*' "$KOUT/$v/config" 2>/dev/null | cut -d' ' -f3)," \
 		"built in $(cat "$KOUT/$v/build-seconds" 2>/dev/null || echo '?') s"
 done
@@ -124,10 +128,10 @@ for t in $TESTS; do
 	rm -f "$WORK"/status-*-$t
 	# Timings only mean something with one guest on the machine.
 	if [ -n "${KERNEL_AB_SERIAL:-}" ] || [ $t = time ]; then
-		for v in $VARIANTS; do boot $v $t; done
+		for v in $(variants_of $t); do boot $v $t; done
 	else
 		pids=()
-		for v in $VARIANTS; do
+		for v in $(variants_of $t); do
 			boot $v $t &
 			pids+=($!)
 		done
@@ -143,7 +147,7 @@ info() { echo "VMTEST INFO $*"; }
 declare -A R # R[variant|name|key] = value, from the guests' RESULT lines
 
 for t in $TESTS; do
-	for v in $VARIANTS; do
+	for v in $(variants_of $t); do
 		logf=$WORK/console-$v-$t.log.txt
 		read -r status secs <"$WORK/status-$v-$t"
 		kver=$(grep -o 'VMTEST BOOT [^ ]*' "$logf" | head -n 1 | cut -d' ' -f3 || true)
@@ -411,6 +415,45 @@ time_table() {
 	[ $ok = 1 ]
 }
 
+# design_table: the 2023 design's port against the unpatched kernel, with
+# what `auditskip whatif` predicted for it on the unpatched kernel. One line
+# per point: "POINT measured predicted unpatched" (getpid, ns; tar, ns per
+# run), "?" where a number is missing.
+design_table() {
+	local p u d pr n m
+	for p in 1 32 128 256 stig-advised; do
+		u=$(r unpatched time-$p getpid_ns)
+		d=$(r design2023 time-$p getpid_ns)
+		pr=$(r unpatched time-$p pred_2023_ns)
+		m='?'
+		[ -n "$u" ] && [ -n "$d" ] && m=$(awk -v u="$u" -v d="$d" 'BEGIN { printf "%.1f", u - d }')
+		echo "$p $m ${pr:-?} ${u:-?}"
+	done
+	u=$(r unpatched time-stig-advised-tar ns)
+	d=$(r design2023 time-stig-advised-tar ns)
+	pr=$(r unpatched time-stig-advised-tar pred_2023_ns_per_run)
+	n=$(r unpatched time-stig-advised-tar runs)
+	if [ -n "$u" ] && [ -n "$d" ] && [ -n "$n" ]; then
+		awk -v u="$u" -v d="$d" -v pr="${pr:-?}" -v n="$n" 'BEGIN { printf "tar %.1f %s %.1f\n", (u - d) / n, pr, u / n }'
+	else
+		echo "tar ? ? ?"
+	fi
+}
+
+# design_words: design_table's lines, for a reader.
+design_words() {
+	echo "The 2023 design (patches/$KV-2023, a port of Cloudflare's rejected 'audit: check syscall"
+	echo "bitmap on entry'): ns saved per getpid and per tar run, unpatched less the port, against"
+	echo "auditskip whatif's prediction (designs: 2023) on the unpatched kernel, its calibration;"
+	echo "getpid under N openat rules (as above) or advise's rewrite of 30-stig (whose watches name"
+	echo "every syscall: the design never fires)."
+	awk '{
+		if ($2 == "?" || $3 == "?") { printf "  %-12s no result\n", $1; next }
+		e = ($2 > 0.01 * $4 || $2 < -0.01 * $4) ? sprintf("err %+.0f%%", ($3 - $2) / $2 * 100) : "n/a: nothing to save"
+		printf "  %-12s measured %10.1f ns, predicted %10.1f ns (%s)\n", $1, $2, $3, e
+	}' "$1"
+}
+
 # prefix_table: 30-stig behind `advise --never-prefix` on the unpatched
 # kernel (what a stock kernel saves today) against the unpatched kernel
 # under 30-stig, and the patched kernel under advise's rewrite of it (the
@@ -476,6 +519,22 @@ case " $TESTS " in
 		pass time-model-accuracy
 	else
 		fail time-model-accuracy "prediction not within 10% of the measured saving: $bad"
+	fi
+	if [ "$TIME_VARIANTS" != "$VARIANTS" ]; then
+		design_table >"$WORK/design2023.txt"
+		design_words "$WORK/design2023.txt" >>"$WORK/timemodel.txt"
+		design_words "$WORK/design2023.txt" | sed 's/^/VMTEST INFO   /'
+		# Within 10% where there is something to save (32 rules and more,
+		# as for the series); where nothing is measured, nothing predicted.
+		bad=$(awk '$2 == "?" || $3 == "?" { printf "%s: no result; ", $1; next }
+			$1 == 1 { next }
+			$2 > 0.01 * $4 { d = $3 - $2; if (d < 0) d = -d; if (d > 0.1 * $2) printf "%s: predicted %s, measured %s; ", $1, $3, $2; next }
+			$3 > 0.01 * $4 { printf "%s: predicted %s where %s was measured; ", $1, $3, $2 }' "$WORK/design2023.txt")
+		if [ -z "$bad" ]; then
+			pass time-2023-accuracy
+		else
+			fail time-2023-accuracy "the 2023 design's predicted saving not within 10% of the measured: $bad"
+		fi
 	fi
 	prefix_table >"$WORK/prefix.txt"
 	prefix_words "$WORK/prefix.txt" >>"$WORK/timemodel.txt"
