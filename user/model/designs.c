@@ -67,7 +67,9 @@ static void price_series_and_2023(const struct ruleset *rs, const struct predict
 		d->ns[DESIGN_SERIES][s] = (double)pr->slot[s].skippable_walks * walk;
 		if (!d->not_2023 && walks && !mask_test(m, s % NR_SLOTS)) {
 			d->walks[DESIGN_2023][s] = walks;
-			d->ns[DESIGN_2023][s] = (double)walks * (walk + c->ns_context);
+			/* The empty walk's latency holds the call: counted once. */
+			d->ns[DESIGN_2023][s] =
+				(double)walks * (walk - c->ns_walk_call + c->ns_context);
 		}
 	}
 }
