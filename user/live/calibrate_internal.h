@@ -73,8 +73,11 @@ int calib_rules_remove(struct calib_run *r);
 
 /* calibrate_evals.c: the keyless never rule of the match kind (no key to tell it by). */
 bool calib_rule_is_eval_match(const struct audit_rule_data *d);
-/* ns per evaluation of each kind, from n rules (one for EVAL_MATCH), into c's ns_eval. */
-int calib_measure_evaluations(struct calib_run *r, int n, struct calibration *c);
+/*
+ * ns per evaluation of each kind into c's ns_eval, from 32 rules (fewer if
+ * max_rules is; one for EVAL_MATCH), priced against c's curve.
+ */
+int calib_measure_evaluations(struct calib_run *r, int max_rules, struct calibration *c);
 /* The evaluation rules deleted (one already gone is no error), else the error. */
 int calib_eval_rules_remove(struct calib_run *r);
 /* The dir and exe kinds' directory removed, once no evaluation rule is left. */
