@@ -155,10 +155,12 @@ done
 # ------------------------------------------------------------- what-ifs ---
 # One TSV line per rule set and workload:
 # set workload exit_rules mask_bits calls walks skippable arch perm visits saved_ns
-#     prefix_walks prefix_ns rewrite_ns
-# (the last three from `advise --never-prefix --profile`: the walks the
-# never,exit prefix ends on a stock kernel, what it saves, and what the patch
-# saves under advise's rewrite of the set)
+#     walks_2023 saved_2023 prefix_walks prefix_ns rewrite_ns
+# (walks_2023, saved_2023: the walks the 2023 design gives a dummy context
+# and what it saves, from whatif's designs; the last three from `advise
+# --never-prefix --profile`: the walks the never,exit prefix ends on a stock
+# kernel, what it saves, and what the patch saves under advise's rewrite of
+# the set)
 : >"$W/table.tsv"
 for f in "$RULES_DIR"/*.rules; do
 	set_name=$(basename "$f" .rules)
@@ -177,7 +179,8 @@ for f in "$RULES_DIR"/*.rules; do
 			die "advise --never-prefix $set_name on $w failed: $(tail -n 2 "$W/err")"
 		paste <(jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
 			([.syscalls[].calls] | add), .walks, .skippable_walks, .skippable_arch_mask,
-			.skippable_perm_mask, .needless_rule_visits, .saved_ns] | @tsv' "$W/$set_name.$w.json") \
+			.skippable_perm_mask, .needless_rule_visits, .saved_ns,
+			(.designs[] | select(.design == "2023") | .walks, .saved_ns)] | @tsv' "$W/$set_name.$w.json") \
 			<(jq -r '[.prediction.walks_ended_by_prefix, .prediction.prefix_ns,
 			.prediction.patch_rewrite_ns] | @tsv' "$W/$set_name.$w.prefix.json") >>"$W/table.tsv"
 	done
@@ -235,13 +238,16 @@ report() {
 	echo "per syscall; NS: ns saved per syscall. PREFIX: walks a stock kernel ends at once behind"
 	echo "\`advise --never-prefix\`'s never,exit rules (doc/never-prefix.md); PREFIX NS: ns it saves per"
 	echo "syscall today; BEST NS: ns the patch saves per syscall under advise's rewrite of the set."
+	echo "2023, 2023 NS: the walks the 2023 design (a dummy context at entry, doc/profiles.md) spares"
+	echo "and the ns it saves per syscall, the context's fixed cost included."
 	echo
-	echo "| rule set | exit rules | mask bits | workload | walks | PATCH | ARCH | PERM | VISITS | NS | PREFIX | PREFIX NS | BEST NS |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-	while IFS=$'\t' read -r s w er mb calls walks sk ar pe vi ns pw pns bns; do
-		printf '| %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s | %s%% | %s | %s |\n' "$s" "$er" "$mb" "$w" "$walks" \
+	echo "| rule set | exit rules | mask bits | workload | walks | PATCH | ARCH | PERM | VISITS | NS | 2023 | 2023 NS | PREFIX | PREFIX NS | BEST NS |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	while IFS=$'\t' read -r s w er mb calls walks sk ar pe vi ns w23 ns23 pw pns bns; do
+		printf '| %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s | %s%% | %s | %s%% | %s | %s |\n' "$s" "$er" "$mb" "$w" "$walks" \
 			"$(pct "$sk" "$walks")" "$(pct "$ar" "$walks")" "$(pct "$pe" "$walks")" \
 			"$(per "$vi" "$calls")" "$(per "$ns" "$calls")" \
+			"$(pct "${w23:-0}" "$walks")" "$(per "${ns23:-0}" "$calls")" \
 			"$(pct "${pw:-0}" "$walks")" "$(per "${pns:-0}" "$calls")" "$(per "${bns:-0}" "$calls")"
 	done <"$W/table.tsv"
 	echo

@@ -804,6 +804,13 @@ t_calibrate_walk_call() {
 		TOOL_TIMEOUT=400
 		tool calibrate calibrate -v --calibration "$T/cal.json" --max-rules 64 --cpu 0
 		TOOL_TIMEOUT=$_t
+		# This guest is fresh, never stale: a context that cost nothing
+		# (ns_context 0, "unknown") is the same noise, retried the same way.
+		_ctx=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_context=//p')
+		if [ $rc -eq 0 ] && [ -n "$_ctx" ] && awk -v x="$_ctx" 'BEGIN { exit !(x == 0) }'; then
+			log "calibrate: attempt $_try of 3 measured no cost for a non-dummy context on a fresh guest: noise"
+			[ $_try -lt 3 ] && continue
+		fi
 		[ $rc -eq 75 ] || break
 		log "calibrate: attempt $_try of 3 too noisy (exit 75): $(grep noisy "$T/calibrate.err" | tail -n 1)"
 	done
