@@ -29,7 +29,7 @@
 #include "live/calibrate.h"
 #include "live/calibrate_internal.h"
 
-/* The timing child's syscall for each field: getpid returns its pid, never these. */
+/* An exit value getpid never returns (it returns the caller's pid). */
 #define EXIT_THAT_FAILS (-4095)
 
 /*
