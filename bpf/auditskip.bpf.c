@@ -50,6 +50,7 @@ const volatile __u64 classes_addr = 0;	  /* &classes (kernel/auditfilter.c) */
 const volatile long corrupt_nr = -1;	  /* tests only: a bit the mirror must lack */
 const volatile bool per_comm = false;	  /* also count by process name */
 const volatile bool timing = false;	  /* time each walk (trampoline modes) */
+const volatile bool rule_counts = false;  /* --per-rule: matches by rule (outcome modes) */
 /*
  * `auditskip profile`: count every syscall audit would filter once a rule
  * is loaded. With no rule, contexts are dummy (audit_n_rules is 0) and no
@@ -166,6 +167,26 @@ struct {
 	__type(key, __u32);
 	__type(value, struct missed_match);
 } missed_log SEC(".maps");
+
+/* --per-rule: exit-list matches by rule and slot (struct rule_match_key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, MAX_RULE_MATCH_KEYS);
+	__type(key, struct rule_match_key);
+	__type(value, __u64);
+} rule_matches SEC(".maps");
+
+/*
+ * --per-rule: the exit list's priorities in its order, as the last rebuild
+ * walked it, so that the loader can name the rule of each one; lists are
+ * short and read after a listing, which rebuilds.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_EXIT_RULES);
+	__type(key, __u32);
+	__type(value, __u64);
+} exit_prios SEC(".maps");
 
 /* Tgids counted with -p or `-- COMMAND`. */
 struct {
@@ -530,6 +551,23 @@ static __always_inline void time_walk(struct count_slot *s, __u32 key, bool urin
 	h->ns += ns;
 }
 
+/* --per-rule: the rule that matched is the one whose priority the match set. */
+static __always_inline void count_rule_match(__u64 nr, __u32 arch, struct audit_context *actx)
+{
+	struct rule_match_key k = { .prio = BPF_CORE_READ(actx, prio),
+				    .slot = slot_key(nr, arch, false) };
+	static const __u64 zero;
+	__u64 *n = bpf_map_lookup_elem(&rule_matches, &k);
+
+	if (!n) {
+		bpf_map_update_elem(&rule_matches, &k, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&rule_matches, &k);
+		if (!n)
+			return;
+	}
+	(*n)++;
+}
+
 /*
  * The walk of syscall (or op) nr that began in slot s is over: count what
  * it found. t1: when it ended, with --timing (0 without).
@@ -541,6 +579,8 @@ static __always_inline void end_walk(struct count_slot *s, __u64 nr, __u32 arch,
 	if (t1 && s->walk.t0)
 		time_walk(s, slot_key(nr, arch, uring), uring, t1);
 	count_outcome(&s->counts, &s->walk, matched, nr, uring, actx);
+	if (rule_counts && matched && !uring)
+		count_rule_match(nr, arch, actx);
 }
 
 /*
@@ -1056,6 +1096,12 @@ static long rebuild_step(__u32 i, struct rebuild_walk *w)
 	e = (void *)next - bpf_core_field_offset(struct audit_entry, list);
 	if (bpf_core_read(rule_mask, sizeof(rule_mask), &e->rule.mask))
 		return 1;
+	if (rule_counts && !w->uring) {
+		__u64 prio = BPF_CORE_READ(e, rule.prio);
+		__u32 at = w->n;
+
+		bpf_map_update_elem(&exit_prios, &at, &prio, BPF_ANY);
+	}
 	/* Two loops, not a selected pointer the verifier cannot bound. */
 	if (w->uring) {
 		for (int k = 0; k < MASK_WORDS; k++)

@@ -240,6 +240,19 @@ struct stale_tally {
 
 /* Longest exit list the BPF rebuild walks; longer lists set `truncated`. */
 #define MAX_EXIT_RULES 65536
+
+/*
+ * --per-rule: matches by the rule that matched, named by its priority.
+ * audit_add_rule() gives every exit rule its own (higher for -A, lower for
+ * -a, both past all before), so the list runs in falling priority and a
+ * priority outlives its rule's moves; a match raises ctx->prio to it.
+ */
+#define MAX_RULE_MATCH_KEYS 16384
+struct rule_match_key {
+	__u64 prio;
+	__u32 slot; /* slot_key(): arch * NR_SLOTS + syscall slot */
+	__u32 pad;
+};
 /* Processes `-- COMMAND` can follow. */
 #define MAX_TRACKED 65536
 

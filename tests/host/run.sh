@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
-TESTS="exact live descendants per-comm pid full-mask mirror whatif signals bad-input"
+TESTS="exact live descendants per-comm per-rule pid full-mask mirror whatif signals bad-input"
 select_tests "$TESTS" "$@"
 host_begin
 
@@ -80,6 +80,31 @@ test_per_comm() {
 	check_eq per-comm "$(jq --argjson n "$N" 'select(.type == "summary") | .comms[0].skippable_walks >= $n' "$out")" true \
 		"its skippable walks include the N getpid"
 	check_eq per-comm "$(jq 'select(.type == "summary") | (.comms | length) <= 2' "$out")" true "bounded to --per-comm=2"
+	remove_rules
+}
+
+# --per-rule where the mode cannot see which rule matched: said to be
+# bounds; with rules that cannot match (no such uid) the bounds are the
+# truth: every walk visits every rule, and the openat walks evaluate the
+# openat rules, the getpid walks the getpid rule.
+test_per_rule() {
+	local out=$TMP/rule.json page=$TMP/rule.prom
+	add_rules 4 openat
+	add_rules 1 getpid "$KEY" 4100000
+	"$AUDITSKIP" --json --per-rule=3 --metrics-textfile "$page" -- "$GETPID_LOOP" "$N" >"$out"
+	local walks openat getpid
+	walks=$(summary_field "$out" walks)
+	openat=$(syscall_field "$out" openat walks)
+	getpid=$(syscall_field "$out" getpid walks)
+	check_eq per-rule "$(jq 'select(.type == "summary") | .rule_costs.exact' "$out")" false "tracepoint mode: bounds"
+	check_eq per-rule "$(jq -r 'select(.type == "summary") | .rule_costs.bound_because' "$out")" \
+		"this mode does not see which rule a walk matched" "the reason"
+	check_eq per-rule "$(jq -c --arg k "$KEY" 'select(.type == "summary") | [.rule_costs.rules[] | select(.key == $k) | [.visits, .evaluations, .matches]] | unique' "$out")" \
+		"[[$walks,$openat,0],[$walks,$getpid,0]]" "visits = every walk, evaluations = the rule's syscall's walks"
+	check_eq per-rule "$(grep -c '^auditskip_rule_visits_total{' "$page")" 3 "metrics: the dearest 3 only"
+	check_eq per-rule "$(grep -c "^auditskip_rule_evaluations_total{rule=\"[0-9]*\",key=\"$KEY\"} $getpid\$" "$page")" 1 \
+		"metrics: the getpid rule, the dearest, by line and key"
+	check_eq per-rule "$(grep '^auditskip_rule_costs_exact ' "$page")" "auditskip_rule_costs_exact 0" "metrics: not exact"
 	remove_rules
 }
 

@@ -143,7 +143,9 @@ static void test_rule_costs_add_up(void **state)
 		&rs);
 	p.calls[ARCH_NATIVE * NR_SLOTS + getpid] = 100;
 	p.calls[ARCH_NATIVE * NR_SLOTS + chmod] = 10;
-	assert_int_equal(rule_costs_make(&rs, &p, &c, &rc), 0);
+	assert_int_equal(rule_costs_make(&rs, &(struct walk_tally){ .walks = p.calls }, &c, &rc),
+			 0);
+	assert_false(rc.exact);
 	/* getpid ends at the never rule; chmod walks all three exit rules. */
 	assert_int_equal(rc.rule[0].visits, 110);
 	assert_int_equal(rc.rule[0].evaluations, 100);
@@ -161,6 +163,52 @@ static void test_rule_costs_add_up(void **state)
 		sum += rc.rule[i].ns;
 	assert_true(rc.calls_ns == 110 * 3);
 	assert_float_equal(sum + rc.calls_ns, rc.walks_ns, 1e-9);
+	rule_costs_free(&rc);
+	ruleset_free(&rs);
+}
+
+/*
+ * Where the kernel said which rule each match stopped at, that is where
+ * the walks end: visits behind it drop by its matches, the rest walk on.
+ */
+static void test_rule_costs_exact(void **state)
+{
+	static __u64 walks[NR_COUNT_SLOTS];
+	struct calibration c = priced();
+	unsigned int openat = nr("openat", MACH_86_64), getpid = nr("getpid", MACH_86_64);
+	struct rule_match_count m[] = {
+		{ .slot = ARCH_NATIVE * NR_SLOTS + openat, .rule = 1, .walks = 4 },
+	};
+	struct rule_costs rc;
+	struct ruleset rs;
+
+	(void)state;
+	c.ns_walk_call = 3;
+	read_set(
+		"-a always,exit -F arch=b64 -S chmod -F auid>=1000 -k perm_mod\n"
+		"-a always,exit -F arch=b64 -S openat -F dir=/etc -k etc\n"
+		"-a always,exit -S openat -F auid=4000 -k late\n",
+		&rs);
+	walks[ARCH_NATIVE * NR_SLOTS + openat] = 10;
+	walks[ARCH_NATIVE * NR_SLOTS + getpid] = 7;
+	assert_int_equal(rule_costs_make(&rs,
+					 &(struct walk_tally){ .walks = walks,
+							       .exact = true,
+							       .matches = m,
+							       .nmatches = 1 },
+					 &c, &rc),
+			 0);
+	assert_true(rc.exact);
+	assert_int_equal(rc.rule[0].visits, 17);
+	assert_int_equal(rc.rule[0].evaluations, 0);
+	assert_int_equal(rc.rule[1].visits, 17);
+	assert_int_equal(rc.rule[1].evaluations, 10);
+	assert_int_equal(rc.rule[1].matches, 4);
+	assert_int_equal(rc.rule[2].visits, 13);
+	assert_int_equal(rc.rule[2].evaluations, 6);
+	assert_int_equal(rc.rule[2].matches, 0);
+	/* The four matched walks pay two visits at a 2-entry walk's price, and the match. */
+	assert_true(rc.rule[1].ns == 4 * (2 + 30) + 6 * (2 + 7 + 50) + 7 * 2);
 	rule_costs_free(&rc);
 	ruleset_free(&rs);
 }
@@ -223,6 +271,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_walk_ends_at_a_rule_that_passes),
 		cmocka_unit_test(test_unpriced_calibration),
 		cmocka_unit_test(test_rule_costs_add_up),
+		cmocka_unit_test(test_rule_costs_exact),
 		cmocka_unit_test(test_designs),
 	};
 

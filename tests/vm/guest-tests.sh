@@ -927,6 +927,118 @@ t_churn() {
 	fi
 }
 
+# --per-rule against the kernel's own rule checks: a kprobe event on
+# audit_filter_rules() (whatever clone of it the build made) counts each
+# rule's evaluations by the priority of the rule it is given, and the
+# records count its matches. One shell process opens files with builtins
+# only, so that -p counts exactly what the event's pid filter sees.
+RC_DIR=/tmp/rulecost
+rule_cost_rules() {
+	cat <<EOF
+-a always,exit -F arch=b64 -S openat,close -F auid=4000000 -k rc_never
+-a always,exit -F arch=b64 -S openat -F dir=$RC_DIR -k rc_dir
+-a always,exit -F arch=b64 -S openat -F success=1 -k rc_ok
+-a always,exit -S all -F uid=4000001 -k rc_all
+EOF
+}
+
+# btf_offset STRUCT MEMBER: the member's byte offset, from the kernel's BTF.
+btf_offset() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux format raw | awk -v s="'$1'" -v m="'$2'" '
+		$2 == "STRUCT" && $3 == s { inside = 1; next }
+		inside && /^\[/ { exit }
+		inside && $1 == m { for (i = 2; i <= NF; i++) if ($i ~ /^bits_offset=/) { sub(/^bits_offset=/, "", $i); print $i / 8; exit } }'
+}
+
+t_rule_costs() {
+	_m=$1
+	_n=rule-costs-$_m
+	_tr=/sys/kernel/tracing
+	_sym=$(awk '$3 ~ /^audit_filter_rules($|\.)/ { print $3; exit }' /proc/kallsyms)
+	_prio=$(btf_offset audit_krule prio)
+	_listnr=$(btf_offset audit_krule listnr)
+	[ -e $_tr/kprobe_events ] || mount -t tracefs nodev $_tr 2>/dev/null
+	if [ -z "$_sym" ] || [ -z "$_prio" ] || [ -z "$_listnr" ] || [ ! -e $_tr/kprobe_events ]; then
+		fail $_n "no rule-check count here: audit_filter_rules '${_sym}', prio at '${_prio}', listnr at '${_listnr}', kprobe_events $(ls $_tr/kprobe_events 2>&1)"
+		return
+	fi
+	rules_reset
+	mkdir -p $RC_DIR
+	rule_cost_rules >"$T/rc.rules"
+	auditctl -R "$T/rc.rules" >/dev/null
+	rm -f "$T/rc.go" "$T/rc.ready"
+	mkfifo "$T/rc.go"
+	audit_records "$T/rc.ready" - >"$T/$_n.recs" 2>"$T/$_n.recs.err" &
+	_lp=$!
+	while [ ! -e "$T/rc.ready" ] && kill -0 $_lp 2>/dev/null; do sleep 0.1; done
+	# Builtins only: every open is the shell's own (and none before the
+	# count starts, that could match: the records are the run's alone).
+	sh -c "read g <$T/rc.go
+		exec 2>/dev/null
+		for i in 1 2 3 4 5; do
+			: >$RC_DIR/f\$i
+			read x </etc/hostname
+			read x <$RC_DIR/f1
+			read x </nonexistent
+		done" &
+	_wp=$!
+	echo "p:rulecost/check $_sym prio=+$_prio(\$arg2):u64 listnr=+$_listnr(\$arg2):u32" >$_tr/kprobe_events
+	echo $_wp >$_tr/set_event_pid
+	: >$_tr/trace
+	echo 1 >$_tr/events/rulecost/check/enable
+	timeout $TOOL_TIMEOUT auditskip count --mode $_m --per-rule --json -p $_wp >"$T/$_n.out" 2>"$T/$_n.err" &
+	_tp=$!
+	while ! grep -q '"type" *: *"start"' "$T/$_n.out" 2>/dev/null && kill -0 $_tp 2>/dev/null; do
+		sleep 0.1
+	done
+	echo go >"$T/rc.go"
+	wait $_wp
+	wait $_tp
+	rc=$?
+	echo 0 >$_tr/events/rulecost/check/enable
+	grep -o 'prio=[0-9]* listnr=[0-9]*' $_tr/trace >"$T/$_n.checks"
+	: >$_tr/set_event_pid
+	echo >$_tr/kprobe_events
+	kill -TERM $_lp
+	wait $_lp
+	_lrc=$?
+	rules_reset
+	jlast "$T/$_n.out" summary >"$T/$_n.sum"
+	# The kernel's checks per rule, in list order: falling priority (equal
+	# lengths, so text order is number order; awk's doubles would merge them).
+	sed 's/prio=//; s/ listnr=.*//' "$T/$_n.checks" | sort | uniq -c | sort -k2,2r |
+		awk '{ print $1 }' >"$T/$_n.kernel"
+	_odd=$(grep -vc 'listnr=4$' "$T/$_n.checks")
+	awk -F= '$1 ~ /^rule_costs\.rules\.[0-9]+\.evaluations$/ { print $2 }' "$T/$_n.sum" >"$T/$_n.tool"
+	# The shell's SYSCALL records from its open of the gate on (the
+	# shell's start-up came before the count and the probe).
+	awk -v pid=" pid=$_wp " -v gate="name=\"$T/rc.go\"" '
+		/^type=1300 / { last = index($0, pid) ? $0 : ""; if (on && last != "") print last; next }
+		/^type=1302 / && !on && last != "" && index($0, gate) { on = 1; print last }' \
+		"$T/$_n.recs" >"$T/$_n.run"
+	_recs=""
+	for _k in rc_never rc_dir rc_ok rc_all; do
+		_recs="$_recs $(grep -c "key=\"$_k\"" "$T/$_n.run")"
+	done
+	_tm=$(awk -F= '$1 ~ /^rule_costs\.rules\.[0-9]+\.matches$/ { printf " %s", $2 }' "$T/$_n.sum")
+	_exact=$(get "$T/$_n.sum" rule_costs.exact)
+	log "$_n: $_sym; kernel checks per rule: $(tr '\n' ' ' <"$T/$_n.kernel"); auditskip: $(tr '\n' ' ' <"$T/$_n.tool"); records per key:$_recs; matches:$_tm; exact $_exact ($(get "$T/$_n.sum" rule_costs.bound_because))"
+	if [ $rc -ne 0 ] || [ $_lrc -ne 0 ]; then
+		fail $_n "auditskip exit status $rc, audit_records $_lrc: $(head -n 2 "$T/$_n.recs.err")"
+		dump $_n
+	elif [ "$_odd" != 0 ] || [ "$(wc -l <"$T/$_n.kernel")" != 4 ]; then
+		fail $_n "the probe's argument is not an exit rule of the four: $(sort -u "$T/$_n.checks" | head -n 6 | tr '\n' ';')"
+	elif [ "$_exact" != true ]; then
+		fail $_n "not exact: $(get "$T/$_n.sum" rule_costs.bound_because)"
+	elif ! cmp -s "$T/$_n.kernel" "$T/$_n.tool"; then
+		fail $_n "evaluations per rule: kernel $(tr '\n' ' ' <"$T/$_n.kernel"), auditskip $(tr '\n' ' ' <"$T/$_n.tool")"
+	elif [ "$_tm" != "$_recs" ]; then
+		fail $_n "matches per rule:$_tm, records per key:$_recs"
+	else
+		pass $_n
+	fi
+}
+
 # ------------------------------------------------------------------- main ---
 
 log "kernel $KVER: auto mode expected $AUTO; modes $MODES; absent $ABSENT"
@@ -951,6 +1063,7 @@ for M in $OUTCOME_MODES; do run_test safety-$M t_safety $M; done
 case " $MODES " in *" filter-op "*) run_test uring t_uring ;; esac
 for M in $OUTCOME_MODES; do run_test churn-$M t_churn $M; done
 for M in $OUTCOME_MODES; do run_test "timing-$M timing-hist-$M" t_timing $M; done
+for M in $OUTCOME_MODES; do run_test rule-costs-$M t_rule_costs $M; done
 [ -n "$OUTCOME_MODES" ] && run_test "calibrate-walk-call calibrate-rules-restored calibrate-evaluations" t_calibrate_walk_call
 for M in $TRAMPOLINE_MODES; do run_test textfile-$M t_textfile $M; done
 # The first syscall after a change sees the new mask only where BPF keeps

@@ -58,6 +58,7 @@ enum {
 	OPT_USER,
 	OPT_LIST_PERIOD,
 	OPT_NOTIFY_RCVBUF,
+	OPT_PER_RULE,
 };
 
 static const struct argp_option options[] = {
@@ -71,6 +72,9 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "per-comm", OPT_PER_COMM, "N", OPTION_ARG_OPTIONAL,
 	  "Also count by process name; show the top N (default 10)", 0 },
+	{ "per-rule", OPT_PER_RULE, "N", OPTION_ARG_OPTIONAL,
+	  "Also cost each exit rule (visits, evaluations, matches, time): exact where the mode sees which rule matched; show and export the dearest N (default 10)",
+	  0 },
 	{ "btf", CLI_OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", CLI_OPT_SYNC_MS, "MS", 0,
 	  "Read audit's status this often (default 1000); the rules are listed on every change audit logs and checked every MS, or every 200 times a listing's CPU time if longer",
@@ -145,11 +149,12 @@ static bool is_command(const char *word)
 }
 
 /*
- * --per-comm, --per-comm=N or --per-comm N: argp hands an optional
- * argument over only after '=', so a number in the next word is taken here
- * (counting takes no other words: a command to run goes after --).
+ * --per-comm, --per-comm=N or --per-comm N (and --per-rule alike): argp
+ * hands an optional argument over only after '=', so a number in the next
+ * word is taken here (counting takes no other words: a command to run goes
+ * after --).
  */
-static int per_comm_count(struct argp_state *state, const char *arg)
+static int optional_count(struct argp_state *state, const char *arg, const char *option, long max)
 {
 	const char *next = state->next < state->argc ? state->argv[state->next] : NULL;
 	long v;
@@ -160,8 +165,8 @@ static int per_comm_count(struct argp_state *state, const char *arg)
 	}
 	if (!arg)
 		return 10;
-	if (parse_long(arg, 1, MAX_COMMS, &v))
-		cli_usage_error(state, "invalid --per-comm '%s': give 1 to %d", arg, MAX_COMMS);
+	if (parse_long(arg, 1, max, &v))
+		cli_usage_error(state, "invalid %s '%s': give 1 to %ld", option, arg, max);
 	return v;
 }
 
@@ -198,7 +203,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->timing = true;
 		break;
 	case OPT_PER_COMM:
-		o->per_comm = per_comm_count(state, arg);
+		o->per_comm = optional_count(state, arg, "--per-comm", MAX_COMMS);
+		break;
+	case OPT_PER_RULE:
+		o->per_rule = optional_count(state, arg, "--per-rule", MAX_RULE_METRICS);
 		break;
 	case OPT_CALIBRATION:
 		o->calibration = arg;

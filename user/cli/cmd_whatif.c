@@ -124,6 +124,7 @@ static void report(const struct whatif_options *o, const struct ruleset *rs,
 
 int do_whatif(int argc, char **argv)
 {
+	static const __u64 no_walks[NR_COUNT_SLOTS];
 	struct whatif_options o = { .rules = "-", .top = 10 };
 	struct calibration calib;
 	struct prediction pred;
@@ -154,8 +155,10 @@ int do_whatif(int argc, char **argv)
 		goto out;
 	}
 	/* Nothing walks where the rules leave contexts dummy: every rule costs nothing. */
-	if (rule_costs_make(&rs, pred.walks_at_all ? prof : &(struct profile){ 0 }, &calib,
-			    &costs)) {
+	if (rule_costs_make(
+		    &rs,
+		    &(struct walk_tally){ .walks = pred.walks_at_all ? prof->calls : no_walks },
+		    &calib, &costs)) {
 		fprintf(stderr, "auditskip: out of memory\n");
 		prediction_free(&pred);
 		goto out;

@@ -185,6 +185,10 @@ static void size_maps(struct auditskip_bpf *s, const struct attach_req *req, enu
 		bpf_map__set_max_entries(s->maps.comms, 1);
 	if (!req->timing)
 		bpf_map__set_max_entries(s->maps.walk_hist, 1);
+	if (!req->per_rule) {
+		bpf_map__set_max_entries(s->maps.rule_matches, 1);
+		bpf_map__set_max_entries(s->maps.exit_prios, 1);
+	}
 	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
 }
 
@@ -198,6 +202,7 @@ static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
 	s->rodata->classes_addr = req->classes_addr;
 	s->rodata->corrupt_nr = req->corrupt_nr;
 	s->rodata->per_comm = req->per_comm;
+	s->rodata->rule_counts = req->per_rule;
 	s->rodata->timing = req->timing;
 	s->rodata->profile = req->profile;
 }

@@ -27,6 +27,7 @@ struct attach_req {
 	__u64 classes_addr; /* 0: classes (kernel/auditfilter.c) is not listed */
 	long corrupt_nr;    /* tests only: a bit the mirror must lack, or -1 */
 	bool per_comm;
+	bool per_rule; /* --per-rule: matches by rule (outcome modes) */
 	bool timing;
 	bool profile; /* `profile`: every syscall audit would filter, dummy contexts too */
 	const char *btf_path;

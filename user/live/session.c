@@ -19,6 +19,7 @@
 #include "live/counts_read.h"
 #include "live/clock.h"
 #include "live/session.h"
+#include "live/rule_matches_read.h"
 #include "live/stale_watch.h"
 #include "audit/syscalls.h"
 #include "live/sysinfo.h"
@@ -245,6 +246,7 @@ static int list_and_apply(struct session *ss)
 	ruleset_free(&ss->rules);
 	ss->rules = fresh;
 	ss->run.live.rules = &ss->rules;
+	ss->run.live.rule_costs = NULL; /* costed against the rules replaced */
 	if (ss->run.live.mirror.source != MIRROR_KERNEL_LIST) {
 		err = write_netlink_mirror(ss);
 		if (err)
@@ -337,6 +339,7 @@ int session_open(struct session *ss, struct count_options *opt)
 			.verbose = opt->verbose,
 			.corrupt_nr = opt->corrupt_nr,
 			.per_comm = opt->per_comm > 0,
+			.per_rule = opt->per_rule > 0,
 			.timing = opt->timing,
 			.profile = opt->profiling,
 		},
@@ -389,6 +392,7 @@ int session_open(struct session *ss, struct count_options *opt)
 		.scope = ss->scope,
 		.mirror_how = ss->mirror_how,
 		.comm_top = opt->per_comm,
+		.rule_top = opt->per_rule,
 		.timing = opt->timing,
 		.calib = &ss->calib,
 		.calib_from = calib_from,
@@ -445,11 +449,57 @@ int session_attach(struct session *ss)
 	return 0;
 }
 
+/*
+ * --per-rule: each exit rule's visits, evaluations, matches and cost since
+ * the start. Exact where the mode sees which rule a walk matched and the
+ * list's priorities fit the listed rules (rule_matches_read.h).
+ */
+static void cost_rules(struct session *ss)
+{
+	struct auditskip_bpf *skel = ss->at.skel;
+	struct run_live *live = &ss->run.live;
+	struct rule_match_reading m = { 0 };
+	const char *bound = NULL;
+	__u64 *walks;
+
+	if (!ss->opt->per_rule)
+		return;
+	walks = calloc(NR_COUNT_SLOTS, sizeof(*walks));
+	if (!walks)
+		return;
+	if (!ss->run.cfg.outcomes)
+		bound = "this mode does not see which rule a walk matched";
+	else if (!ss->at.kernel_mirror)
+		bound = "the kernel's exit list cannot be read here (audit_filter_list not in kallsyms, or no bpf_loop())";
+	else if (rule_matches_read(bpf_map__fd(skel->maps.rule_matches),
+				   bpf_map__fd(skel->maps.exit_prios), live->mirror.exit_rules,
+				   &ss->rules, &m))
+		bound = "the matches could not be read";
+	else if (!m.placed)
+		bound = "the rules changed since they were listed";
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++)
+		walks[s] = ss->now->exit.slot[s].walks;
+	rule_costs_free(&ss->rule_costs);
+	live->rule_costs = NULL;
+	if (!rule_costs_make(&ss->rules,
+			     &(struct walk_tally){ .walks = walks,
+						   .exact = !bound,
+						   .matches = m.matches,
+						   .nmatches = m.n },
+			     &ss->calib, &ss->rule_costs))
+		live->rule_costs = &ss->rule_costs;
+	live->rule_costs_bound = bound;
+	live->rule_matches_unplaced = m.unplaced;
+	rule_match_reading_free(&m);
+	free(walks);
+}
+
 /* The totals so far to the metrics endpoint and the node_exporter textfile. */
 static void publish_metrics(struct session *ss)
 {
 	if ((!ss->metrics && !ss->opt->metrics_textfile) || read_walks(ss))
 		return;
+	cost_rules(ss);
 	if (ss->metrics)
 		metrics_update(ss->metrics, &ss->run, &ss->now->exit);
 	if (ss->opt->metrics_textfile)
@@ -673,6 +723,7 @@ void session_finish(struct session *ss)
 {
 	sync_rules(ss);
 	read_walks(ss);
+	cost_rules(ss);
 	report_summary(&ss->report, ss->now, now_s() - ss->start, ss->command_status);
 	publish_metrics(ss);
 }
@@ -735,6 +786,7 @@ int session_close(struct session *ss, int err)
 	attach_destroy(&ss->at);
 	ruleset_free(&ss->rules);
 	free(ss->comms);
+	rule_costs_free(&ss->rule_costs);
 	free(ss->now);
 	free(ss->prev);
 	free(ss->delta);

@@ -20,6 +20,7 @@
 #include "output/count_report.h"
 #include "model/resync.h"
 #include "audit/ruleset.h"
+#include "model/rule_cost.h"
 
 /* What a counting or profiling run is asked to do (its command line). */
 struct count_options {
@@ -42,6 +43,7 @@ struct count_options {
 	bool test_fail_start; /* tests only: fail between spawning the command and releasing it */
 	const char *calibration; /* the time model's file, NULL: the default one */
 	int per_comm;		 /* --per-comm: top N process names, 0: off */
+	int per_rule;		 /* --per-rule: top N exit rules by cost, 0: off */
 	bool timing;		 /* --timing: time the walks (trampoline modes) */
 	const char *output;	 /* profile: the file the profile is written to */
 	int list_period_ms;	 /* tests only: the periodic listing's period, 0: from its cost */
@@ -63,8 +65,9 @@ struct session {
 	struct run_state run;		      /* what the reports and the metrics show */
 	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
-	struct comm_row *comms; /* --per-comm */
-	slot_hist *hist;	/* --timing: walk times by slot, since start */
+	struct comm_row *comms;	      /* --per-comm */
+	struct rule_costs rule_costs; /* --per-rule */
+	slot_hist *hist;	      /* --timing: walk times by slot, since start */
 	/* Staleness: what the last sync saw (see update_stale()). */
 	bool was_ruleless;
 	bool change_heard;    /* audit logged a rule change since the last sync */

@@ -8,55 +8,116 @@
 #include "model/rule_cost.h"
 #include "model/sharper_masks.h"
 
-/* The entries a walk of syscall `nr` of arch `elf` visits: up to the first rule that passes. */
-static size_t walk_length(const struct calibration *c, const struct ruleset *rs, __u32 elf,
-			  unsigned int nr)
+/* What each entry of a walk over `length` entries costs to visit, beyond the walk's call. */
+static double visit_ns(const struct calibration *c, size_t length)
 {
-	size_t visited;
-
-	eval_walk_ns(c, rs, elf, nr, &visited);
-	return visited;
+	return length ?
+		       (calibration_walk_ns(c, (double)length) - c->ns_walk_call) / (double)length :
+		       0;
 }
 
-int rule_costs_make(const struct ruleset *rs, const struct profile *p, const struct calibration *c,
-		    struct rule_costs *out)
+struct slot_walks {
+	unsigned int nr;
+	__u32 arch;
+	__u64 walks;
+	bool exact;				  /* the rule each match stopped at is known: */
+	const struct rule_match_count *m, *m_end; /* its matches, by rule */
+};
+
+/*
+ * One slot's walks down the list. Walks that end together share a length,
+ * and so a price per visit: `active` sums the walks still going times
+ * their price, and drops each group where it ends.
+ */
+static void cost_slot(const struct ruleset *rs, const struct calibration *c, const size_t *position,
+		      size_t exit_rules, const struct slot_walks *w, struct rule_costs *out)
 {
+	__u64 going = w->walks, unmatched = w->walks;
+	const struct rule_match_count *m = w->m;
+	double active = 0, match_ns = calibration_eval_ns(c, EVAL_MATCH);
+
+	if (w->exact) {
+		for (const struct rule_match_count *g = m; g < w->m_end; g++) {
+			active += (double)g->walks * visit_ns(c, position[g->rule] + 1);
+			unmatched -= g->walks < unmatched ? g->walks : unmatched;
+		}
+		active += (double)unmatched * visit_ns(c, exit_rules);
+	} else {
+		size_t length;
+
+		eval_walk_ns(c, rs, w->arch, w->nr, &length);
+		active = (double)going * visit_ns(c, length);
+	}
+	out->calls_ns += (double)w->walks * c->ns_walk_call;
+	for (size_t i = 0; i < rs->n && going; i++) {
+		const struct audit_rule *r = &rs->rules[i];
+		struct rule_cost *rc = &out->rule[i];
+		__u64 ended = 0;
+		bool ends, bit;
+		double ev, ns;
+
+		if (!rule_on_exit_list(r))
+			continue;
+		bit = mask_test(r->mask, w->nr);
+		ev = eval_price_ns(c, r, w->arch, w->nr, &ends);
+		if (w->exact) {
+			while (m < w->m_end && m->rule < i)
+				m++;
+			if (m < w->m_end && m->rule == i)
+				ended = m->walks < going ? m->walks : going;
+		} else if (ends) {
+			ended = going;
+		}
+		rc->visits += going;
+		rc->evaluations += bit ? going : 0;
+		rc->matches += ended;
+		ns = active + (double)(going - ended) * ev + (double)ended * (ends ? ev : match_ns);
+		rc->ns += ns;
+		out->walks_ns += ns;
+		active -= (double)ended * visit_ns(c, position[i] + 1);
+		going -= ended;
+	}
+}
+
+int rule_costs_make(const struct ruleset *rs, const struct walk_tally *t,
+		    const struct calibration *c, struct rule_costs *out)
+{
+	const struct rule_match_count *m = t->matches, *end = t->matches + t->nmatches;
+	size_t *position, exit_rules = 0;
 	__u32 elf[NR_ARCHES];
 
 	memset(out, 0, sizeof(*out));
 	out->rule = calloc(rs->n ? rs->n : 1, sizeof(*out->rule));
-	if (!out->rule)
+	position = calloc(rs->n ? rs->n : 1, sizeof(*position));
+	if (!out->rule || !position) {
+		free(position);
+		rule_costs_free(out);
 		return -ENOMEM;
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		if (rule_on_exit_list(&rs->rules[i]))
+			position[i] = exit_rules++;
+	out->exact = t->exact;
 	whatif_arches(elf);
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
-		unsigned int nr = s % NR_SLOTS;
-		__u32 arch = elf[s / NR_SLOTS];
-		double calls = (double)p->calls[s], per_visit;
-		size_t length, seen = 0;
+		struct slot_walks w = { .nr = s % NR_SLOTS,
+					.arch = elf[s / NR_SLOTS],
+					.walks = t->walks[s],
+					.exact = out->exact };
 
-		if (!p->calls[s])
-			continue;
-		length = walk_length(c, rs, arch, nr);
-		per_visit = length ? (calibration_walk_ns(c, (double)length) - c->ns_walk_call) /
-					     (double)length :
-				     0;
-		out->calls_ns += calls * c->ns_walk_call;
-		for (size_t i = 0; i < rs->n && seen < length; i++) {
-			struct rule_cost *rc = &out->rule[i];
-			bool ends;
-			double ev;
-
-			if (!rule_on_exit_list(&rs->rules[i]))
-				continue;
-			seen++;
-			ev = eval_price_ns(c, &rs->rules[i], arch, nr, &ends);
-			rc->visits += p->calls[s];
-			rc->evaluations += mask_test(rs->rules[i].mask, nr) ? p->calls[s] : 0;
-			rc->ns += calls * (per_visit + ev);
-			out->walks_ns += calls * (per_visit + ev);
+		if (out->exact) {
+			while (m < end && m->slot < s)
+				m++;
+			w.m = m;
+			while (m < end && m->slot == s)
+				m++;
+			w.m_end = m;
 		}
+		if (w.walks)
+			cost_slot(rs, c, position, exit_rules, &w, out);
 	}
 	out->walks_ns += out->calls_ns;
+	free(position);
 	return 0;
 }
 

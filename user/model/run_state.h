@@ -15,7 +15,11 @@
 #include "model/calibration.h"
 #include "model/counts.h"
 #include "model/resync.h"
+#include "model/rule_cost.h"
 #include "model/stale.h"
+
+/* --per-rule: the most rules a run shows and exports (a bounded label set). */
+#define MAX_RULE_METRICS 100
 
 /* How a run counts: set once, before the first report. */
 struct run_settings {
@@ -27,6 +31,7 @@ struct run_settings {
 	bool outcomes;			 /* the mode sees whether a rule matched */
 	bool uring;			 /* the mode sees io_uring walks */
 	int comm_top;			 /* --per-comm: how many names to show, 0: off */
+	int rule_top;			 /* --per-rule: how many rules to show and export, 0: off */
 	bool timing;			 /* --timing: walk times measured */
 	const struct calibration *calib; /* time model; never NULL */
 	const char *calib_from;		 /* the file it came from, NULL: the default */
@@ -54,6 +59,10 @@ struct run_live {
 	const char *perm_classes;    /* where the perm-narrowed mask's classes come from */
 	const struct resync *resync; /* when the rules were listed, and why */
 	const __u64 *notifications;  /* AUDIT_CONFIG_CHANGE records heard */
+	/* --per-rule: each exit rule of `rules` since the start, and why bounds if not exact. */
+	const struct rule_costs *rule_costs;
+	const char *rule_costs_bound;
+	__u64 rule_matches_unplaced; /* matches of rules not on the list as listed */
 };
 
 struct run_state {

@@ -9,6 +9,7 @@
 #include "output/blockers_report.h"
 #include "output/full_mask_rules.h"
 #include "output/json_out.h"
+#include "output/rule_cost_table.h"
 #include "audit/syscalls.h"
 #include "model/never_prefix.h"
 #include "model/sharper_masks.h"
@@ -605,6 +606,57 @@ static void print_saved(FILE *out, const struct report_ctx *r, const struct coun
 			r->run->cfg.calib->ns_per_entry);
 }
 
+static struct rule_cost_view rule_view(const struct report_ctx *r, double seconds)
+{
+	return (struct rule_cost_view){
+		.rules = r->run->live.rules,
+		.costs = r->run->live.rule_costs,
+		.calib = r->run->cfg.calib,
+		.seconds = seconds,
+		.top = r->run->cfg.rule_top,
+		.more = "--per-rule=N",
+	};
+}
+
+/* --per-rule: every exit rule's counts and cost, and whether they are exact. */
+static json_object *rule_costs_summary_json(const struct report_ctx *r, double seconds)
+{
+	const struct run_live *live = &r->run->live;
+	struct rule_cost_view v = rule_view(r, seconds);
+	json_object *o = json_object_new_object();
+
+	if (!live->rule_costs)
+		return NULL;
+	json_object_object_add(o, "exact", json_object_new_boolean(live->rule_costs->exact));
+	json_object_object_add(
+		o, "bound_because",
+		live->rule_costs_bound ? json_object_new_string(live->rule_costs_bound) : NULL);
+	add_u64(o, "matches_unplaced", live->rule_matches_unplaced);
+	json_object_object_add(o, "walks_ns", json_rounded(live->rule_costs->walks_ns, 0));
+	json_object_object_add(o, "walk_calls_ns", json_rounded(live->rule_costs->calls_ns, 0));
+	json_object_object_add(
+		o, "evaluations_priced",
+		json_object_new_boolean(calibration_prices_evaluations(r->run->cfg.calib)));
+	json_object_object_add(o, "rules", rule_costs_json(&v));
+	return o;
+}
+
+/* --per-rule: the dearest rules, and why the counts are bounds where they are. */
+static void print_rule_costs(const struct report_ctx *r, double seconds)
+{
+	const struct run_live *live = &r->run->live;
+	struct rule_cost_view v = rule_view(r, seconds);
+
+	if (!r->run->cfg.rule_top || !live->rule_costs)
+		return;
+	rule_costs_print(r->out, &v);
+	if (live->rule_costs_bound)
+		fprintf(r->out, "  bounds, not exact: %s\n", live->rule_costs_bound);
+	if (live->rule_matches_unplaced)
+		fprintf(r->out, "  %llu matches of rules no longer listed are not in the table\n",
+			(unsigned long long)live->rule_matches_unplaced);
+}
+
 static void print_summary_json(const struct report_ctx *r, const struct walk_counts *w,
 			       double seconds, int command_status)
 {
@@ -616,6 +668,8 @@ static void print_summary_json(const struct report_ctx *r, const struct walk_cou
 		json_object_object_add(o, "comms", comms_json(r));
 		add_u64(o, "comms_lost", r->run->live.comms_lost);
 	}
+	if (r->run->cfg.rule_top)
+		json_object_object_add(o, "rule_costs", rule_costs_summary_json(r, seconds));
 	if (command_status >= 0)
 		json_object_object_add(o, "command_status", json_object_new_int(command_status));
 	print_json(r->out, o);
@@ -750,6 +804,7 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 	print_top_syscalls(r, &w->exit, order, n);
 	print_walk_times(r, order, n);
 	print_comms(r->out, r);
+	print_rule_costs(r, seconds);
 	print_full_mask_rules(r->out, r->run->live.rules);
 	print_skip_blockers(r->out, r->run->live.rules, false);
 	if (command_status >= 0)

@@ -10,6 +10,7 @@
  * family that mixed the total in with its parts would double any sum().
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <time.h>
 #include "audit/mask.h"
@@ -17,6 +18,7 @@
 #include "model/never_prefix.h"
 #include "model/time_saved.h"
 #include "output/metrics_page.h"
+#include "output/rule_cost_table.h"
 
 #ifndef AUDITSKIP_VERSION
 #define AUDITSKIP_VERSION "unknown"
@@ -272,6 +274,55 @@ static void per_comm(FILE *out, const struct run_state *r)
 	}
 }
 
+/*
+ * --per-rule: the dearest N exit rules, labelled by their place in the
+ * list and their key, so label cardinality stays bounded.
+ */
+static void per_rule(FILE *out, const struct run_state *r)
+{
+	static const struct {
+		const char *name, *help;
+	} fams[] = {
+		{ "auditskip_rule_visits_total",
+		  "Exit walks that reached this rule's entry (the dearest --per-rule rules)." },
+		{ "auditskip_rule_evaluations_total",
+		  "Of those, walks whose syscall bit is set in its mask, so its fields ran." },
+		{ "auditskip_rule_matches_total", "Walks this rule matched, which ended them." },
+		{ "auditskip_rule_cost_seconds_total",
+		  "Its share of the walks' time and its evaluations, calibrated." },
+	};
+	const struct rule_costs *rc = r->live.rule_costs;
+	const struct ruleset *rs = r->live.rules;
+	size_t n, *order;
+
+	if (!r->cfg.rule_top || !rc)
+		return;
+	gauge(out, "auditskip_rule_costs_exact",
+	      "1: the per-rule counts are exact (the kernel said where each walk stopped); 0: upper bounds.",
+	      rc->exact);
+	order = rule_costs_order(&(struct rule_cost_view){ .rules = rs, .costs = rc }, &n);
+	if (!order)
+		return;
+	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		family(out, fams[f].name, "counter", fams[f].help);
+		for (size_t k = 0; k < n && k < (size_t)r->cfg.rule_top; k++) {
+			const struct rule_cost *c = &rc->rule[order[k]];
+
+			fprintf(out, "%s{rule=\"%zu\",key=\"", fams[f].name, order[k] + 1);
+			put_label_value(out, rs->rules[order[k]].key);
+			if (f == 0)
+				fprintf(out, "\"} %llu\n", (unsigned long long)c->visits);
+			else if (f == 1)
+				fprintf(out, "\"} %llu\n", (unsigned long long)c->evaluations);
+			else if (f == 2)
+				fprintf(out, "\"} %llu\n", (unsigned long long)c->matches);
+			else
+				fprintf(out, "\"} %.9f\n", c->ns / 1e9);
+		}
+	}
+	free(order);
+}
+
 void metrics_render(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
 {
 	counter_metrics(out, r, t);
@@ -293,4 +344,5 @@ void metrics_render(FILE *out, const struct run_state *r, const struct counts_sn
 	stale_state(out, r);
 	estimated_saved_seconds(out, r, t);
 	per_comm(out, r);
+	per_rule(out, r);
 }

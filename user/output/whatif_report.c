@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include "output/whatif_report.h"
 #include "output/json_out.h"
+#include "output/rule_cost_table.h"
 #include "audit/syscalls.h"
 
 /* The counters a prediction has, named as counting names them (counters.h). */
@@ -277,64 +278,20 @@ static void print_syscalls(FILE *out, const struct whatif_run *w)
 	}
 }
 
-/* Dearest first, then most evaluated (all alike when they are not priced), then in order. */
-static int by_cost(const void *a, const void *b, void *arg)
-{
-	const struct rule_cost *cost = arg;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-
-	if (cost[i].ns != cost[j].ns)
-		return cost[i].ns < cost[j].ns ? 1 : -1;
-	if (cost[i].evaluations != cost[j].evaluations)
-		return cost[i].evaluations < cost[j].evaluations ? 1 : -1;
-	return i < j ? -1 : i > j;
-}
-
 /* Where the walks' time goes: the exit rules that cost the most. */
 static void print_rule_costs(FILE *out, const struct whatif_run *w)
 {
-	const struct rule_costs *rc = w->costs;
-	const struct ruleset *rs = w->rules;
-	size_t n = 0, *order;
-
 	if (!w->pred->exit_rules || !w->pred->walks_at_all)
 		return;
-	order = calloc(rs->n, sizeof(*order));
-	if (!order)
-		return;
-	for (size_t i = 0; i < rs->n; i++)
-		if (rule_on_exit_list(&rs->rules[i]))
-			order[n++] = i;
-	qsort_r(order, n, sizeof(*order), by_cost, rc->rule);
-	fprintf(out,
-		"\nCost per exit rule, dearest first (VISITS: walks that reach its entry; EVALS:\n"
-		"of those, walks its mask sends into its fields, OWN ARCH: on the rule's arch;\n"
-		"NS/S: its share of the visits' time and its evaluations per second of the\n"
-		"profile; %%CPU: of one CPU). %s\n"
-		"A walk stops at the first rule that matches: behind one that can, upper bounds.\n",
-		calibration_prices_evaluations(w->calib) ?
-			"Evaluations priced per field kind." :
-			"Evaluations NOT priced (the calibration has no\n"
-			"evaluation prices: run 'auditskip calibrate'); ranked by them.");
-	fprintf(out, "  %10s %7s %12s %12s %12s  %s\n", "NS/S", "%CPU", "VISITS", "EVALS",
-		"OWN ARCH", "RULE");
-	for (size_t k = 0; k < n && k < (size_t)w->top; k++) {
-		const struct rule_cost *c = &rc->rule[order[k]];
-
-		fprintf(out, "  %10.0f %7.4f %12llu %12llu %12llu  %s\n", per_second(w, c->ns),
-			per_second(w, c->ns) / 1e7, (unsigned long long)c->visits,
-			(unsigned long long)c->evaluations,
-			(unsigned long long)w->pred->field_checks_own_arch[order[k]],
-			rs->rules[order[k]].text);
-	}
-	if (n > (size_t)w->top)
-		fprintf(out, "  ... and %zu more exit rules (-n N shows more, --json all)\n",
-			n - w->top);
-	fprintf(out,
-		"  all walks: %.0f ns/s (%.4f%% of one CPU), %.0f ns/s of it the walk's own call\n",
-		per_second(w, rc->walks_ns), per_second(w, rc->walks_ns) / 1e7,
-		per_second(w, rc->calls_ns));
-	free(order);
+	rule_costs_print(out, &(struct rule_cost_view){
+				      .rules = w->rules,
+				      .costs = w->costs,
+				      .calib = w->calib,
+				      .seconds = w->profile->seconds,
+				      .top = w->top,
+				      .more = "-n N",
+				      .own_arch = w->pred->field_checks_own_arch,
+			      });
 }
 
 /* The three designs on the same walks, side by side. */
