@@ -16,12 +16,17 @@ FULL=$OUT/auditskip
 OFFLINE=$OUT/auditskip-offline
 EXAMPLES=${EXAMPLES:-/usr/share/doc/auditd/examples/rules}
 PROFILE=fuzz/corpus/profile/seed.json
-select_tests "no-libbpf rules-same whatif-same" "$@"
+select_tests "no-libbpf rules-same whatif-same whatif-compare" "$@"
 
 for f in "$FULL" "$OFFLINE"; do
 	[ -x "$f" ] || die "no $f: run make all $OFFLINE"
 done
 ls "$EXAMPLES"/*.rules >/dev/null 2>&1 || die "no rules files in $EXAMPLES (package auditd)"
+
+# Scratch files nobody can read.
+TMP=$(mktemp -d)
+chmod 755 "$TMP"
+trap 'rm -rf "$TMP"' EXIT
 
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
 
@@ -63,6 +68,25 @@ test_rules_same() {
 	else
 		fail rules-same "$bad of $((2 * n + 1)) runs differ"
 	fi
+}
+
+# whatif --compare: `-w FILE -p wa` and `-F path=FILE -F perm=wa` are one
+# rule (a watch, which the exit walk never visits), a dir= rule is on the
+# exit list and costs what it costs alone, and the second set's total is
+# what whatif gives for it alone.
+test_whatif_compare() {
+	local a=$TMP/a.rules b=$TMP/b.rules out=$TMP/compare.json
+	printf -- '-w /etc/passwd -p wa -k identity\n-a always,exit -F dir=/etc -F perm=wa -k etc\n' >"$a"
+	printf -- '-a always,exit -F path=/etc/passwd -F perm=wa -k identity\n' >"$b"
+	chmod 644 "$a" "$b"
+	as_nobody "$OFFLINE" whatif --file "$a" --compare "$b" --profile "$PROFILE" --json >"$out"
+	check_eq whatif-compare "$(jq -c '[.compared.rules[] | select(.watch) | [.cost_ns, .compared_cost_ns]]' "$out")" \
+		"[[0,0]]" "the -w rule and the path= rule are one watch, free on the exit walk"
+	check_eq whatif-compare "$(jq -c '[.compared.rules[] | select(.watch | not) | [.cost_ns, .compared_cost_ns]]' "$out")" \
+		"[[$(jq '.rules[] | select(.key == "etc") | .cost_ns' "$out"),null]]" "the dir= rule: A's alone, at its cost"
+	check_eq whatif-compare "$(jq '.compared.walks_ns' "$out")" \
+		"$(as_nobody "$OFFLINE" whatif --file "$b" --profile "$PROFILE" --json | jq .walks_ns)" "B's total as whatif gives it"
+	same whatif-compare whatif --file "$a" --compare "$b" --profile "$PROFILE" || fail whatif-compare "the two binaries differ"
 }
 
 test_whatif_same() {

@@ -100,7 +100,7 @@ test_help() {
 	check_eq "help: rules' own options" "$(long_options rules | tr '\n' ' ')" \
 		"file help json kernel usage version "
 	check_eq "help: whatif's own options" "$(long_options whatif | tr '\n' ' ')" \
-		"calibration file help json kernel profile top usage version "
+		"calibration compare file help json kernel profile top usage version "
 }
 
 test_man() {

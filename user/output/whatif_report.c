@@ -141,6 +141,34 @@ static json_object *calibration_json(const struct whatif_run *w)
 	return o;
 }
 
+/* --compare: the second set, and every rule of either with its cost in each (null: not in it). */
+static json_object *compared_json(const struct whatif_run *w)
+{
+	const struct whatif_compared *c = w->compared;
+	json_object *o, *rules;
+
+	if (!c)
+		return NULL;
+	o = json_object_new_object();
+	rules = json_object_new_array();
+	add_str(o, "file", c->path);
+	json_object_object_add(o, "walks_ns", json_rounded(c->costs->walks_ns, 0));
+	for (size_t k = 0; k < c->by_rule->n; k++) {
+		const struct rule_pair *p = &c->by_rule->pair[k];
+		const struct audit_rule *r = p->a ? p->a : p->b;
+		json_object *e = json_object_new_object();
+
+		add_str(e, "text", r->text);
+		json_object_object_add(e, "watch", json_object_new_boolean(r->inode_hash));
+		json_object_object_add(e, "cost_ns", p->a ? json_rounded(p->ns_a, 0) : NULL);
+		json_object_object_add(e, "compared_cost_ns",
+				       p->b ? json_rounded(p->ns_b, 0) : NULL);
+		json_object_array_add(rules, e);
+	}
+	json_object_object_add(o, "rules", rules);
+	return o;
+}
+
 static void print_whatif_json(FILE *out, const struct whatif_run *w)
 {
 	const struct prediction *pr = w->pred;
@@ -219,6 +247,7 @@ static void print_whatif_json(FILE *out, const struct whatif_run *w)
 	}
 	json_object_object_add(o, "rules", rules);
 	json_object_object_add(o, "designs", designs_json(w));
+	json_object_object_add(o, "compared", compared_json(w));
 	json_object_object_add(o, "walks_ns", json_rounded(w->costs->walks_ns, 0));
 	json_object_object_add(o, "walk_calls_ns", json_rounded(w->costs->calls_ns, 0));
 	json_object_object_add(o, "evaluations_priced",
@@ -292,6 +321,47 @@ static void print_rule_costs(FILE *out, const struct whatif_run *w)
 				      .more = "-n N",
 				      .own_arch = w->pred->field_checks_own_arch,
 			      });
+}
+
+/* --compare: the two sets on the same walks, the rules whose cost differs most first. */
+static void print_compared(FILE *out, const struct whatif_run *w)
+{
+	const struct whatif_compared *c = w->compared;
+	const struct rule_comparison *by = c ? c->by_rule : NULL;
+	double a = per_second(w, w->costs->walks_ns), b;
+	size_t shown = 0;
+
+	if (!by)
+		return;
+	b = per_second(w, c->costs->walks_ns);
+	fprintf(out,
+		"\nRule by rule, A: %s, B: %s, on the same walks (NS/S as above; one rule\n"
+		"when it reads the same as the kernel lists it; a watch, on the inode hash,\n"
+		"costs the exit walk nothing):\n",
+		rules_label(w), c->path);
+	fprintf(out, "  %10s %10s %10s  %s\n", "A NS/S", "B NS/S", "B - A", "RULE");
+	for (size_t k = 0; k < by->n && shown < (size_t)w->top; k++, shown++) {
+		const struct rule_pair *p = &by->pair[k];
+		const struct audit_rule *r = p->a ? p->a : p->b;
+		char ns_a[32] = "-", ns_b[32] = "-";
+
+		if (p->a)
+			snprintf(ns_a, sizeof(ns_a), "%.0f", per_second(w, p->ns_a));
+		if (p->b)
+			snprintf(ns_b, sizeof(ns_b), "%.0f", per_second(w, p->ns_b));
+		fprintf(out, "  %10s %10s %+10.0f  %s%s%s\n", ns_a, ns_b,
+			per_second(w, p->ns_b - p->ns_a), r->text,
+			!p->b ? "  [A only]" :
+			!p->a ? "  [B only]" :
+				"",
+			r->inode_hash ? "  [watch]" : "");
+	}
+	if (by->n > shown)
+		fprintf(out, "  ... and %zu more rules (-n N shows more, --json all)\n",
+			by->n - shown);
+	fprintf(out,
+		"  all walks: A %.0f ns/s, B %.0f ns/s (B - A: %+.0f ns/s, %+.4f%% of one CPU)\n",
+		a, b, b - a, (b - a) / 1e7);
 }
 
 /* The three designs on the same walks, side by side. */
@@ -376,6 +446,7 @@ static void print_text(FILE *out, const struct whatif_run *w)
 	print_designs(out, w);
 	print_syscalls(out, w);
 	print_rule_costs(out, w);
+	print_compared(out, w);
 }
 
 void prediction_report(FILE *out, const struct whatif_run *w, bool json)

@@ -9,8 +9,17 @@
 #include "model/designs.h"
 #include "model/prediction.h"
 #include "model/profile.h"
+#include "model/rule_compare.h"
 #include "model/rule_cost.h"
 #include "audit/ruleset.h"
+
+/* --compare: the second rule set on the same walks. */
+struct whatif_compared {
+	const char *path;
+	const struct ruleset *rules;
+	const struct rule_costs *costs;
+	const struct rule_comparison *by_rule;
+};
 
 struct whatif_run {
 	const char *rules_path; /* "-": the rules loaded now */
@@ -25,6 +34,7 @@ struct whatif_run {
 	const char *kernel;	/* where the prediction is made */
 	const char *perm_classes;
 	int top;
+	const struct whatif_compared *compared; /* NULL without --compare */
 };
 
 void prediction_report(FILE *out, const struct whatif_run *w, bool json);
