@@ -7,10 +7,11 @@
 #
 # Reads the "Per rule set and workload" table of `bench/evidence.sh`'s
 # output (columns found by their header: rule set, workload, PATCH, ARCH,
-# PERM, PREFIX) and the header's kernel release and run date. Draws four
-# panels side by side, one per mask (the patch's aggregate mask, the safe
-# per-arch masks, the safe perm-narrowed mask) and one for the never,exit
-# prefix a stock kernel can load today, horizontal bars with the rule sets
+# PERM, 2023, PREFIX) and the header's kernel release and run date. Draws
+# five panels side by side, one per mask (the patch's aggregate mask, the
+# safe per-arch masks, the safe perm-narrowed mask), one for the 2023
+# design (a dummy context for syscalls no rule names) and one for the
+# never,exit prefix a stock kernel can load today, horizontal bars with the rule sets
 # on the y axis in the table's order and one bar per workload. A value of 0
 # is drawn as a "0" at the axis; a value the table lacks (empty, "-", or a
 # column an older result has not got) is left blank, as the caption says.
@@ -26,7 +27,7 @@ command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
-# Data lines: set index, workload index, PATCH, ARCH, PERM, PREFIX ("?" where missing).
+# Data lines: set index, workload index, PATCH, ARCH, PERM, PREFIX, 2023 ("?" where missing).
 # Also sets.txt and workloads.txt, each in the table's order of first sight.
 awk -F'|' -v dat="$W/chart.dat" -v sets="$W/sets.txt" -v wls="$W/workloads.txt" '
 	function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
@@ -48,8 +49,8 @@ awk -F'|' -v dat="$W/chart.dat" -v sets="$W/sets.txt" -v wls="$W/workloads.txt" 
 		s = trim($col["rule set"]); w = trim($col["workload"])
 		if (!(s in si)) { si[s] = ns++; print s > sets }
 		if (!(w in wi)) { wi[w] = nw++; print w > wls }
-		printf "%d %d %s %s %s %s\n", si[s], wi[w], val(col["PATCH"]), val(col["ARCH"]), val(col["PERM"]),
-			val(col["PREFIX"]) > dat
+		printf "%d %d %s %s %s %s %s\n", si[s], wi[w], val(col["PATCH"]), val(col["ARCH"]), val(col["PERM"]),
+			val(col["PREFIX"]), val(col["2023"]) > dat
 		rows++
 	}
 	END { if (!rows) { print "no \"Per rule set and workload\" table" > "/dev/stderr"; exit 1 } }
@@ -60,7 +61,7 @@ KERNEL=$(sed -n 's/^- uname -r: `\([^`]*\)`.*/\1/p' "$MD" | head -n 1)
 RUNDATE=$(sed -n 's/^Run \([0-9-]*\) .*/\1/p' "$MD" | head -n 1)
 NSETS=$(wc -l <"$W/sets.txt")
 NWL=$(wc -l <"$W/workloads.txt")
-MISSING=$(awk '{ for (i = 3; i <= 6; i++) m += ($i == "?") } END { print m + 0 }' "$W/chart.dat")
+MISSING=$(awk '{ for (i = 3; i <= 7; i++) m += ($i == "?") } END { print m + 0 }' "$W/chart.dat")
 
 # Okabe-Ito colours (told apart with colour-blindness too), cycled if needed.
 COLOURS=(0072B2 E69F00 009E73 CC79A7 D55E00 56B4E9 000000)
@@ -83,7 +84,7 @@ for ((i = 0; i < NSETS; i += 2)); do
 done
 
 # One series per workload: the bar, then a "0" where the value is 0.
-# $1: the data column (3 PATCH, 4 ARCH, 5 PERM, 6 PREFIX).
+# $1: the data column (3 PATCH, 4 ARCH, 5 PERM, 6 PREFIX, 7 2023).
 series() {
 	local plot="" j=0 w y c
 	while IFS= read -r w; do
@@ -97,7 +98,7 @@ series() {
 	done <"$W/workloads.txt"
 	printf '%s' "$plot"
 }
-# The key, once for the four panels: the workloads' colours.
+# The key, once for the five panels: the workloads' colours.
 key() {
 	local plot="" j=0 w
 	while IFS= read -r w; do
@@ -108,12 +109,12 @@ key() {
 }
 
 HEIGHT=$((230 + 16 * NWL * NSETS / 2 + 14 * NSETS))
-caption="Bars: share of the exit-filter walks each mask would skip, or a stock kernel ends at once behind the never,exit prefix (auditskip whatif and advise --never-prefix, offline; rule sets as Debian's auditctl reads them)."
-caption2="A \"0\" at the axis: the mask skips no walk. No bar and no \"0\": no value in the table"
+caption="Bars: share of the exit-filter walks each mask would skip, the 2023 design would spare with a dummy context, or a stock kernel ends at once behind the never,exit prefix (auditskip whatif and advise --never-prefix, offline; rule sets as Debian's auditctl reads them)."
+caption2="A \"0\" at the axis: the design spares no walk. No bar and no \"0\": no value in the table"
 if [ "$MISSING" -gt 0 ]; then caption2+=" ($MISSING here)."; else caption2+=" (none here)."; fi
 
 gnuplot <<EOF
-set terminal pngcairo size 1800,$HEIGHT font 'DejaVu Sans,10' noenhanced
+set terminal pngcairo size 2000,$HEIGHT font 'DejaVu Sans,10' noenhanced
 set output $(q "$PNG")
 set datafile missing '?'
 set multiplot title $(q "Share of exit-filter walks skipped or ended at once, per rule set and workload: Linux ${KERNEL:-?}, run ${RUNDATE:-?}") font ',13'
@@ -131,23 +132,28 @@ set xlabel '% of walks skipped'
 unset key
 
 set lmargin at screen 0.205
-set rmargin at screen 0.375
+set rmargin at screen 0.341
 set title "the patch's aggregate mask (PATCH)" font ',11'
 plot $(series 3)
 
 set ytics ($blanks)
-set lmargin at screen 0.405
-set rmargin at screen 0.575
+set lmargin at screen 0.359
+set rmargin at screen 0.495
 set title 'the safe per-arch masks (ARCH)' font ',11'
 plot $(series 4)
 
-set lmargin at screen 0.605
-set rmargin at screen 0.775
+set lmargin at screen 0.513
+set rmargin at screen 0.649
 set title 'the safe perm-narrowed mask (PERM)' font ',11'
 plot $(series 5)
 
-set lmargin at screen 0.805
-set rmargin at screen 0.975
+set lmargin at screen 0.667
+set rmargin at screen 0.803
+set title '2023 design, dummy context (2023)' font ',11'
+plot $(series 7)
+
+set lmargin at screen 0.821
+set rmargin at screen 0.957
 set title 'stock kernel, never,exit prefix (PREFIX)' font ',11'
 plot $(series 6)
 
