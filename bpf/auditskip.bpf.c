@@ -178,8 +178,8 @@ struct {
 
 /*
  * --per-rule: the exit list's priorities in its order, as the last rebuild
- * walked it, so that the loader can name the rule of each one; lists are
- * short and read after a listing, which rebuilds.
+ * walked it, so that the loader can name the rule of each one (it reads
+ * them after a listing, which rebuilds).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -551,6 +551,9 @@ static __always_inline void time_walk(struct count_slot *s, __u32 key, bool urin
 	h->ns += ns;
 }
 
+/* --per-rule: matches rule_matches had no room for (the counts are then bounds). */
+volatile __u64 rule_matches_lost = 0;
+
 /* --per-rule: the rule that matched is the one whose priority the match set. */
 static __always_inline void count_rule_match(__u64 nr, __u32 arch, struct audit_context *actx)
 {
@@ -562,8 +565,10 @@ static __always_inline void count_rule_match(__u64 nr, __u32 arch, struct audit_
 	if (!n) {
 		bpf_map_update_elem(&rule_matches, &k, &zero, BPF_NOEXIST);
 		n = bpf_map_lookup_elem(&rule_matches, &k);
-		if (!n)
+		if (!n) {
+			__sync_fetch_and_add(&rule_matches_lost, 1);
 			return;
+		}
 	}
 	(*n)++;
 }

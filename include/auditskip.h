@@ -253,6 +253,7 @@ struct rule_match_key {
 	__u32 slot; /* slot_key(): arch * NR_SLOTS + syscall slot */
 	__u32 pad;
 };
+
 /* Processes `-- COMMAND` can follow. */
 #define MAX_TRACKED 65536
 

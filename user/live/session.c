@@ -477,6 +477,8 @@ static void cost_rules(struct session *ss)
 		bound = "the matches could not be read";
 	else if (!m.placed)
 		bound = "the rules changed since they were listed";
+	else if (skel->bss->rule_matches_lost)
+		bound = "the match map was full: some matches were not counted by rule";
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++)
 		walks[s] = ss->now->exit.slot[s].walks;
 	rule_costs_free(&ss->rule_costs);

@@ -20,7 +20,7 @@ struct slot_walks {
 	unsigned int nr;
 	__u32 arch;
 	__u64 walks;
-	bool exact;				  /* the rule each match stopped at is known: */
+	bool exact;				  /* where each match stopped is known: */
 	const struct rule_match_count *m, *m_end; /* its matches, by rule */
 };
 
