@@ -16,8 +16,9 @@ set -u
 # ahead of time; each is printed as a notice until auditskip serves it.
 PLANNED=""
 # Metrics served only in the modes that can know them (doc/metrics.md): the
-# outcome counters. A page of another mode lacks them; that is no failure.
-OPTIONAL="auditskip_missed_matches_total auditskip_missed_arch_mask_total auditskip_missed_perm_mask_total auditskip_raced_matches_total"
+# outcome counters; and only when asked for: --per-rule's. A page without
+# them is no failure.
+OPTIONAL="auditskip_missed_matches_total auditskip_missed_arch_mask_total auditskip_missed_perm_mask_total auditskip_raced_matches_total auditskip_design_saved_seconds auditskip_rule_cost_seconds_total"
 
 usage() {
 	echo "usage: $0 names|exprs DASHBOARD | check DASHBOARD SCRAPE | planned" >&2

@@ -128,7 +128,7 @@ check_eq "dashboard: CPU saved panels in cores" \
 	"$(jq -r '.panels[] | select([.targets[]?.expr | test("saved")] | any)
 		| select(.fieldConfig.defaults.unit != "suffix: cores") | .title' "$DASHBOARD")" ""
 check_eq "dashboard: rows" "$(jq -r '[.panels[] | select(.type == "row") | .title] | join(",")' "$DASHBOARD")" \
-	"Fleet,Per host,Safety"
+	"Fleet,Per host,Safety,Where the time goes (auditskip --per-rule)"
 check_eq "dashboard: needless visits per host" \
 	"$(jq -r '.panels[] | .targets[]?.expr | select(test("needless_rule_visits")) | test("by \\(instance, syscall\\)")' "$DASHBOARD")" \
 	"true"

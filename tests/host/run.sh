@@ -105,6 +105,13 @@ test_per_rule() {
 	check_eq per-rule "$(grep -c "^auditskip_rule_evaluations_total{rule=\"[0-9]*\",key=\"$KEY\"} $getpid\$" "$page")" 1 \
 		"metrics: the getpid rule, the dearest, by line and key"
 	check_eq per-rule "$(grep '^auditskip_rule_costs_exact ' "$page")" "auditskip_rule_costs_exact 0" "metrics: not exact"
+	# The designs on the same walks: the series spares the walks counted skippable.
+	check_eq per-rule "$(jq -c 'select(.type == "summary") | [.designs[].design]' "$out")" \
+		'["series","2023","prefix"]' "designs compared"
+	check_eq per-rule "$(jq 'select(.type == "summary") | .designs[0].walks' "$out")" \
+		"$(summary_field "$out" skippable_walks)" "the series spares the skippable walks"
+	check_eq per-rule "$(sed -n 's/^auditskip_design_spared_walks{design="series"} //p' "$page")" \
+		"$(summary_field "$out" skippable_walks)" "metrics: the same"
 	remove_rules
 }
 

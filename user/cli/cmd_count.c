@@ -73,7 +73,7 @@ static const struct argp_option options[] = {
 	{ "per-comm", OPT_PER_COMM, "N", OPTION_ARG_OPTIONAL,
 	  "Also count by process name; show the top N (default 10)", 0 },
 	{ "per-rule", OPT_PER_RULE, "N", OPTION_ARG_OPTIONAL,
-	  "Also cost each exit rule (visits, evaluations, matches, time): exact where the mode sees which rule matched; show and export the dearest N (default 10)",
+	  "Also cost each exit rule (visits, evaluations, matches, time; exact where the mode sees which rule matched) and compare the designs on the walks counted; show and export the dearest N rules (default 10)",
 	  0 },
 	{ "btf", CLI_OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", CLI_OPT_SYNC_MS, "MS", 0,

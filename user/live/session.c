@@ -14,6 +14,7 @@
 #include "auditskip.skel.h"
 #include "output/metrics_textfile.h"
 #include "live/privileges.h"
+#include "audit/kernel_rule.h"
 #include "audit/netlink.h"
 #include "live/config_change.h"
 #include "live/counts_read.h"
@@ -23,6 +24,8 @@
 #include "live/stale_watch.h"
 #include "audit/syscalls.h"
 #include "live/sysinfo.h"
+#include "model/designs.h"
+#include "model/prediction.h"
 #include "model/profile.h"
 #include "model/sharper_masks.h"
 
@@ -247,6 +250,7 @@ static int list_and_apply(struct session *ss)
 	ss->rules = fresh;
 	ss->run.live.rules = &ss->rules;
 	ss->run.live.rule_costs = NULL; /* costed against the rules replaced */
+	ss->run.live.designs = NULL;
 	if (ss->run.live.mirror.source != MIRROR_KERNEL_LIST) {
 		err = write_netlink_mirror(ss);
 		if (err)
@@ -449,6 +453,35 @@ int session_attach(struct session *ss)
 	return 0;
 }
 
+/* What the designs are priced from: the walks so far as a profile, predicted under the rules. */
+struct design_inputs {
+	struct profile profile;
+	struct prediction pred;
+	struct kernel_classes classes; /* the tables', as the counts' perm-narrowed mask */
+};
+
+/* --per-rule: the three designs (designs.h) on the walks so far, under the rules now. */
+static void compare_designs(struct session *ss)
+{
+	struct design_inputs *in = ss->design_inputs;
+	struct run_live *live = &ss->run.live;
+
+	if (!in) {
+		in = ss->design_inputs = calloc(1, sizeof(*in));
+		if (!in)
+			return;
+		kernel_classes_from_tables(&in->classes);
+	}
+	design_savings_free(&ss->designs);
+	live->designs = NULL;
+	profile_from_counts(&in->profile, &ss->now->exit);
+	if (prediction_make(&ss->rules, &in->profile, &in->classes, &in->pred))
+		return;
+	if (!design_savings_make(&ss->rules, &in->pred, &in->classes, &ss->calib, &ss->designs))
+		live->designs = &ss->designs;
+	prediction_free(&in->pred);
+}
+
 /*
  * --per-rule: each exit rule's visits, evaluations, matches and cost since
  * the start. Exact where the mode sees which rule a walk matched and the
@@ -494,6 +527,7 @@ static void cost_rules(struct session *ss)
 	live->rule_matches_unplaced = m.unplaced;
 	rule_match_reading_free(&m);
 	free(walks);
+	compare_designs(ss);
 }
 
 /* The totals so far to the metrics endpoint and the node_exporter textfile. */
@@ -789,6 +823,8 @@ int session_close(struct session *ss, int err)
 	ruleset_free(&ss->rules);
 	free(ss->comms);
 	rule_costs_free(&ss->rule_costs);
+	design_savings_free(&ss->designs);
+	free(ss->design_inputs);
 	free(ss->now);
 	free(ss->prev);
 	free(ss->delta);

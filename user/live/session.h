@@ -65,9 +65,11 @@ struct session {
 	struct run_state run;		      /* what the reports and the metrics show */
 	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
-	struct comm_row *comms;	      /* --per-comm */
-	struct rule_costs rule_costs; /* --per-rule */
-	slot_hist *hist;	      /* --timing: walk times by slot, since start */
+	struct comm_row *comms;		     /* --per-comm */
+	struct rule_costs rule_costs;	     /* --per-rule */
+	struct design_savings designs;	     /* --per-rule: priced on the walks so far */
+	struct design_inputs *design_inputs; /* what they are priced from, kept allocated */
+	slot_hist *hist;		     /* --timing: walk times by slot, since start */
 	/* Staleness: what the last sync saw (see update_stale()). */
 	bool was_ruleless;
 	bool change_heard;    /* audit logged a rule change since the last sync */

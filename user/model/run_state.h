@@ -14,6 +14,7 @@
 #include "audit/ruleset.h"
 #include "model/calibration.h"
 #include "model/counts.h"
+#include "model/designs.h"
 #include "model/resync.h"
 #include "model/rule_cost.h"
 #include "model/stale.h"
@@ -59,8 +60,12 @@ struct run_live {
 	const char *perm_classes;    /* where the perm-narrowed mask's classes come from */
 	const struct resync *resync; /* when the rules were listed, and why */
 	const __u64 *notifications;  /* AUDIT_CONFIG_CHANGE records heard */
-	/* --per-rule: each exit rule of `rules` since the start, and why bounds if not exact. */
+	/*
+	 * --per-rule: each exit rule of `rules` since the start, and why
+	 * bounds if not exact; the designs compared on the walks so far.
+	 */
 	const struct rule_costs *rule_costs;
+	const struct design_savings *designs;
 	const char *rule_costs_bound;
 	__u64 rule_matches_unplaced; /* matches of rules not on the list as listed */
 };

@@ -8,6 +8,7 @@
 #include "output/count_report.h"
 #include "output/blockers_report.h"
 #include "output/full_mask_rules.h"
+#include "output/designs_report.h"
 #include "output/json_out.h"
 #include "output/rule_cost_table.h"
 #include "audit/syscalls.h"
@@ -305,7 +306,7 @@ static json_object *stale_json(const struct report_ctx *r)
 	json_object *o = json_object_new_object();
 
 	add_str(o, "state", stale_name(st->verdict));
-	json_object_object_add(o, "reason", st->reason ? json_object_new_string(st->reason) : NULL);
+	add_str_or_null(o, "reason", st->reason);
 	json_object_object_add(o, "evidence",
 			       st->has_evidence ? stale_evidence_json(&st->evidence) : NULL);
 	add_u64(o, "syscalls", st->syscalls);
@@ -351,9 +352,7 @@ static json_object *calibration_json(const struct report_ctx *r)
 
 	json_object_object_add(o, "calibrated",
 			       json_object_new_boolean(r->run->cfg.calib_from != NULL));
-	json_object_object_add(
-		o, "file",
-		r->run->cfg.calib_from ? json_object_new_string(r->run->cfg.calib_from) : NULL);
+	add_str_or_null(o, "file", r->run->cfg.calib_from);
 	json_object_object_add(o, "ns_per_entry", json_rounded(r->run->cfg.calib->ns_per_entry, 2));
 	json_object_object_add(o, "ns_context", json_rounded(r->run->cfg.calib->ns_context, 2));
 	json_object_object_add(o, "ns_walk_call", json_rounded(r->run->cfg.calib->ns_walk_call, 2));
@@ -628,9 +627,7 @@ static json_object *rule_costs_summary_json(const struct report_ctx *r, double s
 	if (!live->rule_costs)
 		return NULL;
 	json_object_object_add(o, "exact", json_object_new_boolean(live->rule_costs->exact));
-	json_object_object_add(
-		o, "bound_because",
-		live->rule_costs_bound ? json_object_new_string(live->rule_costs_bound) : NULL);
+	add_str_or_null(o, "bound_because", live->rule_costs_bound);
 	add_u64(o, "matches_unplaced", live->rule_matches_unplaced);
 	json_object_object_add(o, "walks_ns", json_rounded(live->rule_costs->walks_ns, 0));
 	json_object_object_add(o, "walk_calls_ns", json_rounded(live->rule_costs->calls_ns, 0));
@@ -655,6 +652,8 @@ static void print_rule_costs(const struct report_ctx *r, double seconds)
 	if (live->rule_matches_unplaced)
 		fprintf(r->out, "  %llu matches of rules no longer listed are not in the table\n",
 			(unsigned long long)live->rule_matches_unplaced);
+	if (live->designs)
+		designs_print(r->out, live->designs, seconds);
 }
 
 static void print_summary_json(const struct report_ctx *r, const struct walk_counts *w,
@@ -668,8 +667,12 @@ static void print_summary_json(const struct report_ctx *r, const struct walk_cou
 		json_object_object_add(o, "comms", comms_json(r));
 		add_u64(o, "comms_lost", r->run->live.comms_lost);
 	}
-	if (r->run->cfg.rule_top)
+	if (r->run->cfg.rule_top) {
 		json_object_object_add(o, "rule_costs", rule_costs_summary_json(r, seconds));
+		json_object_object_add(
+			o, "designs",
+			r->run->live.designs ? designs_json(r->run->live.designs, seconds) : NULL);
+	}
 	if (command_status >= 0)
 		json_object_object_add(o, "command_status", json_object_new_int(command_status));
 	print_json(r->out, o);

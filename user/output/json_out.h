@@ -40,6 +40,12 @@ static inline void add_str(json_object *o, const char *key, const char *v)
 	json_object_object_add(o, key, json_object_new_string(v));
 }
 
+/* add_str(), with null for no string. */
+static inline void add_str_or_null(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+}
+
 static inline json_object *mask_json(json_object *o, const syscall_mask m, __u32 exit_rules)
 {
 	char hex[MASK_HEX_LEN + 1];

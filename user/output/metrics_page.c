@@ -323,6 +323,30 @@ static void per_rule(FILE *out, const struct run_state *r)
 	free(order);
 }
 
+/*
+ * --per-rule: what each design would have spared of the walks so far,
+ * priced again under the rules now at every sync: gauges, since a rule
+ * change can lower them, and the prefix's saving is negative where it
+ * costs more than it saves.
+ */
+static void designs(FILE *out, const struct run_state *r)
+{
+	const struct design_savings *d = r->live.designs;
+
+	if (!d)
+		return;
+	family(out, "auditskip_design_spared_walks", "gauge",
+	       "Walks so far each design would spare or cut short: series, 2023 or prefix (doc/profiles.md).");
+	for (int k = 0; k < NR_DESIGNS; k++)
+		fprintf(out, "auditskip_design_spared_walks{design=\"%s\"} %llu\n", design_names[k],
+			(unsigned long long)d->total_walks[k]);
+	family(out, "auditskip_design_saved_seconds", "gauge",
+	       "CPU time each design would have saved so far (time model; negative: it costs more).");
+	for (int k = 0; k < NR_DESIGNS; k++)
+		fprintf(out, "auditskip_design_saved_seconds{design=\"%s\"} %.9f\n",
+			design_names[k], d->total_ns[k] / 1e9);
+}
+
 void metrics_render(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
 {
 	counter_metrics(out, r, t);
@@ -345,4 +369,5 @@ void metrics_render(FILE *out, const struct run_state *r, const struct counts_sn
 	estimated_saved_seconds(out, r, t);
 	per_comm(out, r);
 	per_rule(out, r);
+	designs(out, r);
 }

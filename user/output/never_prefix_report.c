@@ -68,8 +68,7 @@ static void report_json(FILE *out, const struct never_prefix *p,
 
 	add_str(o, "type", "never_prefix");
 	json_object_object_add(o, "schema", json_object_new_int(NEVER_PREFIX_SCHEMA));
-	json_object_object_add(o, "refused",
-			       p->refused ? json_object_new_string(p->refused) : NULL);
+	add_str_or_null(o, "refused", p->refused);
 	add_str(o, "perm_classes", classes->key);
 	add_str(o, "perm_classes_from", classes->words);
 	add_u64(o, "prefix_rules", p->rules);

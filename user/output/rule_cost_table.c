@@ -93,7 +93,7 @@ json_object *rule_costs_json(const struct rule_cost_view *v)
 			continue;
 		json_object_object_add(e, "rule", json_object_new_uint64(i + 1));
 		add_str(e, "text", r->text);
-		json_object_object_add(e, "key", r->key[0] ? json_object_new_string(r->key) : NULL);
+		add_str_or_null(e, "key", r->key[0] ? r->key : NULL);
 		add_u64(e, "visits", c->visits);
 		add_u64(e, "evaluations", c->evaluations);
 		add_u64(e, "matches", c->matches);

@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include "output/whatif_report.h"
 #include "output/json_out.h"
+#include "output/designs_report.h"
 #include "output/rule_cost_table.h"
 #include "audit/syscalls.h"
 
@@ -33,12 +34,6 @@ static double slot_saved_ns(const struct whatif_run *w, const struct scan_counts
 	return c->skippable_walks * calibration_walk_ns(w->calib, w->pred->exit_rules);
 }
 
-/* json_out.h's add_str_or_null(), with null for no string. */
-static void add_str_or_null(json_object *o, const char *key, const char *v)
-{
-	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
-}
-
 /* `ns` per second of the profiled run, 0 for a profile of no length. */
 static double per_second(const struct whatif_run *w, double ns)
 {
@@ -52,33 +47,6 @@ static double saved_per_s(const struct whatif_run *w)
 }
 
 /* Why design k saves nothing here, NULL where it can save. */
-static const char *design_why_not(const struct design_savings *d, enum design k)
-{
-	return k == DESIGN_2023 ? d->not_2023 : k == DESIGN_PREFIX ? d->no_prefix : NULL;
-}
-
-static json_object *designs_json(const struct whatif_run *w)
-{
-	const struct design_savings *d = w->designs;
-	json_object *arr = json_object_new_array();
-
-	for (int k = 0; k < NR_DESIGNS; k++) {
-		json_object *e = json_object_new_object();
-		const char *why = design_why_not(d, k);
-
-		add_str_or_null(e, "design", design_names[k]);
-		add_u64(e, "walks", d->total_walks[k]);
-		json_object_object_add(e, "saved_ns", json_rounded(d->total_ns[k], 0));
-		json_object_object_add(e, "saved_ns_per_s",
-				       json_rounded(per_second(w, d->total_ns[k]), 1));
-		add_str_or_null(e, "needs", design_needs[k]);
-		add_str_or_null(e, "records", design_records[k]);
-		add_str_or_null(e, "does_not_fire", why);
-		json_object_array_add(arr, e);
-	}
-	return arr;
-}
-
 static void add_counters(json_object *o, const struct scan_counts *c)
 {
 	for (size_t i = 0; i < NR_PREDICTED; i++)
@@ -246,7 +214,7 @@ static void print_whatif_json(FILE *out, const struct whatif_run *w)
 		json_object_array_add(rules, e);
 	}
 	json_object_object_add(o, "rules", rules);
-	json_object_object_add(o, "designs", designs_json(w));
+	json_object_object_add(o, "designs", designs_json(w->designs, w->profile->seconds));
 	json_object_object_add(o, "compared", compared_json(w));
 	json_object_object_add(o, "walks_ns", json_rounded(w->costs->walks_ns, 0));
 	json_object_object_add(o, "walk_calls_ns", json_rounded(w->costs->calls_ns, 0));
@@ -367,30 +335,8 @@ static void print_compared(FILE *out, const struct whatif_run *w)
 /* The three designs on the same walks, side by side. */
 static void print_designs(FILE *out, const struct whatif_run *w)
 {
-	static const char *const what[NR_DESIGNS] = {
-		[DESIGN_SERIES] = "the series (exit mask, walk skipped)",
-		[DESIGN_2023] = "2023 (dummy context at entry)",
-		[DESIGN_PREFIX] = "the never,exit prefix (stock kernel)",
-	};
-	const struct design_savings *d = w->designs;
-
-	if (!w->pred->walks_at_all)
-		return;
-	fprintf(out,
-		"\nDesigns compared on these walks (WALKS: walks each spares or cuts short):\n");
-	fprintf(out, "  %-38s %12s %12s  %s\n", "DESIGN", "WALKS", "NS/S", "NEEDS");
-	for (int k = 0; k < NR_DESIGNS; k++) {
-		const char *why = design_why_not(d, k);
-
-		fprintf(out, "  %-38s %12llu %12.0f  %s\n", what[k],
-			(unsigned long long)d->total_walks[k], per_second(w, d->total_ns[k]),
-			design_needs[k]);
-		if (why)
-			fprintf(out, "  %-38s does not fire: %s\n", "", why);
-	}
-	fprintf(out,
-		"  records: the series changes none; the 2023 design and the prefix drop the\n"
-		"  SYSCALL record of a record logged without a rule during a call they cover.\n");
+	if (w->pred->walks_at_all)
+		designs_print(out, w->designs, w->profile->seconds);
 }
 
 static void print_text(FILE *out, const struct whatif_run *w)
