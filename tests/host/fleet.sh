@@ -202,6 +202,18 @@ for k in $(awk '{ print $2 }' "$TMP/kernels.txt" | sort -u); do
 done
 [ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: kernels of the made-up hosts" \
 	"$(awk '{ print $2 }' "$TMP/kernels.txt" | sort -u | tr '\n' ' ')" "6.1.0-fixture 6.12.0-fixture "
+# By rule set: the hosts' saving summed by their rules_info's ruleset label.
+query 'auditskip_rules_info' | sed -n 's/.*instance=\([^,]*\).*ruleset=\([^,]*\).*/\1 \2/p;
+	s/.*ruleset=\([^,]*\).*instance=\([^,]*\).*/\2 \1/p' | sort -u >"$TMP/rulesets.txt"
+query 'ruleset:auditskip_saved_cpu_cores:rate5m' >"$TMP/by-ruleset.txt"
+for k in $(awk '{ print $2 }' "$TMP/rulesets.txt" | sort -u); do
+	want=$(awk -v k="$k" 'NR == FNR { if ($2 == k) in_k[$1] = 1; next } ($1 in in_k) { c += $4 }
+		END { printf "%.9f", c }' "$TMP/rulesets.txt" "$TMP/own.txt")
+	close "fleet: CPU saved on rule set $k" \
+		"$(awk -v k="ruleset=$k" 'index($1 ",", k ",") { print $2 }' "$TMP/by-ruleset.txt")" "$want"
+done
+[ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: rule sets of the made-up hosts" \
+	"$(awk '{ print $2 }' "$TMP/rulesets.txt" | sort -u | wc -l)" 2 "hosts 2 and 3 share one"
 check_eq "fleet: no alert firing" "$(query 'ALERTS{alertstate="firing"}')" ""
 
 # Every dashboard query is valid PromQL on this server, and most find data.

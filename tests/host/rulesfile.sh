@@ -69,6 +69,9 @@ compare() {
 		fi
 	done
 	[ "$bad" = 0 ] && pass "$name" "$n rules equal, mask included"
+	# The fleet's ruleset label: the same id for the same rules, read or loaded.
+	[ -s "$refused" ] || check_eq "$name" "$(jq -r .ruleset_id "$file")" "$(jq -r .ruleset_id "$kernel")" \
+		"rule set id of the file = of the rules loaded"
 }
 
 # load NAME FILE: auditctl -D, then auditctl -R FILE; false (and a FAIL) when it fails.

@@ -291,6 +291,20 @@ bool ruleset_may_drop_config_change(const struct ruleset *rs)
 	return false;
 }
 
+void ruleset_id(const struct ruleset *rs, char id[RULESET_ID_LEN])
+{
+	__u64 h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < rs->n; i++)
+		for (const char *c = rs->rules[i].text;; c++) {
+			/* Each rule ends in a newline, as a rules file has it. */
+			h = (h ^ (unsigned char)(*c ? *c : '\n')) * 0x100000001b3ULL;
+			if (!*c)
+				break;
+		}
+	snprintf(id, RULESET_ID_LEN, "%016llx", (unsigned long long)h);
+}
+
 size_t ruleset_counted_rules(const struct ruleset *rs)
 {
 	size_t n = 0;

@@ -89,6 +89,14 @@ bool ruleset_may_drop_config_change(const struct ruleset *rs);
 /* The rules audit_add_rule() counts in audit_n_rules. */
 size_t ruleset_counted_rules(const struct ruleset *rs);
 
+/*
+ * The rule set's identity: 16 hex digits of FNV-1a over its rules as the
+ * kernel lists them, in order, so hosts that load the same rules share it
+ * (the `ruleset` label of auditskip_rules_info, and `rules` prints it).
+ */
+#define RULESET_ID_LEN 17
+void ruleset_id(const struct ruleset *rs, char id[RULESET_ID_LEN]);
+
 /* The exit list, which most callers mean. */
 static inline bool rule_on_exit_list(const struct audit_rule *r)
 {

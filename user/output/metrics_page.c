@@ -143,6 +143,20 @@ static void build_info(FILE *out, const struct run_state *r)
 	fputs("\"} 1\n", out);
 }
 
+/* Which rule set the host has loaded: one series, its label changing with the rules. */
+static void rules_info(FILE *out, const struct run_state *r)
+{
+	char id[RULESET_ID_LEN];
+
+	if (!r->live.rules)
+		return;
+	ruleset_id(r->live.rules, id);
+	family(out, "auditskip_rules_info", "gauge",
+	       "Always 1; ruleset: the loaded rule set's id ('auditskip rules' prints it), shared by "
+	       "hosts that load the same rules.");
+	fprintf(out, "auditskip_rules_info{ruleset=\"%s\"} 1\n", id);
+}
+
 /* The mirror's changes: a count since start, so a counter (the gauge stays for old queries). */
 static void mirror_changes(FILE *out, const struct run_state *r)
 {
@@ -364,6 +378,7 @@ void metrics_render(FILE *out, const struct run_state *r, const struct counts_sn
 	mirror_changes(out, r);
 	info(out, r);
 	build_info(out, r);
+	rules_info(out, r);
 	resyncs(out, r);
 	stale_state(out, r);
 	estimated_saved_seconds(out, r, t);

@@ -92,6 +92,7 @@ static void print_read_from(FILE *out, const struct ruleset *rs)
 /* The text report: the rules, the aggregate mask, its syscalls and what fills it. */
 static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_mask all)
 {
+	char id[RULESET_ID_LEN];
 	struct whatif_masks w;
 
 	if (rs->nsources)
@@ -119,13 +120,18 @@ static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_
 	print_syscalls(out, all, false, "Syscalls the fast path would skip");
 	print_full_mask_rules(out, rs);
 	print_skip_blockers(out, rs, true);
+	ruleset_id(rs, id);
+	fprintf(out,
+		"\nRule set id %s: the ruleset label of auditskip_rules_info on every host that\n"
+		"loads these rules (doc/metrics.md)\n",
+		id);
 }
 
 void report_rules(FILE *out, const struct ruleset *rs, bool json)
 {
 	struct whatif_masks w;
 	syscall_mask all;
-	char name[64], hex[MASK_HEX_LEN + 1];
+	char name[64], hex[MASK_HEX_LEN + 1], id[RULESET_ID_LEN];
 
 	ruleset_exit_mask(rs, -1, all);
 	if (json) {
@@ -173,6 +179,8 @@ void report_rules(FILE *out, const struct ruleset *rs, bool json)
 		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
 		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
 		add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
+		ruleset_id(rs, id);
+		add_str(o, "ruleset_id", id);
 		print_json(out, o);
 		return;
 	}
