@@ -190,30 +190,26 @@ while read -r target _ _ cores; do
 	close "fleet: CPU saved on $target" \
 		"$(awk -v t="instance=$target" 'index($1, t) { print $2 }' "$TMP/per-instance.txt")" "$cores"
 done <"$TMP/own.txt"
-# By kernel: the hosts' saving summed by their build_info's kernel label.
-query 'auditskip_build_info' | sed -n 's/.*instance=\([^,]*\).*kernel=\([^,]*\).*/\1 \2/p;
-	s/.*kernel=\([^,]*\).*instance=\([^,]*\).*/\2 \1/p' | sort -u >"$TMP/kernels.txt"
-query 'kernel:auditskip_saved_cpu_cores:rate5m' >"$TMP/by-kernel.txt"
-for k in $(awk '{ print $2 }' "$TMP/kernels.txt" | sort -u); do
-	want=$(awk -v k="$k" 'NR == FNR { if ($2 == k) in_k[$1] = 1; next } ($1 in in_k) { c += $4 }
-		END { printf "%.9f", c }' "$TMP/kernels.txt" "$TMP/own.txt")
-	close "fleet: CPU saved on kernel $k" \
-		"$(awk -v k="kernel=$k" 'index($1 ",", k ",") { print $2 }' "$TMP/by-kernel.txt")" "$want"
-done
+# by_label INFO LABEL WHAT: the recorded LABEL:auditskip_saved_cpu_cores:rate5m
+# against the hosts' own saving summed by the LABEL of their INFO series;
+# the instance and its label value in $TMP/LABEL.txt.
+by_label() {
+	query "$1" | sed -n "s/.*instance=\([^,]*\).*$2=\([^,]*\).*/\1 \2/p;
+		s/.*$2=\([^,]*\).*instance=\([^,]*\).*/\2 \1/p" | sort -u >"$TMP/$2.txt"
+	query "$2:auditskip_saved_cpu_cores:rate5m" >"$TMP/by-$2.txt"
+	for k in $(awk '{ print $2 }' "$TMP/$2.txt" | sort -u); do
+		want=$(awk -v k="$k" 'NR == FNR { if ($2 == k) in_k[$1] = 1; next } ($1 in in_k) { c += $4 }
+			END { printf "%.9f", c }' "$TMP/$2.txt" "$TMP/own.txt")
+		close "fleet: CPU saved on $3 $k" \
+			"$(awk -v k="$2=$k" 'index($1 ",", k ",") { print $2 }' "$TMP/by-$2.txt")" "$want"
+	done
+}
+by_label auditskip_build_info kernel kernel
 [ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: kernels of the made-up hosts" \
-	"$(awk '{ print $2 }' "$TMP/kernels.txt" | sort -u | tr '\n' ' ')" "6.1.0-fixture 6.12.0-fixture "
-# By rule set: the hosts' saving summed by their rules_info's ruleset label.
-query 'auditskip_rules_info' | sed -n 's/.*instance=\([^,]*\).*ruleset=\([^,]*\).*/\1 \2/p;
-	s/.*ruleset=\([^,]*\).*instance=\([^,]*\).*/\2 \1/p' | sort -u >"$TMP/rulesets.txt"
-query 'ruleset:auditskip_saved_cpu_cores:rate5m' >"$TMP/by-ruleset.txt"
-for k in $(awk '{ print $2 }' "$TMP/rulesets.txt" | sort -u); do
-	want=$(awk -v k="$k" 'NR == FNR { if ($2 == k) in_k[$1] = 1; next } ($1 in in_k) { c += $4 }
-		END { printf "%.9f", c }' "$TMP/rulesets.txt" "$TMP/own.txt")
-	close "fleet: CPU saved on rule set $k" \
-		"$(awk -v k="ruleset=$k" 'index($1 ",", k ",") { print $2 }' "$TMP/by-ruleset.txt")" "$want"
-done
+	"$(awk '{ print $2 }' "$TMP/kernel.txt" | sort -u | tr '\n' ' ')" "6.1.0-fixture 6.12.0-fixture "
+by_label auditskip_rules_info ruleset "rule set"
 [ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: rule sets of the made-up hosts" \
-	"$(awk '{ print $2 }' "$TMP/rulesets.txt" | sort -u | wc -l)" 2 "hosts 2 and 3 share one"
+	"$(awk '{ print $2 }' "$TMP/ruleset.txt" | sort -u | wc -l)" 2 "hosts 2 and 3 share one"
 check_eq "fleet: no alert firing" "$(query 'ALERTS{alertstate="firing"}')" ""
 
 # Every dashboard query is valid PromQL on this server, and most find data.
