@@ -389,8 +389,12 @@ char *rule_listing(const struct audit_rule *r)
 		if (!l.buf)
 			return NULL;
 		l.buf[0] = '\0';
-		if (render(&l, r, 0, NULL) != -ENOSPC)
-			return l.buf;
+		if (render(&l, r, 0, NULL) != -ENOSPC) {
+			/* Kept per rule, 10,000 of them in a large set: only its length. */
+			char *fit = realloc(l.buf, strlen(l.buf) + 1);
+
+			return fit ? fit : l.buf;
+		}
 		free(l.buf);
 		size *= 2;
 	}

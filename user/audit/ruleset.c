@@ -245,7 +245,10 @@ int ruleset_load(struct ruleset *rs)
 		free(l.rules);
 		return err;
 	}
-	rs->rules = l.rules;
+	/* The array grew by doubling: kept for as long as the run, at its size. */
+	rs->rules = l.n ? realloc(l.rules, l.n * sizeof(*l.rules)) : l.rules;
+	if (!rs->rules)
+		rs->rules = l.rules;
 	rs->n = l.n;
 	return 0;
 }
