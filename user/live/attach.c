@@ -103,8 +103,13 @@ struct btf_facts {
 	char func[MAX_BTF_FACTS][64]; /* kernel functions asked about */
 	bool has[MAX_BTF_FACTS];
 	int n;
-	bool loop;	      /* the bpf_loop() helper */
-	bool tracing_refused; /* fentry and fexit programs refused at load */
+	bool loop;	   /* the bpf_loop() helper */
+	int probe_func_id; /* __audit_syscall_exit, what tracing_refused() loads on */
+	enum {
+		TRACING_UNKNOWN,
+		TRACING_LOADS,
+		TRACING_REFUSED
+	} tracing;
 };
 
 static void learn_func(struct btf_facts *f, const struct btf *btf, const char *name)
@@ -252,28 +257,29 @@ static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
  * after libbpf read the kernel's BTF again for it (a page a read(), each
  * a syscall the exit filter walks: half a second at 10,000 rules).
  */
-static bool tracing_refused(const struct btf *btf)
+static bool tracing_refused(struct btf_facts *f)
 {
 	const struct bpf_insn just_return[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	int id = btf__find_by_name_kind(btf, "__audit_syscall_exit", BTF_KIND_FUNC), fd;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = id > 0 ? id : 0);
+		    .attach_btf_id = f->probe_func_id);
+	int fd;
 
-	if (id <= 0)
-		return false;
+	/* Asked once, and only for a mode whose target is there. */
+	if (f->tracing != TRACING_UNKNOWN || f->probe_func_id <= 0)
+		return f->tracing == TRACING_REFUSED;
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "auditskip_probe", "GPL", just_return, 2, &opts);
 	if (fd >= 0)
 		close(fd);
-	return fd == -EPERM;
+	f->tracing = fd == -EPERM ? TRACING_REFUSED : TRACING_LOADS;
+	return f->tracing == TRACING_REFUSED;
 }
 
 /* One mode: 0, or a negative errno with `why` filled in. */
-static int try_mode(const struct attach_req *req, const struct btf_facts *facts,
-		    const char *btf_copy, enum attach_mode mode, struct attached *out, char *why,
-		    size_t why_size)
+static int try_mode(const struct attach_req *req, struct btf_facts *facts, const char *btf_copy,
+		    enum attach_mode mode, struct attached *out, char *why, size_t why_size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_copy);
 	bool trampoline = modes[mode].target != NULL;
@@ -297,7 +303,7 @@ static int try_mode(const struct attach_req *req, const struct btf_facts *facts,
 			 modes[mode].target);
 		return -ENOENT;
 	}
-	if (trampoline && facts->tracing_refused) {
+	if (trampoline && tracing_refused(facts)) {
 		snprintf(why, why_size,
 			 "this machine refuses tracing programs (fentry, fexit): EPERM at load");
 		return -EPERM;
@@ -422,7 +428,7 @@ static int learn_facts(const struct btf *btf, struct btf_facts *f)
 			learn_func(f, btf, mirror_target(prog));
 	auditskip_bpf__destroy(s);
 	f->loop = has_helper(btf, "loop");
-	f->tracing_refused = tracing_refused(btf);
+	f->probe_func_id = btf__find_by_name_kind(btf, "__audit_syscall_exit", BTF_KIND_FUNC);
 	return 0;
 }
 
