@@ -61,8 +61,13 @@ STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 CAL=${EVIDENCE_CALIBRATION:-$W/calibration.json}
 if [ -z "${EVIDENCE_CALIBRATION:-}" ]; then
 	log "calibrating (auditskip calibrate: visits and evaluations)"
-	"$AUDITSKIP" calibrate --calibration "$CAL" >"$W/calibrate.out" 2>&1 ||
+	# Exit 75 is calibrate's "too noisy, try again": done as it says, three times at most.
+	for try in 1 2 3; do
+		"$AUDITSKIP" calibrate --calibration "$CAL" >"$W/calibrate.out" 2>&1 && break
+		status=$?
+		[ $status -eq 75 ] && [ $try -lt 3 ] && { log "calibrate: too noisy, again"; continue; }
 		die "auditskip calibrate: $(tail -n 1 "$W/calibrate.out")"
+	done
 fi
 # Tasks forked after this have audit contexts; no rule is needed to profile.
 auditctl -e 1 >/dev/null

@@ -487,12 +487,14 @@ static __always_inline void start_walk(struct task_struct *task, __u64 nr, bool 
  * (only a counted task's fentry starts a walk), with every flag tested:
  * right for lean programs too, and this is the rare path.
  */
-static __always_inline struct count_slot *walk_begun(__u64 nr, __u32 arch, bool uring)
+static __always_inline struct count_slot *walk_begun(__u64 nr, __u32 arch, bool uring,
+						     bool *counted)
 {
 	struct task_struct *tsk = walking_task();
 	struct count_slot *s;
 
-	if (!task_counted(tsk->tgid, true))
+	*counted = task_counted(tsk->tgid, true);
+	if (!*counted)
 		return NULL;
 	s = slot_of(nr, arch, uring);
 	if (!s)
@@ -584,8 +586,6 @@ static __always_inline void end_walk(struct count_slot *s, __u64 nr, __u32 arch,
 	if (t1 && s->walk.t0)
 		time_walk(s, slot_key(nr, arch, uring), uring, t1);
 	count_outcome(&s->counts, &s->walk, matched, nr, uring, actx);
-	if (rule_counts && matched && !uring)
-		count_rule_match(nr, arch, actx);
 }
 
 /*
@@ -637,17 +637,20 @@ static __noinline int end_filter_op_walk(unsigned long long *ctx, __u64 t1)
 	unsigned long op = ctx[4];
 	int ret = (int)ctx[5], kind;
 	struct count_slot *s;
+	bool uring, counted;
 	__u32 arch;
-	bool uring;
 
 	kind = walked_list(actx, list, name, op);
 	if (kind < 0)
 		return 0;
 	arch = arch_of(actx->arch);
 	uring = kind == AUDIT_CTX_URING;
-	s = walk_begun(op, arch, uring);
+	s = walk_begun(op, arch, uring, &counted);
 	if (s)
 		end_walk(s, op, arch, uring, ret != 0, actx, t1);
+	/* Where it stopped is known even for a walk switched out (its start was counted). */
+	if (rule_counts && ret && counted && !uring)
+		count_rule_match(op, arch, actx);
 	return 0;
 }
 
@@ -698,12 +701,20 @@ int BPF_PROG(start_filter_syscall_detailed, struct task_struct *tsk, struct audi
 /* As end_filter_op_walk(). */
 static __noinline int end_filter_syscall_walk(struct audit_context *actx, __u64 t1)
 {
-	__u64 nr = (__u64)(long)actx->major;
+	__u64 nr = (__u64)(long)actx->major, prio = actx->prio;
 	__u32 arch = arch_of(actx->arch);
-	struct count_slot *s = walk_begun(nr, arch, false);
+	bool counted, matched;
+	struct count_slot *s = walk_begun(nr, arch, false, &counted);
 
-	if (s)
-		end_walk(s, nr, arch, false, actx->prio > s->walk.prio, actx, t1);
+	if (s) {
+		matched = prio > s->walk.prio;
+		end_walk(s, nr, arch, false, matched, actx, t1);
+	} else {
+		/* Switched out: its start prio is gone, but a walk starts at 0 or ~0. */
+		matched = prio != 0 && prio != ~0ULL;
+	}
+	if (rule_counts && matched && counted)
+		count_rule_match(nr, arch, actx);
 	return 0;
 }
 

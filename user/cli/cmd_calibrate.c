@@ -36,7 +36,7 @@ static const char doc[] =
 	"                              # counting reads it with --calibration cal.json\n"
 	"\n"
 	"Exit status 75: audit policy changed during the measurement, or the machine\n"
-	"was too noisy to show a per-rule cost; try again.\n";
+	"was too noisy to show the cost of a visit or of an evaluation; try again.\n";
 
 static const struct argp_option options[] = {
 	{ "max-rules", OPT_MAX_RULES, "N", 0,

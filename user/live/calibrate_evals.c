@@ -313,6 +313,13 @@ int calib_measure_evaluations(struct calib_run *r, int max_rules, struct calibra
 		} else {
 			c->ns_eval[k] = (best[k] - calibration_latency_at(c, n)) / n;
 		}
+		/* An evaluation adds work to a walk: a price at or below 0 is noise. */
+		if (c->ns_eval[k] <= 0) {
+			fprintf(stderr,
+				"calibrate: the %s evaluation measured at %.1f ns: the machine is too noisy, try again\n",
+				eval_kind_names[k], c->ns_eval[k]);
+			err = -EAGAIN;
+		}
 	}
 	return err;
 }
