@@ -35,7 +35,8 @@
 # (single, the default, or multi: see lib-qemu.sh), VMTEST_ICOUNT (1: the
 # guest's clock counts instructions, see lib-qemu.sh), VMTEST_BPFTRACE (1:
 # the host's bpftrace in the initramfs, for the overhead suite), VMTEST_SUITES, VMTEST_LANE (below),
-# VMTEST_BENCH (see below), VMTEST_STATIC (directory
+# VMTEST_BENCH (see below), VMTEST_PLANS (the plans' directory, default
+# tests/vm/plans: a bench declares its own), VMTEST_STATIC (directory
 # with the static auditskip and getpid_loop, default .output/static),
 # VMTEST_APPEND (more kernel command line, e.g. to try the crash
 # reporting with rdinit=/none), VMTEST_LOGDIR (console logs, results and
@@ -48,7 +49,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
-PLANS=$VMDIR/plans            # the tests each suite declares, per kernel
+PLANS=${VMTEST_PLANS:-$VMDIR/plans} # the tests each suite declares, per kernel
 # STATIC, TIMEOUT, MEM, SMP, ICOUNT, BPFTRACE and RULES_SRC are read by
 # lib-initramfs.sh and lib-qemu.sh.
 # shellcheck disable=SC2034
