@@ -47,6 +47,24 @@ static int nr(const char *name, int machine)
 	return n;
 }
 
+/* A label field asks the LSM: its own price where measured, a uid field's where not. */
+static void test_label_fields(void **state)
+{
+	struct calibration c = priced();
+	unsigned int getpid = nr("getpid", MACH_86_64);
+	struct ruleset rs;
+	bool ends;
+
+	(void)state;
+	read_set("-a always,exit -S getpid -F subj_type=sshd_t -k label\n", &rs);
+	assert_int_equal(eval_kind_of_field(rs.rules[0].fields[0].type), EVAL_LSM);
+	assert_true(eval_price_ns(&c, &rs.rules[0], AUDIT_ARCH_X86_64, getpid, &ends) == 5);
+	c.ns_eval[EVAL_LSM] = 40;
+	c.eval_measured[EVAL_LSM] = true;
+	assert_true(eval_price_ns(&c, &rs.rules[0], AUDIT_ARCH_X86_64, getpid, &ends) == 40);
+	ruleset_free(&rs);
+}
+
 static void test_rules_priced_by_field(void **state)
 {
 	struct calibration c = priced();
@@ -268,6 +286,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_priced_by_field),
+		cmocka_unit_test(test_label_fields),
 		cmocka_unit_test(test_walk_ends_at_a_rule_that_passes),
 		cmocka_unit_test(test_unpriced_calibration),
 		cmocka_unit_test(test_rule_costs_add_up),

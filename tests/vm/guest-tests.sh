@@ -792,6 +792,15 @@ t_timing() {
 # cannot turn negative (at 8 rules a 7.2 guest measured none, exit 75).
 t_calibrate_walk_call() {
 	rules_reset
+	# The label kind where the guest's LSM takes the rule (AppArmor, on by
+	# default in Debian's kernels).
+	_kinds="arch uid auid gid perm exit success dir exe arch_pass match"
+	_lsm="-a always,exit -F arch=b64 -S getpid -F subj_type=auditskip_probe -k vmlsm"
+	if auditctl $_lsm >/dev/null 2>&1; then
+		_kinds="$_kinds lsm"
+		rules_reset
+	fi
+	log "calibrate: kinds priced here: $_kinds (LSMs: $(cat /sys/kernel/security/lsm 2>/dev/null || echo unknown))"
 	# Exit 75 is calibrate's "too noisy, try again" (a slope TCG's noise
 	# turned negative while the other lanes ran): done as it says, at most
 	# three times, each said; the third 75 fails.
@@ -836,7 +845,7 @@ t_calibrate_walk_call() {
 	_slope=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_per_entry=//p')
 	log "calibrate: evaluations (ns): $(echo $_evals), per visited entry ${_slope:-?} ns"
 	_missing=
-	for _k in arch uid auid gid perm exit success dir exe arch_pass match; do
+	for _k in $_kinds; do
 		echo "$_evals" | grep -q "^$_k=" || _missing="$_missing $_k"
 	done
 	_cheap=$(echo "$_evals" | awk -F= -v s="${_slope:-0}" '$2 <= s { printf " %s=%s", $1, $2 }')
@@ -1011,11 +1020,15 @@ t_rule_costs() {
 	_odd=$(grep -vc 'listnr=4$' "$T/$_n.checks")
 	awk -F= '$1 ~ /^rule_costs\.rules\.[0-9]+\.evaluations$/ { print $2 }' "$T/$_n.sum" >"$T/$_n.tool"
 	# The shell's SYSCALL records from its open of the gate on (the
-	# shell's start-up came before the count and the probe).
+	# shell's start-up came before the count and the probe), by the event
+	# serial of audit(TIME:SERIAL): another task's records (the writer
+	# opening the gate) can come between an event's SYSCALL and PATH.
 	awk -v pid=" pid=$_wp " -v gate="name=\"$T/rc.go\"" '
-		/^type=1300 / { last = index($0, pid) ? $0 : ""; if (on && last != "") print last; next }
-		/^type=1302 / && !on && last != "" && index($0, gate) { on = 1; print last }' \
-		"$T/$_n.recs" >"$T/$_n.run"
+		function serial(s) { s = $0; sub(/^[^:]*:/, "", s); sub(/\).*/, "", s); return s + 0 }
+		FNR == NR && /^type=1300 / && index($0, pid) { ours[serial()] = 1 }
+		FNR == NR && /^type=1302 / && index($0, gate) && (serial() in ours) && !from { from = serial() }
+		FNR != NR && from && /^type=1300 / && index($0, pid) && serial() >= from' \
+		"$T/$_n.recs" "$T/$_n.recs" >"$T/$_n.run"
 	_recs=""
 	for _k in rc_never rc_dir rc_ok rc_all; do
 		_recs="$_recs $(grep -c "key=\"$_k\"" "$T/$_n.run")"

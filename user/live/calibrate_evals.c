@@ -94,6 +94,13 @@ static void eval_rule_of(const struct calib_run *r, enum eval_kind k, int i, str
 		snprintf(e->exe, sizeof(e->exe), "%s/exe%d", r->scratch_dir, i);
 		add_field(e, AUDIT_EXE, AUDIT_EQUAL, 0, e->exe);
 		break;
+	case EVAL_LSM:
+		/*
+		 * A label no task has: AppArmor takes it as the rule's label;
+		 * SELinux refuses a type its policy lacks (then not priced).
+		 */
+		add_field(e, AUDIT_SUBJ_TYPE, AUDIT_EQUAL, 0, "auditskip_calibration");
+		break;
 	case EVAL_ARCH_PASS:
 		add_field(e, AUDIT_ARCH, AUDIT_EQUAL, native, NULL);
 		break;

@@ -28,8 +28,11 @@
  * field (before a uid field that tells them apart) fails. EVAL_ARCH_PASS:
  * an arch field that passes, then a uid field that fails. EVAL_MATCH: a
  * keyless never rule whose one field passes, so the walk ends there (what
- * a never,exit prefix entry costs). Watch and path rules are kept on the
- * inode hash, not the exit list, so the walk never evaluates them.
+ * a never,exit prefix entry costs). EVAL_LSM: a subject or object label
+ * field, which asks the LSM (measured where an LSM takes the rule:
+ * AppArmor, Debian's default; elsewhere priced as a uid field). Watch
+ * and path rules are kept on the inode hash, not the exit list, so the
+ * walk never evaluates them.
  */
 enum eval_kind {
 	EVAL_ARCH,
@@ -41,6 +44,7 @@ enum eval_kind {
 	EVAL_SUCCESS,
 	EVAL_DIR,
 	EVAL_EXE,
+	EVAL_LSM,
 	EVAL_ARCH_PASS,
 	EVAL_MATCH,
 	NR_EVAL_KINDS

@@ -28,7 +28,18 @@ enum eval_kind eval_kind_of_field(__u32 type)
 		return EVAL_DIR;
 	case AUDIT_EXE:
 		return EVAL_EXE;
-	default: /* uid, pid, a0..a3, LSM labels, field comparisons */
+	case AUDIT_SUBJ_USER:
+	case AUDIT_SUBJ_ROLE:
+	case AUDIT_SUBJ_TYPE:
+	case AUDIT_SUBJ_SEN:
+	case AUDIT_SUBJ_CLR:
+	case AUDIT_OBJ_USER:
+	case AUDIT_OBJ_ROLE:
+	case AUDIT_OBJ_TYPE:
+	case AUDIT_OBJ_LEV_LOW:
+	case AUDIT_OBJ_LEV_HIGH:
+		return EVAL_LSM;
+	default: /* uid, pid, a0..a3, field comparisons */
 		return EVAL_UID;
 	}
 }
