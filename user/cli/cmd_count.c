@@ -24,6 +24,7 @@ static const char doc[] =
 	"    auditskip -i 5 -d 60      # report every 5 s for a minute\n"
 	"    auditskip -- make -j2     # one command and its descendants\n"
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
+	"    auditskip --per-rule -- make  # what each exit rule costs\n"
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
 	"    auditskip --user auditskip --metrics :9477 --web.config.file web.yml\n"
 	"                              # TLS and basic auth, then as user auditskip\n"
