@@ -137,12 +137,39 @@ static json_object *compared_json(const struct whatif_run *w)
 	return o;
 }
 
+/* Every rule of the set: where it is, its field checks, its cost. */
+static json_object *rules_json(const struct whatif_run *w)
+{
+	const struct prediction *pr = w->pred;
+	json_object *rules = json_object_new_array();
+
+	for (size_t i = 0; i < w->rules->n; i++) {
+		const struct audit_rule *r = &w->rules->rules[i];
+		json_object *e = json_object_new_object();
+
+		add_str_or_null(e, "text", r->text);
+		add_str_or_null(e, "key", r->key);
+		json_object_object_add(e, "exit_list",
+				       json_object_new_boolean(rule_on_exit_list(r)));
+		json_object_object_add(e, "full_mask",
+				       json_object_new_boolean(rule_sets_every_bit(r)));
+		add_u64(e, "field_checks", pr->field_checks[i]);
+		add_u64(e, "field_checks_own_arch", pr->field_checks_own_arch[i]);
+		add_u64(e, "visits", w->costs->rule[i].visits);
+		json_object_object_add(e, "cost_ns", json_rounded(w->costs->rule[i].ns, 0));
+		json_object_object_add(e, "cost_ns_per_s",
+				       json_rounded(per_second(w, w->costs->rule[i].ns), 1));
+		json_object_array_add(rules, e);
+	}
+	return rules;
+}
+
 static void print_whatif_json(FILE *out, const struct whatif_run *w)
 {
 	const struct prediction *pr = w->pred;
 	const struct profile *p = w->profile;
 	json_object *o = json_object_new_object(), *prof = json_object_new_object();
-	json_object *sys = json_object_new_array(), *rules = json_object_new_array(), *blind = NULL;
+	json_object *sys = json_object_new_array(), *blind = NULL;
 
 	add_str_or_null(o, "type", "whatif");
 	json_object_object_add(o, "schema", json_object_new_int(1));
@@ -195,25 +222,7 @@ static void print_whatif_json(FILE *out, const struct whatif_run *w)
 		json_object_array_add(sys, e);
 	}
 	json_object_object_add(o, "syscalls", sys);
-	for (size_t i = 0; i < w->rules->n; i++) {
-		const struct audit_rule *r = &w->rules->rules[i];
-		json_object *e = json_object_new_object();
-
-		add_str_or_null(e, "text", r->text);
-		add_str_or_null(e, "key", r->key);
-		json_object_object_add(e, "exit_list",
-				       json_object_new_boolean(rule_on_exit_list(r)));
-		json_object_object_add(e, "full_mask",
-				       json_object_new_boolean(rule_sets_every_bit(r)));
-		add_u64(e, "field_checks", pr->field_checks[i]);
-		add_u64(e, "field_checks_own_arch", pr->field_checks_own_arch[i]);
-		add_u64(e, "visits", w->costs->rule[i].visits);
-		json_object_object_add(e, "cost_ns", json_rounded(w->costs->rule[i].ns, 0));
-		json_object_object_add(e, "cost_ns_per_s",
-				       json_rounded(per_second(w, w->costs->rule[i].ns), 1));
-		json_object_array_add(rules, e);
-	}
-	json_object_object_add(o, "rules", rules);
+	json_object_object_add(o, "rules", rules_json(w));
 	json_object_object_add(o, "designs", designs_json(w->designs, w->profile->seconds));
 	json_object_object_add(o, "compared", compared_json(w));
 	json_object_object_add(o, "walks_ns", json_rounded(w->costs->walks_ns, 0));
