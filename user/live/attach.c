@@ -93,44 +93,12 @@ static bool has_helper(const struct btf *btf, const char *name)
 	return false;
 }
 
-/*
- * What the modes ask of the kernel's BTF, answered before libbpf loads the
- * object: the BTF (some 5 MB raw, more parsed) is freed first, so that it
- * and libbpf's own parse of it are not held at once, the run's peak memory.
- */
-#define MAX_BTF_FACTS 32
-struct btf_facts {
-	char func[MAX_BTF_FACTS][64]; /* kernel functions asked about */
-	bool has[MAX_BTF_FACTS];
-	int n;
-	bool loop;	   /* the bpf_loop() helper */
-	int probe_func_id; /* __audit_syscall_exit, what tracing_refused() loads on */
-	enum {
-		TRACING_UNKNOWN,
-		TRACING_LOADS,
-		TRACING_REFUSED
-	} tracing;
+/* Whether the machine loads tracing programs: not asked yet, or its answer. */
+enum tracing {
+	TRACING_UNKNOWN,
+	TRACING_LOADS,
+	TRACING_REFUSED
 };
-
-static void learn_func(struct btf_facts *f, const struct btf *btf, const char *name)
-{
-	for (int i = 0; i < f->n; i++)
-		if (!strcmp(f->func[i], name))
-			return;
-	if (f->n == MAX_BTF_FACTS)
-		return;
-	snprintf(f->func[f->n], sizeof(f->func[f->n]), "%s", name);
-	f->has[f->n++] = has_func(btf, name);
-}
-
-/* Whether the kernel has function `name`; false for one not asked about. */
-static bool knows_func(const struct btf_facts *f, const char *name)
-{
-	for (int i = 0; i < f->n; i++)
-		if (!strcmp(f->func[i], name))
-			return f->has[i];
-	return false;
-}
 
 #define MAX_MODE_PROGS 3
 
@@ -186,8 +154,7 @@ static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode, bool de
 
 /* The mode's programs, the mirror's where the kernel has their targets, and the helpers'. */
 static void choose_programs(struct auditskip_bpf *s, const struct attach_req *req,
-			    const struct btf_facts *facts, enum attach_mode mode,
-			    bool kernel_mirror)
+			    const struct btf *btf, enum attach_mode mode, bool kernel_mirror)
 {
 	bool trampoline = modes[mode].target != NULL;
 	struct bpf_program *prog;
@@ -197,23 +164,23 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 
 		bpf_program__set_autoload(
 			prog, is_mode_prog(s, mode, wants_detailed(req), prog) ||
-				      (target && kernel_mirror && knows_func(facts, target)));
+				      (target && kernel_mirror && has_func(btf, target)));
 	}
 	/*
 	 * Premarking a new rule's bits needs no list address: where the loader
 	 * keeps the mirror, it keeps a rule from matching before its listing.
 	 */
-	if (trampoline && knows_func(facts, "audit_rule_change"))
+	if (trampoline && has_func(btf, "audit_rule_change"))
 		bpf_program__set_autoload(s->progs.mirror_premark_add, true);
 	/* __audit_free() is where exit and exit_group walk; without it, those go uncounted. */
-	if (mode == MODE_SYSCALL_EXIT && !knows_func(facts, "__audit_free"))
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_free"))
 		bpf_program__set_autoload(s->progs.count_audit_free, false);
 	/* io_uring audit came with 5.16: before it there is no inline op to count. */
-	if (mode == MODE_SYSCALL_EXIT && !knows_func(facts, "__audit_uring_exit"))
+	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_uring_exit"))
 		bpf_program__set_autoload(s->progs.count_uring_exit, false);
 	bpf_program__set_autoload(s->progs.read_n_rules,
 				  trampoline && !kernel_mirror && req->n_rules_addr &&
-					  knows_func(facts, "audit_list_rules_send"));
+					  has_func(btf, "audit_list_rules_send"));
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
 	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
 	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
@@ -257,29 +224,30 @@ static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
  * after libbpf read the kernel's BTF again for it (a page a read(), each
  * a syscall the exit filter walks: half a second at 10,000 rules).
  */
-static bool tracing_refused(struct btf_facts *f)
+static bool tracing_refused(const struct btf *btf, enum tracing *t)
 {
 	const struct bpf_insn just_return[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	int id = btf__find_by_name_kind(btf, "__audit_syscall_exit", BTF_KIND_FUNC), fd;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = f->probe_func_id);
-	int fd;
+		    .attach_btf_id = id);
 
 	/* Asked once, and only for a mode whose target is there. */
-	if (f->tracing != TRACING_UNKNOWN || f->probe_func_id <= 0)
-		return f->tracing == TRACING_REFUSED;
+	if (*t != TRACING_UNKNOWN || id <= 0)
+		return *t == TRACING_REFUSED;
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "auditskip_probe", "GPL", just_return, 2, &opts);
 	if (fd >= 0)
 		close(fd);
-	f->tracing = fd == -EPERM ? TRACING_REFUSED : TRACING_LOADS;
-	return f->tracing == TRACING_REFUSED;
+	*t = fd == -EPERM ? TRACING_REFUSED : TRACING_LOADS;
+	return *t == TRACING_REFUSED;
 }
 
 /* One mode: 0, or a negative errno with `why` filled in. */
-static int try_mode(const struct attach_req *req, struct btf_facts *facts, const char *btf_copy,
-		    enum attach_mode mode, struct attached *out, char *why, size_t why_size)
+static int try_mode(const struct attach_req *req, const struct btf *btf, enum tracing *tracing,
+		    const char *btf_copy, enum attach_mode mode, struct attached *out, char *why,
+		    size_t why_size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_copy);
 	bool trampoline = modes[mode].target != NULL;
@@ -298,12 +266,12 @@ static int try_mode(const struct attach_req *req, struct btf_facts *facts, const
 			modes[mode].target);
 		return -EOPNOTSUPP;
 	}
-	if (trampoline && !knows_func(facts, modes[mode].target)) {
+	if (trampoline && !has_func(btf, modes[mode].target)) {
 		snprintf(why, why_size, "%s is not in this kernel's BTF (inlined or absent)",
 			 modes[mode].target);
 		return -ENOENT;
 	}
-	if (trampoline && tracing_refused(facts)) {
+	if (trampoline && tracing_refused(btf, tracing)) {
 		snprintf(why, why_size,
 			 "this machine refuses tracing programs (fentry, fexit): EPERM at load");
 		return -EPERM;
@@ -322,9 +290,9 @@ static int try_mode(const struct attach_req *req, struct btf_facts *facts, const
 		return err;
 	}
 	/* The rebuild walks the kernel's list with bpf_loop() (5.17 and later). */
-	out->kernel_mirror = trampoline && req->exit_list_addr && facts->loop;
+	out->kernel_mirror = trampoline && req->exit_list_addr && has_helper(btf, "loop");
 	out->detailed = wants_detailed(req);
-	choose_programs(s, req, facts, mode, out->kernel_mirror);
+	choose_programs(s, req, btf, mode, out->kernel_mirror);
 	size_maps(s, req, mode);
 	set_options(s, req);
 
@@ -406,39 +374,13 @@ static struct btf *kernel_btf(void)
 	return btf ? btf : btf__load_vmlinux_btf();
 }
 
-/* Everything try_mode() and choose_programs() ask of the BTF. 0 or -ENOMEM. */
-static int learn_facts(const struct btf *btf, struct btf_facts *f)
-{
-	static const char *const other_targets[] = { "audit_rule_change", "__audit_free",
-						     "__audit_uring_exit",
-						     "audit_list_rules_send" };
-	struct auditskip_bpf *s = auditskip_bpf__open();
-	struct bpf_program *prog;
-
-	memset(f, 0, sizeof(*f));
-	if (!s)
-		return -errno;
-	for (int m = 0; m < MODE_COUNT; m++)
-		if (modes[m].target)
-			learn_func(f, btf, modes[m].target);
-	for (size_t i = 0; i < sizeof(other_targets) / sizeof(other_targets[0]); i++)
-		learn_func(f, btf, other_targets[i]);
-	bpf_object__for_each_program (prog, s->obj)
-		if (mirror_target(prog))
-			learn_func(f, btf, mirror_target(prog));
-	auditskip_bpf__destroy(s);
-	f->loop = has_helper(btf, "loop");
-	f->probe_func_id = btf__find_by_name_kind(btf, "__audit_syscall_exit", BTF_KIND_FUNC);
-	return 0;
-}
-
 int attach_prepare(const struct attach_req *req, struct attached *out)
 {
 	char copy_path[32];
 	int copy_fd;
 	const char *path = req->btf_path ? req->btf_path : "/sys/kernel/btf/vmlinux";
 	char why[256];
-	struct btf_facts facts;
+	enum tracing tracing = TRACING_UNKNOWN;
 	struct btf *btf;
 	int err = -ENOENT;
 
@@ -464,21 +406,12 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 		return -EOPNOTSUPP;
 	}
 	copy_fd = req->btf_path ? -1 : btf_copy_fd(btf);
-	err = learn_facts(btf, &facts);
-	btf__free(btf);
-	if (err) {
-		fprintf(stderr, "auditskip: cannot open the BPF object: %s\n", strerror(-err));
-		if (copy_fd >= 0)
-			close(copy_fd);
-		return err;
-	}
-	err = -ENOENT;
 	snprintf(copy_path, sizeof(copy_path), "/proc/self/fd/%d", copy_fd);
 	for (int m = 0; m < MODE_COUNT; m++) {
 		if (req->mode >= 0 && m != req->mode)
 			continue;
-		err = try_mode(req, &facts, copy_fd >= 0 ? copy_path : req->btf_path, m, out, why,
-			       sizeof(why));
+		err = try_mode(req, btf, &tracing, copy_fd >= 0 ? copy_path : req->btf_path, m, out,
+			       why, sizeof(why));
 		if (!err)
 			break;
 		if (req->mode >= 0)
@@ -489,6 +422,7 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 			fprintf(stderr, "auditskip: passing over mode %s: %s%s\n", modes[m].name,
 				why, req->verbose ? "" : " (run with -v for the verifier's log)");
 	}
+	btf__free(btf);
 	if (copy_fd >= 0)
 		close(copy_fd);
 	if (err && req->mode < 0)
