@@ -5,7 +5,7 @@
 # fleet-wide figures it records checked against the sum of the hosts' own
 # numbers. No root, no audit.
 #
-#   tests/host/fleet.sh                      three made-up hosts with different rule
+#   tests/host/fleet.sh [-l] [-t NAME]...    three made-up hosts with different rule
 #                                            sets (tests/tools/metrics_fixture), each
 #                                            page rendered when it is scraped
 #   tests/host/fleet.sh --live A:P B:P ...   live exporters (auditskip --metrics A:P);
@@ -28,6 +28,9 @@ if [ "${1:-}" = --live ]; then
 	LIVE=("$@")
 	[ ${#LIVE[@]} -ge 1 ] || die "usage: $0 [--live ADDR:PORT...]"
 fi
+# up: the exporters and Prometheus answer; the others read what it recorded
+# (each needs the whole fleet up, so every run starts it).
+[ ${#LIVE[@]} -gt 0 ] || select_tests "up recorded by-label dashboard" "$@"
 if [ ${#LIVE[@]} -gt 0 ]; then
 	WINDOW=${WINDOW:-60s}
 	TOLERANCE=${TOLERANCE:-0.1}
@@ -83,7 +86,7 @@ else
 fi
 for t in "${TARGETS[@]}"; do
 	if wait_for 10 curl -sf -o /dev/null "http://$t/metrics"; then
-		pass "fleet: exporter $t answers"
+		test_selected up && pass "fleet: exporter $t answers"
 	else
 		fail "fleet: exporter $t answers" "no /metrics"
 	fi
@@ -102,7 +105,7 @@ prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/data" \
 	--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
 PIDS+=($!)
 if wait_for 30 curl -sf -o /dev/null "http://127.0.0.1:$PROM_PORT/-/ready"; then
-	pass "fleet: prometheus up" "127.0.0.1:$PROM_PORT, windows $WINDOW"
+	test_selected up && pass "fleet: prometheus up" "127.0.0.1:$PROM_PORT, windows $WINDOW"
 else
 	fail "fleet: prometheus up" "$(tail -n 3 "$TMP/prometheus.log" | tr '\n' ' ')"
 	summary_line
@@ -166,7 +169,7 @@ LIVE_DT=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 recorded() { [ -n "$(scalar 'fleet:auditskip_skippable_walks:ratio_rate5m')" ]; }
 wait_for 10 recorded
 
-check_eq "fleet: every target up" "$(scalar 'count(up == 1)')" "${#TARGETS[@]}"
+run_test up check_eq "fleet: every target up" "$(scalar 'count(up == 1)')" "${#TARGETS[@]}"
 own_rates >"$TMP/own.txt"
 log "own rates (target walks/s skippable/s saved-cores):"
 sed 's/^/    /' "$TMP/own.txt" >&2
@@ -181,15 +184,20 @@ close() {
 	fi
 }
 
-close "fleet: skippable share of walks" "$(scalar 'fleet:auditskip_skippable_walks:ratio_rate5m')" \
-	"$(awk '{ w += $2; s += $3 } END { printf "%.9f", s / w }' "$TMP/own.txt")"
-close "fleet: CPU saved, cores" "$(scalar 'fleet:auditskip_saved_cpu_cores:rate5m')" \
-	"$(awk '{ c += $4 } END { printf "%.9f", c }' "$TMP/own.txt")"
-query 'instance:auditskip_saved_cpu_cores:rate5m' >"$TMP/per-instance.txt"
-while read -r target _ _ cores; do
-	close "fleet: CPU saved on $target" \
-		"$(awk -v t="instance=$target" 'index($1, t) { print $2 }' "$TMP/per-instance.txt")" "$cores"
-done <"$TMP/own.txt"
+test_recorded() {
+	local target cores
+	close "fleet: skippable share of walks" "$(scalar 'fleet:auditskip_skippable_walks:ratio_rate5m')" \
+		"$(awk '{ w += $2; s += $3 } END { printf "%.9f", s / w }' "$TMP/own.txt")"
+	close "fleet: CPU saved, cores" "$(scalar 'fleet:auditskip_saved_cpu_cores:rate5m')" \
+		"$(awk '{ c += $4 } END { printf "%.9f", c }' "$TMP/own.txt")"
+	query 'instance:auditskip_saved_cpu_cores:rate5m' >"$TMP/per-instance.txt"
+	while read -r target _ _ cores; do
+		close "fleet: CPU saved on $target" \
+			"$(awk -v t="instance=$target" 'index($1, t) { print $2 }' "$TMP/per-instance.txt")" "$cores"
+	done <"$TMP/own.txt"
+}
+run_test recorded test_recorded
+
 # by_label INFO LABEL WHAT: the recorded LABEL:auditskip_saved_cpu_cores:rate5m
 # against the hosts' own saving summed by the LABEL of their INFO series;
 # the instance and its label value in $TMP/LABEL.txt.
@@ -204,21 +212,27 @@ by_label() {
 			"$(awk -v k="$2=$k" 'index($1 ",", k ",") { print $2 }' "$TMP/by-$2.txt")" "$want"
 	done
 }
-by_label auditskip_build_info kernel kernel
-[ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: kernels of the made-up hosts" \
-	"$(awk '{ print $2 }' "$TMP/kernel.txt" | sort -u | tr '\n' ' ')" "6.1.0-fixture 6.12.0-fixture "
-by_label auditskip_rules_info ruleset "rule set"
-[ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: rule sets of the made-up hosts" \
-	"$(awk '{ print $2 }' "$TMP/ruleset.txt" | sort -u | wc -l)" 2 "hosts 2 and 3 share one"
-check_eq "fleet: no alert firing" "$(query 'ALERTS{alertstate="firing"}')" ""
+test_by_label() {
+	by_label auditskip_build_info kernel kernel
+	[ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: kernels of the made-up hosts" \
+		"$(awk '{ print $2 }' "$TMP/kernel.txt" | sort -u | tr '\n' ' ')" "6.1.0-fixture 6.12.0-fixture "
+	by_label auditskip_rules_info ruleset "rule set"
+	[ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: rule sets of the made-up hosts" \
+		"$(awk '{ print $2 }' "$TMP/ruleset.txt" | sort -u | wc -l)" 2 "hosts 2 and 3 share one"
+}
+run_test by-label test_by_label
+run_test recorded check_eq "fleet: no alert firing" "$(query 'ALERTS{alertstate="firing"}')" ""
 
 # Every dashboard query is valid PromQL on this server, and most find data.
-errors=0 empty=0 n=0
-while IFS= read -r e; do
-	n=$((n + 1))
-	r=$(query "$e")
-	case "$r" in ERROR*) errors=$((errors + 1)); log "$e: $r" ;; "") empty=$((empty + 1)) ;; esac
-done < <(tests/host/dashboard-check.sh exprs dashboards/auditskip.json)
-check_eq "fleet: dashboard queries run" "$errors" 0 "$n queries, $empty without data"
-[ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: dashboard queries find data" "$empty" 0
+test_dashboard() {
+	local errors=0 empty=0 n=0 e r
+	while IFS= read -r e; do
+		n=$((n + 1))
+		r=$(query "$e")
+		case "$r" in ERROR*) errors=$((errors + 1)); log "$e: $r" ;; "") empty=$((empty + 1)) ;; esac
+	done < <(tests/host/dashboard-check.sh exprs dashboards/auditskip.json)
+	check_eq "fleet: dashboard queries run" "$errors" 0 "$n queries, $empty without data"
+	[ ${#LIVE[@]} -gt 0 ] || check_eq "fleet: dashboard queries find data" "$empty" 0
+}
+run_test dashboard test_dashboard
 summary_line

@@ -8,10 +8,11 @@
 # run as nobody, and only the strace check runs as root (advise --file
 # changes no audit state).
 #
-#   tests/host/tables.sh
+#   tests/host/tables.sh [-l] [-t NAME]...
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/common.sh
+select_tests "reads-upstream upstream-notes perm-mod-bits unknown-name kernel-option advise-file no-bpf" "$@"
 
 AUDITSKIP=${AUDITSKIP:-.output/auditskip}
 DATA=tests/data/audit-4.2.1
@@ -31,13 +32,16 @@ nobody() {
 chmod -R a+rX "$TMP"
 
 # Every shipped set reads, exit 0, as the kernel would take it.
-for f in "$DATA"/*.rules; do
-	if nobody "$AUDITSKIP" rules --file "$f" --json >"$TMP/r.json" 2>"$TMP/r.err"; then
-		pass "reads $(basename "$f")"
-	else
-		fail "reads $(basename "$f")" "exit $?: $(head -c 300 "$TMP/r.err")"
-	fi
-done
+test_reads_upstream() {
+	local f
+	for f in "$DATA"/*.rules; do
+		if nobody "$AUDITSKIP" rules --file "$f" --json >"$TMP/r.json" 2>"$TMP/r.err"; then
+			pass "reads $(basename "$f")"
+		else
+			fail "reads $(basename "$f")" "exit $?: $(head -c 300 "$TMP/r.err")"
+		fi
+	done
+}
 
 # rules_note FILE KERNEL PATTERN: the notes of `rules --file FILE --kernel KERNEL` matching PATTERN.
 rules_note() {
@@ -45,53 +49,76 @@ rules_note() {
 		jq -r --arg p "$3" '.notes[] | select(test($p))'
 }
 
-n=$(rules_note "$DATA/30-stig.rules" 7.2 \
-	'30-stig.rules:114: auditctl 3.0.9 would refuse this line \(Syscall name unknown: fchmodat2\); an auditctl that knows fchmodat2 loads it as syscall 452 of x86_64 \(Linux 7\.2\.[0-9]+.s table\)' | wc -l)
-check_eq "stig fchmodat2 note" "$n" 1
-n=$(rules_note "$DATA/30-ospp-v42.rules" 7.2 'Syscall name unknown: lsm_set_self_attr.*syscall 460 of' | wc -l)
-check_eq "ospp lsm_set_self_attr notes (b32, b64)" "$n" 2
-n=$(rules_note "$DATA/30-stig.rules" 6.1 'fchmodat2 .*Linux 6\.1\.[0-9]+ has no such syscall' | wc -l)
-check_eq "stig on 6.1: fchmodat2 never runs" "$n" 2
+test_upstream_notes() {
+	local n
+	n=$(rules_note "$DATA/30-stig.rules" 7.2 \
+		'30-stig.rules:114: auditctl 3.0.9 would refuse this line \(Syscall name unknown: fchmodat2\); an auditctl that knows fchmodat2 loads it as syscall 452 of x86_64 \(Linux 7\.2\.[0-9]+.s table\)' | wc -l)
+	check_eq "stig fchmodat2 note" "$n" 1
+	n=$(rules_note "$DATA/30-ospp-v42.rules" 7.2 'Syscall name unknown: lsm_set_self_attr.*syscall 460 of' | wc -l)
+	check_eq "ospp lsm_set_self_attr notes (b32, b64)" "$n" 2
+	n=$(rules_note "$DATA/30-stig.rules" 6.1 'fchmodat2 .*Linux 6\.1\.[0-9]+ has no such syscall' | wc -l)
+	check_eq "stig on 6.1: fchmodat2 never runs" "$n" 2
+}
 
 # The perm_mod rule keeps fchmodat2's bit (printed as 452, a number auditctl 3.0.9 reads): 5 syscalls.
-bits=$(nobody "$AUDITSKIP" rules --file "$DATA/30-stig.rules" --json |
-	jq '[.rules[] | select(.key == "perm_mod" and (.text | test("fchmodat2|[ ,]452([ ,]|$)")))][0].mask_bits')
-check_eq "stig perm_mod rule bits" "$bits" 5
+test_perm_mod_bits() {
+	local bits
+	bits=$(nobody "$AUDITSKIP" rules --file "$DATA/30-stig.rules" --json |
+		jq '[.rules[] | select(.key == "perm_mod" and (.text | test("fchmodat2|[ ,]452([ ,]|$)")))][0].mask_bits')
+	check_eq "stig perm_mod rule bits" "$bits" 5
+}
 
-printf '%s\n' '-a always,exit -F arch=b64 -S nosuchcall -k x' >"$TMP/bad.rules"
-chmod a+r "$TMP/bad.rules"
-if nobody "$AUDITSKIP" rules --file "$TMP/bad.rules" >/dev/null 2>"$TMP/bad.err"; then
-	fail "unknown name refused" "exit 0"
-else
-	check_eq "unknown name refused" "$(grep -c 'Syscall name unknown: nosuchcall' "$TMP/bad.err")" 1
-fi
+test_unknown_name() {
+	printf '%s\n' '-a always,exit -F arch=b64 -S nosuchcall -k x' >"$TMP/bad.rules"
+	chmod a+r "$TMP/bad.rules"
+	if nobody "$AUDITSKIP" rules --file "$TMP/bad.rules" >/dev/null 2>"$TMP/bad.err"; then
+		fail "unknown name refused" "exit 0"
+	else
+		check_eq "unknown name refused" "$(grep -c 'Syscall name unknown: nosuchcall' "$TMP/bad.err")" 1
+	fi
+}
 
-nobody "$AUDITSKIP" rules --file "$DATA/30-stig.rules" --kernel 4.19 >/dev/null 2>"$TMP/k.err"
-rc=$?
-check_eq "--kernel 4.19 refused" "$rc $(grep -c 'no syscall table for Linux .4.19. (there are: 5.10, 6.1, 6.12, 7.2)' "$TMP/k.err")" "2 1"
+test_kernel_option() {
+	local rc
+	nobody "$AUDITSKIP" rules --file "$DATA/30-stig.rules" --kernel 4.19 >/dev/null 2>"$TMP/k.err"
+	rc=$?
+	check_eq "--kernel 4.19 refused" "$rc $(grep -c 'no syscall table for Linux .4.19. (there are: 5.10, 6.1, 6.12, 7.2)' "$TMP/k.err")" "2 1"
+}
 
 # advise --file: classes from the table, as nobody, and the report says which.
-if nobody "$AUDITSKIP" advise --file "$DATA/30-stig.rules" --kernel 6.12 --json >"$TMP/a.json" 2>"$TMP/a.err"; then
-	check_eq "advise --file classes" "$(jq -r 'select(.perm_classes) | .perm_classes + " " + .kernel_table' "$TMP/a.json")" \
-		"table $(sed -n 's/^\t"\(6\.12\.[0-9]*\)",$/\1/p' user/audit/kernel_tables_data.h)"
-	after=$(jq 'select(.after) | .after.mask_bits' "$TMP/a.json")
-	[ "$after" -lt 2032 ] && pass "advise --file narrows perm= rules" "$after bits after" ||
-		fail "advise --file narrows perm= rules" "$after bits after"
-else
-	fail "advise --file as nobody" "exit $?: $(head -c 300 "$TMP/a.err")"
-fi
-check_eq "advise text names the table" \
-	"$(nobody "$AUDITSKIP" advise --file "$DATA/30-stig.rules" --kernel 7.2 | grep -c "^perm= rewrites: syscalls of Linux 7\.2\.[0-9]*'s permission classes (auditskip's table)$")" 1
+test_advise_file() {
+	local after rc
+	if nobody "$AUDITSKIP" advise --file "$DATA/30-stig.rules" --kernel 6.12 --json >"$TMP/a.json" 2>"$TMP/a.err"; then
+		check_eq "advise --file classes" "$(jq -r 'select(.perm_classes) | .perm_classes + " " + .kernel_table' "$TMP/a.json")" \
+			"table $(sed -n 's/^\t"\(6\.12\.[0-9]*\)",$/\1/p' user/audit/kernel_tables_data.h)"
+		after=$(jq 'select(.after) | .after.mask_bits' "$TMP/a.json")
+		[ "$after" -lt 2032 ] && pass "advise --file narrows perm= rules" "$after bits after" ||
+			fail "advise --file narrows perm= rules" "$after bits after"
+	else
+		fail "advise --file as nobody" "exit $?: $(head -c 300 "$TMP/a.err")"
+	fi
+	check_eq "advise text names the table" \
+		"$(nobody "$AUDITSKIP" advise --file "$DATA/30-stig.rules" --kernel 7.2 | grep -c "^perm= rewrites: syscalls of Linux 7\.2\.[0-9]*'s permission classes (auditskip's table)$")" 1
 
-nobody "$AUDITSKIP" advise --file "$DATA/30-stig.rules" --classes-from-kernel >/dev/null 2>"$TMP/c.err"
-rc=$?
-check_eq "--classes-from-kernel needs root" "$rc $(grep -c 'needs root' "$TMP/c.err")" "1 1"
+	nobody "$AUDITSKIP" advise --file "$DATA/30-stig.rules" --classes-from-kernel >/dev/null 2>"$TMP/c.err"
+	rc=$?
+	check_eq "--classes-from-kernel needs root" "$rc $(grep -c 'needs root' "$TMP/c.err")" "1 1"
+}
 
-if [ "$(id -u)" != 0 ] || ! command -v strace >/dev/null; then
-	fail "advise --file as root: no bpf() call" "needs root and strace (.ci/install-deps)"
-else
-	strace -f -qq -e trace=bpf -o "$TMP/strace" "$AUDITSKIP" advise --file "$DATA/30-stig.rules" >/dev/null 2>&1
-	check_eq "advise --file as root: no bpf() call" "$(grep -c 'bpf(' "$TMP/strace")" 0
-fi
+test_no_bpf() {
+	if [ "$(id -u)" != 0 ] || ! command -v strace >/dev/null; then
+		fail "advise --file as root: no bpf() call" "needs root and strace (.ci/install-deps)"
+	else
+		strace -f -qq -e trace=bpf -o "$TMP/strace" "$AUDITSKIP" advise --file "$DATA/30-stig.rules" >/dev/null 2>&1
+		check_eq "advise --file as root: no bpf() call" "$(grep -c 'bpf(' "$TMP/strace")" 0
+	fi
+}
 
+run_test reads-upstream test_reads_upstream
+run_test upstream-notes test_upstream_notes
+run_test perm-mod-bits test_perm_mod_bits
+run_test unknown-name test_unknown_name
+run_test kernel-option test_kernel_option
+run_test advise-file test_advise_file
+run_test no-bpf test_no_bpf
 summary_line
