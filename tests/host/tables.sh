@@ -12,7 +12,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/common.sh
-select_tests "reads-upstream upstream-notes perm-mod-bits unknown-name kernel-option advise-file no-bpf" "$@"
+select_tests "reads-upstream upstream-notes perm-mod-bits unknown-name gated-fields kernel-option advise-file no-bpf" "$@"
 
 AUDITSKIP=${AUDITSKIP:-.output/auditskip}
 DATA=tests/data/audit-4.2.1
@@ -78,6 +78,19 @@ test_unknown_name() {
 	fi
 }
 
+# exe= and sessionid= as every kernel with a table takes them, whoever runs
+# it: libaudit itself refuses them unless it can read the running kernel's
+# features, which needs CAP_AUDIT_CONTROL.
+test_gated_fields() {
+	printf '%s\n' '-a always,exit -F arch=b64 -S connect -F exe=/bin/bash -k x' \
+		'-a always,exit -F arch=b64 -S openat -F sessionid=5 -k y' >"$TMP/gated.rules"
+	chmod a+r "$TMP/gated.rules"
+	check_eq "exe= and sessionid= read as nobody" \
+		"$(nobody "$AUDITSKIP" rules --file "$TMP/gated.rules" --json 2>"$TMP/gated.err" |
+			jq -r '.rules[] | .text' | grep -oE '(exe|sessionid)=[^ ]*' | tr '\n' ' ')$(cat "$TMP/gated.err")" \
+		"exe=/bin/bash sessionid=5 "
+}
+
 test_kernel_option() {
 	local rc
 	nobody "$AUDITSKIP" rules --file "$DATA/30-stig.rules" --kernel 4.19 >/dev/null 2>"$TMP/k.err"
@@ -118,6 +131,7 @@ run_test reads-upstream test_reads_upstream
 run_test upstream-notes test_upstream_notes
 run_test perm-mod-bits test_perm_mod_bits
 run_test unknown-name test_unknown_name
+run_test gated-fields test_gated_fields
 run_test kernel-option test_kernel_option
 run_test advise-file test_advise_file
 run_test no-bpf test_no_bpf

@@ -358,6 +358,42 @@ static int add_key(struct reader *rd, struct line_state *ls, const char *k)
 	return 0;
 }
 
+/*
+ * libaudit refuses exe= and sessionid= unless the running kernel's feature
+ * bitmap has them, and reads that bitmap only with CAP_AUDIT_CONTROL: run by
+ * anyone else, or on a file meant for another machine, the rule would be
+ * dropped although every kernel with a table here (5.10 and later) takes
+ * it. Such a pair goes through libaudit as a field of the same syntax that
+ * needs no feature, and gets its own field number back.
+ */
+static int fieldpair_as_kernel_takes(struct line_state *ls, char *pair, int flags)
+{
+	static const struct {
+		const char *name, *stand_in;
+		__u32 field, feature;
+	} gated[] = {
+		{ "exe", "path", AUDIT_EXE, AUDIT_FEATURE_BITMAP_EXECUTABLE_PATH },
+		{ "sessionid", "pid", AUDIT_SESSIONID, AUDIT_FEATURE_BITMAP_SESSIONID_FILTER },
+	};
+	char swapped[PATH_MAX + 64];
+
+	for (size_t i = 0; i < sizeof(gated) / sizeof(gated[0]); i++) {
+		size_t len = strlen(gated[i].name);
+		int permadded = _audit_permadded, rc;
+
+		if (strncmp(pair, gated[i].name, len) || !strchr("=!<>&", pair[len]) ||
+		    flags != AUDIT_FILTER_EXIT || (audit_get_features() & gated[i].feature))
+			continue;
+		snprintf(swapped, sizeof(swapped), "%s%s", gated[i].stand_in, pair + len);
+		rc = audit_rule_fieldpair_data(&ls->rule, swapped, flags);
+		_audit_permadded = permadded;
+		if (rc == 0)
+			ls->rule->fields[ls->rule->field_count - 1] = gated[i].field;
+		return rc;
+	}
+	return audit_rule_fieldpair_data(&ls->rule, pair, flags);
+}
+
 static int opt_field(struct reader *rd, struct line_state *ls, char *opt, bool compare)
 {
 	int flags = LIST_UNSET, rc;
@@ -376,7 +412,7 @@ static int opt_field(struct reader *rd, struct line_state *ls, char *opt, bool c
 	if (compare)
 		rc = audit_rule_interfield_comp_data(&ls->rule, copy, flags);
 	else
-		rc = audit_rule_fieldpair_data(&ls->rule, copy, flags);
+		rc = fieldpair_as_kernel_takes(ls, copy, flags);
 	if (rc) {
 		const char *value = strpbrk(opt, "=<>&!");
 
