@@ -107,6 +107,18 @@ for lane in 1 2; do
 		setsid tests/vm/run.sh >"${GUEST_LOGS[-1]}" 2>&1 &
 	GUEST_PIDS+=($!)
 done
+# The kernel A/B (doc/kernel-ab.md) on 6.12, its main and corpus checks: the
+# patched kernel's own walks against auditskip's count in every mode. The two
+# kernels are built at the lowest priority, so that the suites beside the
+# build keep their pace, and kept in KERNEL_AB_KERNELS: a machine builds them
+# once (some 40 CPU minutes), until the source, config, compiler or patches
+# change.
+KERNEL_AB_LOG=$(mktemp)
+KERNEL_AB_KERNELS=${KERNEL_AB_KERNELS:-/var/cache/auditskip/kernels} KERNEL_AB_TESTS="main corpus" \
+	setsid sh -c 'nice -n 19 tests/kernel-ab/build-kernels.sh 6.12 && tests/kernel-ab/run.sh 6.12' \
+	>"$KERNEL_AB_LOG" 2>&1 &
+GUEST_PIDS+=($!)
+GUEST_LOGS+=("$KERNEL_AB_LOG")
 trap 'for p in "${GUEST_PIDS[@]}"; do kill -- -"$p" 2>/dev/null; done; rm -f "${GUEST_LOGS[@]}"' EXIT
 
 run_suite "format (clang-format, .clang-format)" format_check
@@ -143,6 +155,7 @@ guest_lane() {
 }
 run_suite "guest tests, lane 1 of 2 (QEMU, Debian kernels)" guest_lane 1
 run_suite "guest tests, lane 2 of 2 (QEMU, Debian kernels)" guest_lane 2
+run_suite "kernel A/B: 6.12 unpatched and patched (QEMU, main and corpus, every mode)" guest_lane 3
 echo "=== all suites"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

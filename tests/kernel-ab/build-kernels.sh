@@ -2,8 +2,11 @@
 # Builds the two kernels of the A/B test for one kernel version KVER (the
 # first argument; 6.12 when none is given):
 #
-#   .output/kernels/KVER/unpatched/bzImage   the source as Debian ships it
-#   .output/kernels/KVER/patched/bzImage     the same with patches/KVER/0*.patch
+#   KERNELS/KVER/unpatched/bzImage   the source as Debian ships it
+#   KERNELS/KVER/patched/bzImage     the same with patches/KVER/0*.patch
+#
+# KERNELS is $KERNEL_AB_KERNELS, .output/kernels by default (make test keeps
+# them in /var/cache/auditskip/kernels, so that a machine builds them once).
 #
 # KVER 6.12: Debian 12's linux-source-6.12, installed from the machine's own
 # package lists. KVER 7.2: sid's linux-source-7.2, fetched with `apt-get
@@ -22,7 +25,7 @@
 # patched kernel's build directory starts as a copy of the unpatched one, so
 # a first patched build only compiles what the patches touch, and links.
 #
-# Prints the build times (also kept in .output/kernels/KVER/*/build-seconds).
+# Prints the build times (also kept in KERNELS/KVER/*/build-seconds).
 #
 # Environment: KERNEL_AB_JOBS (default: nproc), KERNEL_AB_FORCE=1 throws
 # the build directories away and builds both kernels again,
@@ -47,7 +50,7 @@ case "$KV" in
 *) die "unknown kernel version '$KV' (KVER=6.12 or KVER=7.2)" ;;
 esac
 WORK=$ROOT/.output/kernel-ab/$KV
-KOUT=$ROOT/.output/kernels/$KV
+KOUT=${KERNEL_AB_KERNELS:-$ROOT/.output/kernels}/$KV
 PATCHES=$ROOT/patches/$KV
 [ -f "$FRAGMENT" ] || die "no config fragment $FRAGMENT"
 [ -d "$PATCHES" ] || die "no patch directory $PATCHES"

@@ -105,8 +105,8 @@ measure() {
 }
 
 # ------------------------------------------------------- prediction tests ---
-# Same rules, same workload on both kernels, filter-op mode: the unpatched
-# kernel's skippable count S must equal the walks the patched kernel no
+# Same rules, same workload on both kernels: the unpatched kernel's
+# skippable count S, in each mode, must equal the walks the patched kernel no
 # longer performs (compared on the host).
 
 # load_rules SET: one of the rule sets below; non-zero (after a FAIL line
@@ -193,8 +193,27 @@ load_rules() {
 	return 0
 }
 
+# The other modes this kernel loads (guest-lib's MODES). On the unpatched
+# kernel each counts the same workload again (RESULT NAME@MODE), held on the
+# host, like filter-op, to the walks the patched kernel no longer makes.
+OTHER_MODES=$(echo $MODES | sed 's/filter-op *//')
+
+# measure_all NAME WORKLOAD...: NAME in filter-op mode, and on the unpatched
+# kernel NAME@MODE in each other mode; BEFORE_RUN (if set) runs before each.
+measure_all() {
+	_name=$1
+	shift
+	${BEFORE_RUN:-:}
+	measure $_name filter-op "$@"
+	[ $VARIANT = unpatched ] || return 0
+	for _m in $OTHER_MODES; do
+		${BEFORE_RUN:-:}
+		measure $_name@$_m $_m "$@"
+	done
+}
+
 # t_predict NAME RULES WORKLOAD...: the rule set RULES loaded, WORKLOAD run
-# under auditskip in filter-op mode (RESULT predict-NAME).
+# under auditskip in each mode (RESULT predict-NAME[@MODE]).
 t_predict() {
 	set=$1
 	rules=$2
@@ -202,7 +221,7 @@ t_predict() {
 	rules_reset
 	load_rules $rules || { rules_reset; return; }
 	log "predict-$set: rules $rules, $(auditctl -l | wc -l) listed"
-	measure predict-$set filter-op "$@"
+	measure_all predict-$set "$@"
 	rules_reset
 }
 
@@ -222,8 +241,8 @@ WL_SIG='n=0; trap "n=\$((n + 1))" USR1; i=0; while [ $i -lt 200 ]; do kill -USR1
 mkdir -p $WL
 
 # ------------------------------------------------------------ the corpus ---
-# Each workload of the corpus under each rule set, filter-op mode: RESULT
-# corpus-SET-WORKLOAD, compared per syscall on the host like predict-*.
+# Each workload of the corpus under each rule set, in each mode: RESULT
+# corpus-SET-WORKLOAD[@MODE], compared per syscall on the host like predict-*.
 # openat64 and mixed leave most of every workload skippable; arch32 names
 # i386's getpid (20), whose bit the patch's mask also sets for x86_64's
 # writev (20); perm's dir= rule has every bit (nothing is skippable).
@@ -244,11 +263,12 @@ t_corpus() {
 	corpus_rules $1 || return
 	log "corpus-$1: $(auditctl -l | tr '\n' ';' | cut -c1-300)"
 	workloads_all | if [ "$2" = all ]; then cat; else grep -E "^($2)\|"; fi >"$T/wl.list"
+	BEFORE_RUN=prepare
 	while IFS='|' read -r _wl _cmd _exp; do
-		prepare
 		# (the command split into words on purpose)
-		measure corpus-$1-$_wl filter-op $_cmd </dev/null
+		measure_all corpus-$1-$_wl $_cmd </dev/null
 	done <"$T/wl.list"
+	BEFORE_RUN=
 	rules_reset
 }
 
