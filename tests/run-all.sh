@@ -111,12 +111,14 @@ done
 # patched kernel's own walks against auditskip's count in every mode. The two
 # kernels are built at the lowest priority, so that the suites beside the
 # build keep their pace, and kept in KERNEL_AB_KERNELS: a machine builds them
-# once (some 40 CPU minutes), until the source, config, compiler or patches
-# change.
+# once (some 15 CPU minutes), until the source, config, compiler or patches
+# change. Its four guests boot when the other guests are done.
 KERNEL_AB_LOG=$(mktemp)
-KERNEL_AB_KERNELS=${KERNEL_AB_KERNELS:-/var/cache/auditskip/kernels} KERNEL_AB_TESTS="main corpus" \
-	setsid sh -c 'nice -n 19 tests/kernel-ab/build-kernels.sh 6.12 && tests/kernel-ab/run.sh 6.12' \
-	>"$KERNEL_AB_LOG" 2>&1 &
+LANE_PIDS="${GUEST_PIDS[*]}" KERNEL_AB_KERNELS=${KERNEL_AB_KERNELS:-/var/cache/auditskip/kernels} \
+	KERNEL_AB_TESTS="main corpus" setsid bash -c '
+		nice -n 19 tests/kernel-ab/build-kernels.sh 6.12 || exit 1
+		for p in $LANE_PIDS; do while kill -0 "$p" 2>/dev/null; do sleep 5; done; done
+		exec tests/kernel-ab/run.sh 6.12' >"$KERNEL_AB_LOG" 2>&1 &
 GUEST_PIDS+=($!)
 GUEST_LOGS+=("$KERNEL_AB_LOG")
 trap 'for p in "${GUEST_PIDS[@]}"; do kill -- -"$p" 2>/dev/null; done; rm -f "${GUEST_LOGS[@]}"' EXIT
