@@ -95,6 +95,7 @@ measure() {
 		"getpid_skippable=$(scget_arch $f x86_64 $NR_GETPID skippable_walks)" \
 		"stale=$(get $f stale.state) n_rules=$(get $f stale.audit_n_rules)" \
 		"counted_rules=$(get $f stale.counted_rules)" \
+		"uring_enter_walks=$(get $f blind_spots.uring_enter_walks)" \
 		"per=$(per_syscall $f)"
 	if [ $rc -ne 0 ] || [ ! -s "$f" ]; then
 		fail $name-run "auditskip exit status $rc, summary $(wc -c <"$f") bytes"

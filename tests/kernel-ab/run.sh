@@ -259,23 +259,52 @@ walks_mismatch() {
 	}' | sort
 }
 
+# per_field PER SYSCALL FIELD: walks (2) or skippable walks (3) of one
+# syscall ("arch/nr") in a per-syscall list; 0 when it is not there.
+per_field() {
+	tr ',' '\n' <<<"$1" | awk -F: -v k="$2" -v f="$3" '$1 == k { v = $f } END { print v + 0 }'
+}
+
+# per_without PER SYSCALL: the list without that syscall.
+per_without() {
+	tr ',' '\n' <<<"$1" | grep -v "^$2:" | paste -sd, -
+}
+
 # check_mode NAME MODE: RESULT NAME@MODE, the same workload counted in MODE
 # on the unpatched kernel, against the kernels' own walks (filter-op counts
 # the calls of the walk itself): per syscall, MODE's walks are the
 # unpatched kernel's, and its skippable walks the ones the patched kernel no
-# longer made.
+# longer made. Tracepoint mode does not see the walk each io_uring op run
+# inline in io_uring_enter adds; where its report counts exactly those
+# (blind_spots.uring_enter_walks equal to the io_uring_enter walks it saw),
+# io_uring_enter is left out of the comparison, as a named blind spot.
 check_mode() {
-	local name=$1 mode=$2 id=$1@$2 m_sc m_sk saved wm sm
+	local name=$1 mode=$2 id=$1@$2 m_sc m_sk saved wm sm uring=x86_64/426
+	local m_per a_per b_per
 	if [ -z "$(r unpatched $id present)" ] || [ -z "$(r unpatched $name present)" ] || [ -z "$(r patched $name present)" ]; then
 		fail $id "no result (unpatched $id, unpatched and patched $name)"
 		return
 	fi
+	m_per=$(r unpatched $id per)
+	a_per=$(r unpatched $name per)
+	b_per=$(r patched $name per)
 	m_sc=$(r unpatched $id walks)
 	m_sk=$(r unpatched $id skippable_walks)
 	saved=$(($(r unpatched $name walks) - $(r patched $name walks)))
+	if [ "$mode" = tracepoint ] && [ "$(per_field "$m_per" $uring 2)" -gt 0 ] &&
+		[ "$(r unpatched $id uring_enter_walks)" = "$(per_field "$m_per" $uring 2)" ]; then
+		info "$id: io_uring_enter left out, its blind spot counted: $(r unpatched $id uring_enter_walks) calls," \
+			"$(per_field "$m_per" $uring 2) walks seen, filter-op $(per_field "$a_per" $uring 2)"
+		m_sc=$((m_sc - $(per_field "$m_per" $uring 2)))
+		m_sk=$((m_sk - $(per_field "$m_per" $uring 3)))
+		saved=$((saved - $(per_field "$a_per" $uring 2) + $(per_field "$b_per" $uring 2)))
+		m_per=$(per_without "$m_per" $uring)
+		a_per=$(per_without "$a_per" $uring)
+		b_per=$(per_without "$b_per" $uring)
+	fi
 	info "$id: walks=$m_sc skippable=$m_sk; filter-op unpatched walks=$(r unpatched $name walks), walks saved by the patched kernel=$saved"
-	wm=$(walks_mismatch "$(r unpatched $id per)" "$(r unpatched $name per)")
-	sm=$(per_mismatch "$(r unpatched $id per)" "$(r patched $name per)")
+	wm=$(walks_mismatch "$m_per" "$a_per")
+	sm=$(per_mismatch "$m_per" "$b_per")
 	if [ "$(r unpatched $id rc)" != 0 ] || [ "$(r unpatched $id mode)" != "$mode" ]; then
 		fail $id "auditskip exit status $(r unpatched $id rc), mode $(r unpatched $id mode)"
 	elif [ -n "$wm" ]; then
