@@ -1,6 +1,7 @@
 #!/bin/bash
-# Kernel A/B test: boots the unpatched and the patched kernel of one kernel
-# version (the first argument, 6.12 when none is given) built by
+# Kernel A/B test (tests/kernel-ab/run.sh [KVER] [-t NAME]...): boots the
+# unpatched and the patched kernel of one kernel version (KVER, 6.12 when
+# none is given) built by
 # tests/kernel-ab/build-kernels.sh (`make kernels`) under QEMU (TCG), runs
 # tests/kernel-ab/guest-ab.sh in both with the same rules and workloads, and
 # compares what they measured:
@@ -59,7 +60,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 AB=$ROOT/tests/kernel-ab
-KV=${1:-6.12}
+KV=6.12
+case "${1:-}" in [0-9]*) KV=$1 && shift ;; esac
 case "$KV" in
 6.12 | 7.2) ;;
 *) echo "kernel-ab: unknown kernel version '$KV' (KVER=6.12 or KVER=7.2)" >&2; echo "0 passed, 1 failed"; exit 1 ;;
@@ -84,6 +86,11 @@ RESULT_PREFIX="VMTEST "
 LOG_PREFIX="kernel-ab: "
 # shellcheck source=../lib/common.sh
 . "$ROOT/tests/lib/common.sh"
+# -t NAME (a glob, repeated): only the checks of that name are printed and
+# counted (every boot still runs; with KERNEL_AB_REPORT_ONLY=1 none does).
+test_args "$@"
+[ "$TEST_LIST" = 0 ] || usage_error "-l: the checks are named after the guests' results (predict-*, corpus-*, stale-*, safety-*, time-*)"
+RESULT_PATTERNS=$TEST_PATTERNS
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
 # shellcheck source=../vm/lib-initramfs.sh
@@ -652,5 +659,9 @@ esac
 
 T_END=$(date +%s)
 info "guests $T_BOOTS s, whole run $((T_END - T_START)) s"
+if [ -n "$RESULT_PATTERNS" ] && [ -z "$RESULTS_SEEN" ]; then
+	echo "VMTEST FAIL -t: no check matches $(echo $RESULT_PATTERNS)"
+	FAILED=$((FAILED + 1))
+fi
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
