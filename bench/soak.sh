@@ -101,7 +101,10 @@ while kill -0 "$SKIP_PID" 2>/dev/null; do
 		auditctl -D -k "$BENCH_KEY-soak" >/dev/null
 		CHANGES=$((CHANGES + 8))
 	fi
-	if [ $((i * CHANGE_EVERY)) -ge $((SOAK_SECONDS - 10)) ] && [ -z "${RSS1:-}" ]; then
+	# The end sample by the clock: a reload takes seconds of its own, so
+	# counting changes would come short of the end.
+	if [ "$(awk -v t0="$T0" -v t="$(date +%s.%N)" -v n="$((SOAK_SECONDS - 2 * CHANGE_EVERY))" 'BEGIN { print (t - t0 >= n) }')" = 1 ] &&
+		[ -z "${RSS1:-}" ]; then
 		read -r RSS1 MAPS1 < <(memory "$SKIP_PID")
 		FDS1=$(fds "$SKIP_PID")
 		CPU_SHARE=$(awk -v c0="$CPU0" -v c1="$(cpu_s "$SKIP_PID")" -v t0="$T0" -v t1="$(date +%s.%N)" \
@@ -110,9 +113,7 @@ while kill -0 "$SKIP_PID" 2>/dev/null; do
 	sleep "$CHANGE_EVERY"
 done
 wait "$SKIP_PID" || die "auditskip or the workload failed: $(tail -n 3 "$BENCH_TMP/soak.err")"
-RSS1=${RSS1:-$RSS0}
-MAPS1=${MAPS1:-$MAPS0}
-FDS1=${FDS1:-$FDS0}
+[ -n "${RSS1:-}" ] || die "the workload ended before the end sample was taken"
 
 # The workload prints its count on the same stdout as auditskip's JSON.
 MADE=$(grep -v '^{' "$OUTJ" | tail -n 1)
