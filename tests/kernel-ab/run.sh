@@ -10,11 +10,12 @@
 #               unpatched kernel equals the walks the patched kernel no
 #               longer performs (unpatched walks - patched walks), per
 #               syscall (arch and number), and the patched kernel performs
-#               no skippable walk; predict-*@MODE: the same count made in
-#               syscall-exit and tracepoint mode on the unpatched kernel,
-#               its walks per syscall those filter-op saw the kernel make; for getpid and for workloads beyond it
+#               no skippable walk; for getpid and for workloads beyond it
 #               (a shell script, tar and gzip, a self-signalling shell),
 #               and for 30-stig as `auditskip advise` rewrites it.
+#               predict-*@MODE: the same count made in syscall-exit and
+#               tracepoint mode on the unpatched kernel, its walks per
+#               syscall those filter-op saw the kernel make.
 #   corpus-*    the same, for every workload of the corpus
 #               (tests/vm/corpus-workloads.sh: signals, exec, i386 tasks,
 #               threads, fork, vfork, clone3, seccomp, ptrace, io_uring,
