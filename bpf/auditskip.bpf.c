@@ -103,6 +103,16 @@ volatile __u32 exec_tgid = 0;
 volatile __u64 walks_switched_out = 0;
 /* audit_n_rules as the loader's last listing left it, -1: unread (read_n_rules). */
 volatile __s32 listed_n_rules = -1;
+/*
+ * Blind spot where the loader keeps the mirror, counted where audit_n_rules
+ * can be read: walks judged while the kernel's rule count was not the one
+ * the mirror was listed at (the loader has not yet heard of a change, or
+ * not listed since). A change that leaves the count as it was, one rule
+ * swapped for another between two listings, is not seen.
+ */
+volatile __u64 mirror_lag_walks = 0;
+/* audit_n_rules, for the loader around its listings (read_n_rules_now()). */
+volatile __s32 n_rules_now = -1;
 
 /*
  * The mirror, alone in a data section of its own: the programs address it
@@ -335,6 +345,32 @@ static __always_inline struct count_slot *count_walk(__u64 nr, __u32 arch, bool 
 	if (detailed && per_comm && !uring)
 		count_comm(verdict & WALK_SKIP, mirror.exit_rules);
 	return s;
+}
+
+/*
+ * audit_n_rules now where mirror_lag_walks is counted (a loader-kept
+ * mirror, the rule count's address known), else -1 with no read: a
+ * kernel-kept mirror is rebuilt by the change itself.
+ */
+static __always_inline __s32 n_rules_for_lag(void)
+{
+	__s32 n;
+
+	if (!n_rules_addr || mirror.source != MIRROR_NETLINK ||
+	    bpf_probe_read_kernel(&n, sizeof(n), (void *)n_rules_addr))
+		return -1;
+	return n;
+}
+
+/*
+ * A walk judged while the kernel's rule count now, or when its syscall
+ * entered (tracepoint mode judges a walk at the task's next entry), is not
+ * the one the loader's mirror was listed at.
+ */
+static __always_inline void note_mirror_lag(__s32 now, __s32 entered)
+{
+	if (now >= 0 && (now != mirror.kernel_n_rules || entered != mirror.kernel_n_rules))
+		__sync_fetch_and_add(&mirror_lag_walks, 1);
 }
 
 /* A syscall's walk, in the modes that keep no walk's start. */
@@ -761,9 +797,13 @@ static __always_inline bool in_syscall_context(struct audit_context *actx)
  */
 static __always_inline void count_if_walked(struct audit_context *actx, __u32 tgid, bool detailed)
 {
+	__s32 n;
+
 	if (!actx || (actx->dummy && !(detailed && profile)) || !in_syscall_context(actx) ||
 	    !task_counted(tgid, detailed))
 		return;
+	n = n_rules_for_lag();
+	note_mirror_lag(n, n);
 	count_syscall_walk((__u64)(long)actx->major, arch_of(actx->arch), detailed);
 }
 
@@ -776,11 +816,14 @@ static __always_inline void count_if_walked_read(struct audit_context *actx, __u
 						 bool detailed)
 {
 	int head[3]; /* dummy, context, state: adjacent, read at once */
+	__s32 n;
 
 	if (!actx || bpf_probe_read_kernel(head, sizeof(head), actx) ||
 	    (head[0] && !(detailed && profile)) || head[1] != AUDIT_CTX_SYSCALL ||
 	    !task_counted(tgid, detailed))
 		return;
+	n = n_rules_for_lag();
+	note_mirror_lag(n, n);
 	count_syscall_walk((__u64)(long)BPF_CORE_READ(actx, major),
 			   arch_of(BPF_CORE_READ(actx, arch)), detailed);
 }
@@ -931,12 +974,13 @@ static __always_inline void note_ruleless(struct task_struct *task, const struct
 
 /* The walk the task's last syscall made on its way out, if armed. */
 static __always_inline void count_returned(struct task_struct *task, const struct syscall_entry *e,
-					   bool armed, bool detailed)
+					   bool armed, bool detailed, __s32 n_rules)
 {
 	if (e->ruleless_epoch && e->ruleless_epoch == ruleless_epoch)
 		note_ruleless(task, e);
 	if (!armed)
 		return;
+	note_mirror_lag(n_rules, e->n_rules);
 	if (e->nr == NR_IO_URING_ENTER)
 		__sync_fetch_and_add(&uring_enter_walks, 1);
 	count_syscall_walk(e->nr, e->arch, detailed);
@@ -953,6 +997,7 @@ static __always_inline void count_returned(struct task_struct *task, const struc
 static __always_inline void count_entry(struct bpf_raw_tracepoint_args *args, bool detailed)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	__s32 n_rules = n_rules_for_lag();
 	struct syscall_entry *e;
 	bool armed;
 
@@ -962,12 +1007,13 @@ static __always_inline void count_entry(struct bpf_raw_tracepoint_args *args, bo
 		return;
 	armed = walk_armed(task, detailed);
 	if (e->pending)
-		count_returned(task, e, armed, detailed);
+		count_returned(task, e, armed, detailed, n_rules);
 	/* With audit off, audit's entry hook arms no walk. */
 	e->pending = audit_on;
 	e->nr = args->args[1];
 	e->arch = entering_arch(task);
 	e->ruleless_epoch = ruleless_epoch;
+	e->n_rules = n_rules;
 	/*
 	 * If this syscall's walk is counted at the task's end (exit and
 	 * exit_group never return; a task can be killed without a signal),
@@ -1009,7 +1055,7 @@ int count_before_signal(struct bpf_raw_tracepoint_args *args)
 	if (!e || !e->pending)
 		return 0;
 	e->pending = 0;
-	count_returned(task, e, walk_armed(task, true), true);
+	count_returned(task, e, walk_armed(task, true), true, n_rules_for_lag());
 	return 0;
 }
 
@@ -1028,7 +1074,7 @@ int count_exit_walk(struct bpf_raw_tracepoint_args *args)
 		e->pending = 0;
 		if (e->armed)
 			__sync_fetch_and_add(&exit_walks_inferred, 1);
-		count_returned(task, e, e->armed, true);
+		count_returned(task, e, e->armed, true, n_rules_for_lag());
 	}
 	return 0;
 }
@@ -1360,6 +1406,21 @@ int BPF_PROG(read_n_rules)
 
 	if (n_rules_addr && !bpf_probe_read_kernel(&n, sizeof(n), (void *)n_rules_addr))
 		listed_n_rules = n;
+	return 0;
+}
+
+/*
+ * Run by the loader (BPF_PROG_TEST_RUN), never attached: audit_n_rules
+ * before and after a listing tags the mirror it writes (mirror_lag_walks).
+ */
+SEC("raw_tp")
+int read_n_rules_now(void *ctx)
+{
+	__s32 n;
+
+	n_rules_now = n_rules_addr && !bpf_probe_read_kernel(&n, sizeof(n), (void *)n_rules_addr) ?
+			      n :
+			      -1;
 	return 0;
 }
 

@@ -210,7 +210,8 @@ struct syscall_entry {
 	__u8 arch;	      /* enum slot_arch */
 	__u8 pending;	      /* entered, its walk not yet counted */
 	__u8 armed;	      /* the walk as the context said at entry */
-	__u8 pad[5];
+	__u8 pad;
+	__s32 n_rules; /* audit_n_rules at entry, where it is read (note_mirror_lag()) */
 };
 
 /*

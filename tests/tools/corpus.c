@@ -41,6 +41,14 @@
  *                              just before each, for the rule changes
  *   perm DIR EXE               every perm class on files in DIR, then
  *                              execve EXE nop
+ *   filework DIR READY         writes READY (holding the pid), waits in
+ *                              rt_sigsuspend for SIGUSR1, then creates,
+ *                              writes, chmods, chowns, renames, stats and
+ *                              unlinks a file in DIR, with a getpid and a
+ *                              1 ms nanosleep, over and over until a
+ *                              second SIGUSR1; prints the rounds. Not a
+ *                              fixed count: for counters run side by side
+ *                              (rule reloads)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,6 +61,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/filter.h>
 #include <linux/futex.h>
@@ -703,13 +712,60 @@ static int perm(const char *dir, const char *exe)
 	return 1;
 }
 
+/*
+ * One blocking syscall before the work: counters attached while it sleeps
+ * all see the same syscalls from then on.
+ */
+static int filework(const char *dir, const char *ready_path)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	char f[4096], g[4096];
+	sigset_t block, wait_mask;
+	struct timespec pause = { 0, 1000000 };
+	struct stat st;
+	long rounds = 0;
+	int fd;
+
+	snprintf(f, sizeof(f), "%s/f", dir);
+	snprintf(g, sizeof(g), "%s/g", dir);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	if (sigaction(SIGUSR1, &sa, NULL) || sigprocmask(SIG_BLOCK, &block, &wait_mask))
+		die("signals");
+	sigdelset(&wait_mask, SIGUSR1);
+	ready(ready_path);
+	syscall(SYS_rt_sigsuspend, &wait_mask, _NSIG / 8);
+	if (sigprocmask(SIG_UNBLOCK, &block, NULL))
+		die("signals");
+	while (caught < 2) {
+		syscall(SYS_getpid);
+		fd = syscall(SYS_openat, AT_FDCWD, f, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		if (fd < 0)
+			die(f);
+		syscall(SYS_write, fd, "corpus\n", 7);
+		syscall(SYS_fchmod, fd, 0640);
+		syscall(SYS_fchown, fd, 0, 0);
+		syscall(SYS_close, fd);
+		syscall(SYS_renameat, AT_FDCWD, f, AT_FDCWD, g);
+		syscall(SYS_fchmodat, AT_FDCWD, g, 0600);
+		fstatat(AT_FDCWD, g, &st, 0);
+		syscall(SYS_unlinkat, AT_FDCWD, g, 0);
+		/* Leaves the CPU to the reloads: the guest's vCPUs share one host thread. */
+		nanosleep(&pause, NULL);
+		rounds++;
+	}
+	printf("%ld\n", rounds);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: %s nop | getpid N | int80 N | signals N | siginfo N | exec N |\n"
 		"  execveat N | xexec OTHER [BACK] | fork N | rawclone N | vfork N |\n"
 		"  clone3 N | threads N M | exitgroup-live N | seccomp N | seccomp-kill N |\n"
-		"  sigkill N | ptrace N | ptrace-skip N | sleep READY1 READY2 | perm DIR EXE\n",
+		"  sigkill N | ptrace N | ptrace-skip N | sleep READY1 READY2 | perm DIR EXE |\n"
+		"  filework DIR READY\n",
 		prog);
 	return 2;
 }
@@ -732,6 +788,8 @@ int main(int argc, char **argv)
 		return sleep_across(argv[2], argv[3]);
 	if (!strcmp(cmd, "perm") && argc == 4)
 		return perm(argv[2], argv[3]);
+	if (!strcmp(cmd, "filework") && argc == 4)
+		return filework(argv[2], argv[3]);
 	if (!strcmp(cmd, "threads") && argc == 4)
 		return threads(count(argv[2]), count(argv[3]));
 	if (argc != 3)

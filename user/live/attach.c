@@ -34,7 +34,8 @@ const struct mode_info modes[MODE_COUNT] = {
 		"tracepoint", NULL,
 		"raw_syscalls:sys_enter (a syscall's walk counted at the task's next entry, signal or end), and the audit context's dummy flag",
 		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks, "
-		"rule changes until the loader hears of them, the exit walk each io_uring op run "
+		"rule changes until the loader hears of them (mirror_lag_walks counts the walks judged "
+		"meanwhile where audit_n_rules can be read), the exit walk each io_uring op run "
 		"inline in io_uring_enter makes (uring_enter_walks counts those calls); the walk of "
 		"a task's last syscall when it ends in exit or exit_group or is killed without a "
 		"signal is inferred from the context at that syscall's entry (exit_walks_inferred)",
@@ -181,6 +182,11 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 	bpf_program__set_autoload(s->progs.read_n_rules,
 				  trampoline && !kernel_mirror && req->n_rules_addr &&
 					  has_func(btf, "audit_list_rules_send"));
+	/*
+	 * audit_n_rules before and after each listing: whether the list moved
+	 * meanwhile, and what the mirror the loader keeps was listed at.
+	 */
+	bpf_program__set_autoload(s->progs.read_n_rules_now, req->n_rules_addr);
 	bpf_program__set_autoload(s->progs.follow_fork, req->follow_children);
 	bpf_program__set_autoload(s->progs.track_exec, req->follow_children);
 	bpf_program__set_autoload(s->progs.forget_exit, req->follow_children);
@@ -302,7 +308,8 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum tr
 		goto fail;
 	}
 	bpf_object__for_each_program (prog, s->obj) {
-		if (!bpf_program__autoload(prog) || is_mode_prog(s, mode, out->detailed, prog))
+		if (!bpf_program__autoload(prog) || is_mode_prog(s, mode, out->detailed, prog) ||
+		    prog == s->progs.read_n_rules_now)
 			continue;
 		err = attach_prog(s, prog);
 		if (err) {

@@ -108,21 +108,34 @@ static int mirror_fd(const struct session *ss)
 	return bpf_map__fd(ss->at.skel->maps.data_mirror);
 }
 
+/* audit_n_rules as BPF reads it now, or -1 (its address is not known). */
+static int kernel_n_rules_now(struct session *ss)
+{
+	struct bpf_program *prog = ss->at.skel->progs.read_n_rules_now;
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	if (!bpf_program__autoload(prog) || bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
+		return -1;
+	return ss->at.skel->data->n_rules_now;
+}
+
 /*
- * Where no BPF program rebuilds it, the loader writes the mirror itself.
- * Its write count moves on, like a rebuild's, so a walk that ran across it
- * is told apart as raced.
+ * Where no BPF program rebuilds it, the loader writes the mirror itself,
+ * tagged with the rule count it was listed at (n_rules: -1 unknown, and
+ * then every walk counts as judged by a lagging mirror). Its write count
+ * moves on when the masks do, like a rebuild's, so a walk that ran across
+ * it is told apart as raced; a new tag alone is no change of the masks.
  */
-static int write_netlink_mirror(struct session *ss)
+static int write_netlink_mirror(struct session *ss, int n_rules)
 {
 	struct mask_mirror *cur = &ss->run.live.mirror;
 	struct mask_mirror m = {
 		.exit_rules = ruleset_exit_rules(&ss->rules),
 		.uring_rules = ruleset_rules_on(&ss->rules, AUDIT_FILTER_URING_EXIT),
 		.source = MIRROR_NETLINK,
-		.kernel_n_rules = -1,
+		.kernel_n_rules = n_rules,
 		.generation = cur->generation,
-		.seq = cur->seq + 1,
+		.seq = cur->seq,
 	};
 	__u32 zero = 0;
 
@@ -130,11 +143,14 @@ static int write_netlink_mirror(struct session *ss)
 	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
 	if (ss->opt->corrupt_nr >= 0)
 		m.mask[ss->opt->corrupt_nr / 32] &= ~(1U << (ss->opt->corrupt_nr % 32));
-	if (cur->source == m.source && cur->exit_rules == m.exit_rules &&
-	    cur->uring_rules == m.uring_rules && mask_equal(cur->mask, m.mask) &&
-	    mask_equal(cur->uring_mask, m.uring_mask))
+	if (cur->source != m.source || cur->exit_rules != m.exit_rules ||
+	    cur->uring_rules != m.uring_rules || !mask_equal(cur->mask, m.mask) ||
+	    !mask_equal(cur->uring_mask, m.uring_mask)) {
+		m.generation++;
+		m.seq++;
+	} else if (cur->kernel_n_rules == m.kernel_n_rules) {
 		return 0;
-	m.generation++;
+	}
 	if (bpf_map_update_elem(mirror_fd(ss), &zero, &m, BPF_ANY))
 		return -errno;
 	*cur = m;
@@ -184,6 +200,7 @@ static void read_bpf_state(struct session *ss)
 	live->lost_descendants = skel->bss->lost_children;
 	live->exit_walks_inferred = skel->bss->exit_walks_inferred;
 	live->uring_enter_walks = skel->bss->uring_enter_walks;
+	live->mirror_lag_walks = skel->bss->mirror_lag_walks;
 	live->walks_switched_out = skel->bss->walks_switched_out;
 	live->recursion_misses = recursion_misses(skel->obj);
 	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
@@ -215,7 +232,8 @@ static int list_and_apply(struct session *ss)
 	struct whatif_masks w;
 	struct ruleset fresh;
 	__u32 zero = 0;
-	int err;
+	bool settled = false;
+	int listed_at, err;
 
 	/*
 	 * One syscall that logs no record in every ruleless epoch, so that a
@@ -230,19 +248,33 @@ static int list_and_apply(struct session *ss)
 		config_change_drain(ss->notify_fd, &c);
 		hear(ss, &c);
 	}
-	/* A rule premarked while we listed is missing from the listing: list again. */
+	/*
+	 * The listing, the mirror and audit_n_rules must be of one list: a
+	 * rule premarked while we listed is missing from the listing, and a
+	 * staleness verdict that held a count against another list than the
+	 * one listed would be false. Listed again while the mirror was
+	 * written (a rule change, or the first listing's own rebuild) or the
+	 * count moved; after four tries the mirror the loader keeps is tagged
+	 * as behind and the verdict waits for the next listing.
+	 */
 	for (int tries = 0;; tries++) {
-		__u64 seq = ss->run.live.mirror.seq;
+		struct mask_mirror was;
+		int before, after;
 
+		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &was))
+			return -errno;
+		before = kernel_n_rules_now(ss);
 		err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
 		if (err)
 			return err;
+		after = kernel_n_rules_now(ss);
 		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->run.live.mirror)) {
 			ruleset_free(&fresh);
 			return -errno;
 		}
-		if (ss->run.live.mirror.source == MIRROR_KERNEL_LIST ||
-		    ss->run.live.mirror.seq == seq || tries == 3)
+		settled = ss->run.live.mirror.seq == was.seq && before == after;
+		listed_at = settled ? after : -1;
+		if (settled || tries == 3)
 			break;
 		ruleset_free(&fresh);
 	}
@@ -252,7 +284,7 @@ static int list_and_apply(struct session *ss)
 	ss->run.live.rule_costs = NULL; /* costed against the rules replaced */
 	ss->run.live.designs = NULL;
 	if (ss->run.live.mirror.source != MIRROR_KERNEL_LIST) {
-		err = write_netlink_mirror(ss);
+		err = write_netlink_mirror(ss, listed_at);
 		if (err)
 			return err;
 	}
@@ -261,7 +293,8 @@ static int list_and_apply(struct session *ss)
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.data_whatif), &zero, &w, BPF_ANY))
 		return -errno;
 	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
-	stale_watch(ss);
+	if (settled)
+		stale_watch(ss);
 	return 0;
 }
 
@@ -428,14 +461,22 @@ int session_attach(struct session *ss)
 	cfg->outcomes = ss->at.mode == MODE_FILTER_OP || ss->at.mode == MODE_FILTER_SYSCALL;
 	cfg->uring = ss->at.mode == MODE_FILTER_OP;
 	cfg->infers_exit_walks = ss->at.mode == MODE_TRACEPOINT;
+	cfg->counts_mirror_lag =
+		!ss->at.kernel_mirror && ss->req.n_rules_addr &&
+		(ss->at.mode == MODE_TRACEPOINT || ss->at.mode == MODE_SYSCALL_EXIT);
 	if (ss->at.kernel_mirror)
 		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
 			 "rebuilt by BPF from the kernel's exit list on every rule change");
 	else
 		snprintf(
 			ss->mirror_how, sizeof(ss->mirror_how),
-			"kept by the loader from the netlink rule list, resynced on every rule change audit logs, and listed again at least every %d ms or %.0f times a listing's CPU time",
-			ss->opt->sync_ms, 1 / RESYNC_PERIODIC_SHARE);
+			"kept by the loader from the netlink rule list, resynced on every rule change audit logs, and listed again at least every %d ms or %.0f times a listing's CPU time; walks judged before it follows a change are %s",
+			ss->opt->sync_ms, 1 / RESYNC_PERIODIC_SHARE,
+			cfg->counts_mirror_lag ?
+				"counted (mirror_lag_walks)" :
+			ss->req.n_rules_addr ?
+				"not counted in this mode" :
+				"not counted (audit_n_rules is not in /proc/kallsyms)");
 	err = sync_rules(ss);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));

@@ -59,7 +59,7 @@ struct session {
 	struct command child; /* `-- COMMAND`; pid 0 without one */
 	int notify_fd;	      /* rule changes audit logs, -1: none */
 	struct calibration calib;
-	char kernel[128], scope[256], mirror_how[192];
+	char kernel[128], scope[256], mirror_how[320];
 	struct ruleset rules;
 	struct kernel_classes kernel_classes; /* as BPF read them, for advise */
 	struct run_state run;		      /* what the reports and the metrics show */

@@ -38,6 +38,7 @@ struct run_settings {
 	const char *calib_from;		 /* the file it came from, NULL: the default */
 	int ncpus;			 /* for the CPU share of the time saved */
 	bool infers_exit_walks;		 /* tracepoint mode: exit walks judged at entry */
+	bool counts_mirror_lag;		 /* a loader-kept mirror whose lag BPF can tell */
 };
 
 /* What every sync refreshes from the kernel and the BPF side. */
@@ -54,6 +55,7 @@ struct run_live {
 	__u64 clock_ns;	  /* --timing: the clock read's cost taken off each walk */
 	__u64 exit_walks_inferred;
 	__u64 uring_enter_walks;
+	__u64 mirror_lag_walks;	     /* judged by a mirror behind the kernel's rules */
 	__u64 recursion_misses;	     /* runs of the counting programs the kernel skipped */
 	__u64 walks_switched_out;    /* outcome modes: matched or timed walks not paired */
 	const slot_hist *hist;	     /* --timing: walk-time histograms by slot, else NULL */

@@ -220,6 +220,10 @@ static json_object *blind_spots_json(const struct report_ctx *r)
 			       r->run->cfg.outcomes ?
 				       json_object_new_uint64(r->run->live.walks_switched_out) :
 				       NULL);
+	json_object_object_add(o, "mirror_lag_walks",
+			       r->run->cfg.counts_mirror_lag ?
+				       json_object_new_uint64(r->run->live.mirror_lag_walks) :
+				       NULL);
 	return o;
 }
 
@@ -738,6 +742,10 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 		fprintf(out,
 			"  %-24s %12llu  (switched out mid-walk: outcome and time not counted)\n",
 			"walks not paired", (unsigned long long)r->run->live.walks_switched_out);
+	if (r->run->live.mirror_lag_walks)
+		fprintf(out,
+			"  %-24s %12llu  (judged while the rules had changed since the loader listed them)\n",
+			"walks, mirror behind", (unsigned long long)r->run->live.mirror_lag_walks);
 	print_saved(out, r, t, seconds);
 	print_stale(out, r);
 	if (!t->total.walks)
