@@ -32,7 +32,7 @@ CHANGE_EVERY=${CHANGE_EVERY:-3}
 
 bench_require "$AUDITSKIP" "$GETPID_LOOP"
 bench_policy_save
-STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+bench_run_facts
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
 auditctl -a always,exit -F arch=b64 -S openat -F uid=4500000 -k "$BENCH_KEY" >/dev/null
@@ -126,7 +126,7 @@ GENERATIONS=$(jq -r 'select(.type == "summary") | .mirror_generation' "$OUTJ")
 report() {
 	echo "# auditskip soak"
 	echo
-	echo "Run $STARTED with \`$COMMAND\`: ${SOAK_SECONDS} s of \`getpid_loop --for\` under auditskip"
+	echo "Run $STARTED with \`$COMMAND\` (build $COMMIT): ${SOAK_SECONDS} s of \`getpid_loop --for\` under auditskip"
 	if [ -n "${SOAK_RELOAD:-}" ]; then
 		echo "(mode $(jq -r 'select(.type == "start") | .mode' "$OUTJ")), every ${CHANGE_EVERY} s a reload: \`auditctl -R\` of -D and"
 		echo "$(($(wc -l <"$RELOAD_FILE") - 1)) rules ($SOAK_RELOAD, the lines this host takes, and a permanent openat rule)."
@@ -134,7 +134,7 @@ report() {
 		echo "(mode $(jq -r 'select(.type == "start") | .mode' "$OUTJ")), exit rules changed every ${CHANGE_EVERY} s."
 	fi
 	echo
-	machine_description
+	echo "$MACHINE"
 	echo
 	echo "| | start | end |"
 	echo "|---|---|---|"
