@@ -107,7 +107,7 @@ reload_file() {
 	esac
 }
 
-# compare_walks REF_TAB TAB SLACK: per syscall (rt_sigsuspend left out: the
+# compare_walks REF_TAB TAB: per syscall (rt_sigsuspend left out: the
 # workload entered it before the counters attached, and tracepoint mode
 # counts only syscalls that entered while counting), the sum of the walks'
 # differences, then of the skippable walks', as "WALKS SKIPPABLE"; the
@@ -243,7 +243,8 @@ t_quick() {
 			return
 		fi
 	done
-	load_openat_rules 12 || log "quick: the 12 rules did not all load"
+	_setup=ok
+	load_openat_rules 12 || _setup="the 12 rules did not all load"
 	sleep 2 &
 	_s1=$!
 	sleep 2 &
@@ -251,7 +252,7 @@ t_quick() {
 	sleep 0.3
 	rules_reset
 	auditctl -a always,exit $PROBE >/dev/null && auditctl -d always,exit $PROBE >/dev/null
-	auditctl -R "$T/pairs.rules" >/dev/null
+	auditctl -R "$T/pairs.rules" >/dev/null || _setup="the storm did not load"
 	wait $_s1 $_s2
 	# Quiet for three listings (one a second): the last intervals end undisturbed.
 	sleep 3
@@ -271,6 +272,8 @@ t_quick() {
 		if [ $_rc -ne 0 ] || [ ! -s "$_f" ]; then
 			fail $_name "auditskip exit status $_rc"
 			dump $_name
+		elif [ "$_setup" != ok ]; then
+			fail $_name "$_setup"
 		elif [ "$(get "$_f" stale.state)" != no ]; then
 			fail $_name "stale: $(get "$_f" stale.state) ($(get "$_f" stale.reason)) after rules came and went; want no"
 		elif [ "$(get "$_f" stale.syscalls)" != 0 ]; then
