@@ -617,19 +617,30 @@ static void ready(const char *path)
 }
 
 /*
+ * Catches SIGUSR1, blocked until a wait unblocks it atomically with going
+ * to sleep: *wait_mask is the mask to wait with (the old one, SIGUSR1 out).
+ */
+static void catch_usr1(sigset_t *wait_mask)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	if (sigaction(SIGUSR1, &sa, NULL) || sigprocmask(SIG_BLOCK, &block, wait_mask))
+		die("signals");
+	sigdelset(wait_mask, SIGUSR1);
+}
+
+/*
  * Both waits unblock SIGUSR1 atomically with going to sleep, so a signal
  * sent as soon as READYn exists can never arrive before the syscall.
  */
 static int sleep_across(const char *ready1, const char *ready2)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block, wait_mask;
+	sigset_t wait_mask;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGUSR1);
-	if (sigaction(SIGUSR1, &sa, NULL) || sigprocmask(SIG_BLOCK, &block, &wait_mask))
-		die("signals");
-	sigdelset(&wait_mask, SIGUSR1);
+	catch_usr1(&wait_mask);
 	ready(ready1);
 	if (ppoll(NULL, 0, NULL, &wait_mask) != -1 || errno != EINTR)
 		die("ppoll");
@@ -718,9 +729,8 @@ static int perm(const char *dir, const char *exe)
  */
 static int filework(const char *dir, const char *ready_path)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	char f[4096], g[4096];
-	sigset_t block, wait_mask;
+	sigset_t wait_mask;
 	struct timespec pause = { 0, 1000000 };
 	struct stat st;
 	long rounds = 0;
@@ -728,14 +738,10 @@ static int filework(const char *dir, const char *ready_path)
 
 	snprintf(f, sizeof(f), "%s/f", dir);
 	snprintf(g, sizeof(g), "%s/g", dir);
-	sigemptyset(&block);
-	sigaddset(&block, SIGUSR1);
-	if (sigaction(SIGUSR1, &sa, NULL) || sigprocmask(SIG_BLOCK, &block, &wait_mask))
-		die("signals");
-	sigdelset(&wait_mask, SIGUSR1);
+	catch_usr1(&wait_mask);
 	ready(ready_path);
 	syscall(SYS_rt_sigsuspend, &wait_mask, _NSIG / 8);
-	if (sigprocmask(SIG_UNBLOCK, &block, NULL))
+	if (sigprocmask(SIG_SETMASK, &wait_mask, NULL))
 		die("signals");
 	while (caught < 2) {
 		syscall(SYS_getpid);
