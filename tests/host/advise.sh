@@ -21,7 +21,7 @@ cd "$(dirname "$0")/../.."
 
 EXAMPLES=/usr/share/doc/auditd/examples/rules
 SHIPPED="30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom 32-power-abuse 42-injection"
-select_tests "mix file shipped bad-output prefix prefix-refused" "$@"
+select_tests "mix file shipped bad-output prefix prefix-refused prefix-fitted" "$@"
 host_begin
 
 # load_lines FILE: each rule line of FILE on its own (lines this host
@@ -207,6 +207,33 @@ test_prefix_refused() {
 			"exit 0, no file: $(head -n 1 "$TMP/$f.out")"
 	done
 	check_eq prefix-refused "$(grep -c 'always,task' "$TMP/task.out")" 1 "the task rule is named as the reason"
+}
+
+# prefix-fitted: fitted to a profiled workload with no i386 task (dd's
+# reads and writes; write is left out of the b64 rule, so each write walk
+# would test the b32 rule too), the prefix of 30-stig is the b64 rule
+# alone, and the report says what the b32 rule would have cost; without a
+# profile both rules are written. Offline: nothing is loaded for advise.
+test_prefix_fitted() {
+	local set=$EXAMPLES/30-stig.rules prof=$TMP/dd.prof
+	if ! "$AUDITSKIP" profile -o "$prof" -- dd if=/dev/zero of=/dev/null bs=1 count=2000 \
+		>"$TMP/dd.prof.out" 2>&1; then
+		fail prefix-fitted "auditskip profile failed: $(tail -n 2 "$TMP/dd.prof.out")"
+		return
+	fi
+	"$AUDITSKIP" advise --file "$set" --never-prefix -o "$TMP/whole.prefixed" >/dev/null 2>&1
+	check_eq prefix-fitted "$(grep -c '^-a never,exit -F arch=b' "$TMP/whole.prefixed")" 2 \
+		"without a profile: a b64 and a b32 rule"
+	if ! "$AUDITSKIP" advise --file "$set" --never-prefix --profile "$prof" --json \
+		-o "$TMP/fitted.prefixed" >"$TMP/fitted.json" 2>"$TMP/fitted.err"; then
+		fail prefix-fitted "advise --never-prefix --profile failed: $(head -c 300 "$TMP/fitted.err")"
+		return
+	fi
+	check_eq prefix-fitted "$(grep '^-a never,exit' "$TMP/fitted.prefixed" | cut -d' ' -f1-4)" \
+		"-a never,exit -F arch=b64" "fitted to dd: the b64 rule alone"
+	check_eq prefix-fitted "$(jq -r '.arches[] | select(.arch == "i386") | .rule_costs_more_ns > 0' "$TMP/fitted.json")" \
+		true "the report prices the b32 rule left out"
+	check_eq prefix-fitted "$(jq -r '.prefix_rules' "$TMP/fitted.json")" 1 "one prefix rule"
 }
 
 test_bad_output() {

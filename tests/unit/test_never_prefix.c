@@ -238,6 +238,65 @@ static void test_prediction_priced(void **state)
 	ruleset_free(&rs);
 }
 
+/*
+ * Fitted to a workload with no i386 walk, the b32 rule only costs (native
+ * walks the b64 rule does not end test its mask and arch) and is left out,
+ * with what it would have cost; with i386 walks it pays and stays.
+ */
+static void test_fit_leaves_unpaid_rule_out(void **state)
+{
+	struct calibration c = { .ns_per_entry = 2.0 };
+	struct prediction native_only = { .exit_rules = 4 }, mixed;
+	struct never_prefix p, fitted;
+	struct ruleset rs;
+	unsigned int openat = nr_of("openat", ARCH_NATIVE), getpid = nr_of("getpid", ARCH_NATIVE);
+	unsigned int getpid32 = nr_of("getpid", ARCH_COMPAT);
+	struct never_prefix_prediction pp;
+	double whole_ns;
+
+	(void)state;
+	read_set(
+		"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000002 -k o\n"
+		"-a always,exit -F arch=b64 -S openat -F uid=4000003 -k o\n"
+		"-a always,exit -F arch=b32 -S openat -F uid=4000001 -k o\n",
+		&rs);
+	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(p.rules, 2);
+	assert_true(mask_test(p.named[ARCH_COMPAT], openat)); /* i386's 257 is not openat */
+	/* getpid's 1000 walks save 3 visits each behind the b64 rule. */
+	native_only.slot[getpid].walks = 1000;
+	native_only.slot[openat].walks = 1000;
+	native_only.total.walks = 2000;
+
+	fitted = p;
+	assert_int_equal(never_prefix_fit(&fitted, &rs, &native_only, &c), 0);
+	assert_int_equal(fitted.rules, 1);
+	assert_true(fitted.unpaid[ARCH_COMPAT]);
+	assert_false(fitted.unpaid[ARCH_NATIVE]);
+	assert_int_equal(fitted.nnamed[ARCH_COMPAT], 0);
+	assert_int_equal(fitted.nnamed[ARCH_NATIVE], p.nnamed[ARCH_NATIVE]);
+	/* What it would have cost: the 1000 openat walks' visit of its entry. */
+	assert_float_equal(fitted.unpaid_ns[ARCH_COMPAT], -1000 * 2.0, 1e-6);
+
+	/* The fitted prefix saves more than the whole one on that workload. */
+	assert_int_equal(never_prefix_predict(&p, &rs, &native_only, &native_only, &c, 1.0, &pp),
+			 0);
+	whole_ns = pp.prefix_ns;
+	assert_int_equal(
+		never_prefix_predict(&fitted, &rs, &native_only, &native_only, &c, 1.0, &pp), 0);
+	assert_float_equal(pp.prefix_ns - whole_ns, 1000 * 2.0, 1e-6);
+
+	mixed = native_only;
+	mixed.slot[NR_SLOTS + getpid32].walks = 1000;
+	mixed.total.walks += 1000;
+	fitted = p;
+	assert_int_equal(never_prefix_fit(&fitted, &rs, &mixed, &c), 0);
+	assert_int_equal(fitted.rules, 2);
+	assert_false(fitted.unpaid[ARCH_COMPAT]);
+	ruleset_free(&rs);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +306,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_written_file_ends_walks),
 		cmocka_unit_test(test_prefix_replaced),
 		cmocka_unit_test(test_prediction_priced),
+		cmocka_unit_test(test_fit_leaves_unpaid_rule_out),
 	};
 
 	kernel_classes_from_tables(&kc);

@@ -68,7 +68,9 @@ static const char doc[] =
 	"It leaves out the syscalls whose own code logs records (sends to netlink,\n"
 	"setsockopt, ioctl, bpf, write), and writes nothing where a task rule records\n"
 	"every syscall. A record any call can log without a rule (an LSM's denial,\n"
-	"seccomp's) loses its SYSCALL record on the syscalls the prefix names.\n";
+	"seccomp's) loses its SYSCALL record on the syscalls the prefix names.\n"
+	"With --profile, an arch's rule that costs the profiled walks more than it\n"
+	"saves them (the b32 rule where no i386 task runs) is left out.\n";
 
 static const struct argp_option options[] = {
 	{ "file", OPT_FILE, "PATH", 0,
@@ -83,7 +85,7 @@ static const struct argp_option options[] = {
 	{ "output", 'o', "FILE", 0,
 	  "Write the rewritten rules (or the prefixed set) to FILE (for auditctl -R)", 0 },
 	{ "profile", OPT_PROFILE, "FILE", 0,
-	  "Also predict the rewrite's effect (with --never-prefix, the prefix's against the patch's) on FILE (from 'profile -o')",
+	  "Also predict the rewrite's effect on FILE (from 'profile -o'); with --never-prefix, fit the prefix to it and set its saving against the patch's",
 	  0 },
 	{ "json", OPT_JSON, NULL, 0, "JSON objects", 0 },
 	{ "top", 'n', "N", 0, "With --profile, show the top N syscalls (default 10)", 0 },
@@ -287,21 +289,22 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 	int ret = 1;
 
 	never_prefix_build(rs, kc, &p);
-	written = o->output && p.rules;
-	if (written && write_rules(o, rs, a, &p))
-		goto out;
 	if (o->profile) {
 		prof = open_profile(o->profile, o->run.calibration, &calib, &calib_from);
 		if (!prof)
 			goto out;
 		if (advise_predict(rs, a, prof, kc, &ap))
 			goto out;
-		if (never_prefix_predict(&p, rs, &ap.before, &ap.after, &calib, prof->seconds,
+		if ((!p.refused && never_prefix_fit(&p, rs, &ap.before, &calib)) ||
+		    never_prefix_predict(&p, rs, &ap.before, &ap.after, &calib, prof->seconds,
 					 &pp)) {
 			fprintf(stderr, "auditskip: out of memory\n");
 			goto out;
 		}
 	}
+	written = o->output && p.rules;
+	if (written && write_rules(o, rs, a, &p))
+		goto out;
 	never_prefix_report(
 		stdout, &p, prof ? &pp : NULL, o->profile,
 		&(struct never_prefix_classes){ advise_classes_key(a), advise_classes_from(a) },

@@ -85,6 +85,9 @@ static int price_prefix(const struct ruleset *rs, const struct prediction *pr,
 	d->no_prefix = p.refused;
 	if (p.refused)
 		return 0;
+	/* As advise --never-prefix --profile writes it for this workload. */
+	if (never_prefix_fit(&p, rs, pr, c))
+		return -ENOMEM;
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
 		int a = s / NR_SLOTS;
 

@@ -291,21 +291,57 @@ int never_prefix_slot_savings(const struct never_prefix *p, const struct ruleset
 	return 0;
 }
 
-int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
-			 const struct prediction *before, const struct prediction *rewritten,
-			 const struct calibration *c, double seconds,
-			 struct never_prefix_prediction *out)
+/* What prefix `p` saves on the walks of `before`, into *ns. 0 or -ENOMEM. */
+static int prefix_saving(const struct never_prefix *p, const struct ruleset *rs,
+			 const struct prediction *before, const struct calibration *c, double *ns)
 {
 	__u64 *walks = calloc(NR_COUNT_SLOTS, sizeof(*walks));
 	double *saved = calloc(NR_COUNT_SLOTS, sizeof(*saved));
 	int err = walks && saved ? 0 : -ENOMEM;
 
-	memset(out, 0, sizeof(*out));
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS && !err; s++)
 		walks[s] = before->slot[s].walks;
 	err = err ?: never_prefix_slot_savings(p, rs, c, walks, saved);
-	if (err)
-		goto out;
+	*ns = 0;
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS && !err; s++)
+		*ns += saved[s];
+	free(walks);
+	free(saved);
+	return err;
+}
+
+int never_prefix_fit(struct never_prefix *p, const struct ruleset *rs,
+		     const struct prediction *before, const struct calibration *c)
+{
+	for (int a = 0; a < NR_ARCHES; a++) {
+		struct never_prefix without = *p;
+		double with_ns, without_ns;
+		int err;
+
+		if (!p->nnamed[a])
+			continue;
+		memset(without.named[a], 0, sizeof(syscall_mask));
+		without.nnamed[a] = 0;
+		err = prefix_saving(p, rs, before, c, &with_ns) ?:
+			      prefix_saving(&without, rs, before, c, &without_ns);
+		if (err)
+			return err;
+		if (with_ns >= without_ns)
+			continue;
+		*p = without;
+		p->unpaid[a] = true;
+		p->unpaid_ns[a] = with_ns - without_ns;
+		p->rules--;
+	}
+	return 0;
+}
+
+int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
+			 const struct prediction *before, const struct prediction *rewritten,
+			 const struct calibration *c, double seconds,
+			 struct never_prefix_prediction *out)
+{
+	memset(out, 0, sizeof(*out));
 	out->seconds = seconds;
 	out->exit_rules = before->exit_rules;
 	out->walks = before->total.walks;
@@ -314,13 +350,9 @@ int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
 		int a = s / NR_SLOTS;
 
 		if (p->nnamed[a] && mask_test(p->named[a], s % NR_SLOTS))
-			out->ended[a] += walks[s];
-		out->prefix_ns += saved[s];
+			out->ended[a] += before->slot[s].walks;
 	}
 	out->patch_ns = prediction_saved_ns(before, c, COUNTER_ID_skippable_walks);
 	out->patch_rewrite_ns = prediction_saved_ns(rewritten, c, COUNTER_ID_skippable_walks);
-out:
-	free(walks);
-	free(saved);
-	return err;
+	return prefix_saving(p, rs, before, c, &out->prefix_ns);
 }

@@ -32,7 +32,15 @@ struct never_prefix {
 	unsigned int can_match[NR_ARCHES]; /* syscalls of the arch some exit rule can match */
 	unsigned int left_out[NR_ARCHES];  /* matched by none, but log records of their own */
 	unsigned int rules;		   /* prefix rules written (arches with a syscall) */
-	const char *refused;		   /* why no prefix is written, NULL: none refused */
+	/*
+	 * Per arch, with a profile: a rule left out because on the profiled
+	 * walks it saves less than it costs the other arch's walks it does not
+	 * end, which visit it first; `unpaid_ns` is what it would have saved
+	 * less what it costs (below 0).
+	 */
+	bool unpaid[NR_ARCHES];
+	double unpaid_ns[NR_ARCHES];
+	const char *refused; /* why no prefix is written, NULL: none refused */
 	/* Rules of a prefix already at the front of the set: left out, replaced. */
 	size_t replaced;
 };
@@ -106,6 +114,17 @@ struct never_prefix_prediction {
  */
 int never_prefix_slot_savings(const struct never_prefix *p, const struct ruleset *rs,
 			      const struct calibration *c, const __u64 *walks, double *saved);
+
+/*
+ * Fits the prefix to a profiled workload (`before`: the prediction for
+ * `rs` on it): leaves out each arch's rule that saves less there than it
+ * costs, as the b32 rule does where no i386 task runs (every native walk
+ * the b64 rule does not end tests its mask, and its arch field where the
+ * number is one of i386's). Leaving a rule out changes no record. 0 or
+ * -ENOMEM.
+ */
+int never_prefix_fit(struct never_prefix *p, const struct ruleset *rs,
+		     const struct prediction *before, const struct calibration *c);
 
 /*
  * Prices each profiled walk under `rs` and under the prefixed set, each as

@@ -28,6 +28,8 @@ static json_object *arch_json(const struct never_prefix *p, int a, char *line)
 	add_u64(o, "left_out", p->left_out[a]);
 	if (p->nnamed[a] && line && !never_prefix_rule(p, a, line))
 		add_str(o, "rule", line);
+	json_object_object_add(o, "rule_costs_more_ns",
+			       p->unpaid[a] ? json_rounded(-p->unpaid_ns[a], 0) : NULL);
 	return o;
 }
 
@@ -139,11 +141,21 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 		return;
 	}
 	fprintf(out, "never,exit prefix (perm= rules narrowed with %s):\n", classes->words);
-	for (int a = 0; a < NR_ARCHES; a++)
-		if (p->arch_elf[a])
+	for (int a = 0; a < NR_ARCHES; a++) {
+		if (!p->arch_elf[a])
+			continue;
+		if (p->unpaid[a])
+			fprintf(out,
+				"  %-7s no rule: on the profile it would cost %.0f ns per second more than it\n"
+				"          saves (the other arch's walks, which it does not end, test it on\n"
+				"          their way); %u syscalls some rule can match\n",
+				arch_name(a), per_second(-p->unpaid_ns[a], pp ? pp->seconds : 0),
+				p->can_match[a]);
+		else
 			fprintf(out,
 				"  %-7s %3u syscalls no exit rule can match; %u some rule can; %u left out\n",
 				arch_name(a), p->nnamed[a], p->can_match[a], p->left_out[a]);
+	}
 	if (p->replaced)
 		fprintf(out,
 			"The set's first %zu exit rules are such a prefix already: replaced.\n",
@@ -153,7 +165,10 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 		fprintf(out, " %s", never_prefix_left_out_names[i]);
 	fprintf(out, ";\n  %s.\n", never_prefix_left_out_why);
 	fprintf(out, "Caveat: %s.\n", never_prefix_caveat);
-	if (!p->rules)
+	if (!p->rules && pp && (p->unpaid[ARCH_NATIVE] || p->unpaid[ARCH_COMPAT]))
+		fprintf(out,
+			"On the profile no prefix rule saves more than it costs. Nothing written.\n");
+	else if (!p->rules)
 		fprintf(out,
 			"Every syscall can be matched by some rule: no prefix. Nothing written.\n");
 	else if (output)
