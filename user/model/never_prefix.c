@@ -112,8 +112,10 @@ void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *k
 	p->refused = refusal(rs);
 	if (p->refused)
 		return;
-	for (size_t i = 0; i < rs->n; i++)
+	for (size_t i = 0; i < rs->n; i++) {
 		p->replaced += in_leading_prefix(&rs->rules[i], &leading);
+		p->watch_rules += rs->rules[i].list == AUDIT_FILTER_EXIT && rs->rules[i].inode_hash;
+	}
 	if (p->replaced == ruleset_exit_rules(rs)) {
 		p->refused = "the exit list holds a never,exit prefix and nothing else";
 		return;

@@ -43,6 +43,12 @@ struct never_prefix {
 	const char *refused; /* why no prefix is written, NULL: none refused */
 	/* Rules of a prefix already at the front of the set: left out, replaced. */
 	size_t replaced;
+	/*
+	 * Watch rules (audit_inode_hash[]): after a never rule's match the
+	 * check of each name against its bucket's rules stops at their lower
+	 * priority, a saving the prediction does not price.
+	 */
+	size_t watch_rules;
 };
 
 /* The syscalls left out for the records they log (NULL-terminated), and why. */

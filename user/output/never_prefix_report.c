@@ -33,7 +33,8 @@ static json_object *arch_json(const struct never_prefix *p, int a, char *line)
 	return o;
 }
 
-static json_object *prediction_json(const struct never_prefix_prediction *pp, const char *profile)
+static json_object *prediction_json(const struct never_prefix_prediction *pp, const char *profile,
+				    size_t watch_rules)
 {
 	json_object *o = json_object_new_object(), *ended = json_object_new_object();
 	__u64 all = 0;
@@ -58,6 +59,7 @@ static json_object *prediction_json(const struct never_prefix_prediction *pp, co
 			       json_rounded(per_second(pp->patch_rewrite_ns, pp->seconds), 1));
 	json_object_object_add(o, "evaluations_priced",
 			       json_object_new_boolean(pp->evaluations_priced));
+	add_u64(o, "unpriced_watch_rules", watch_rules);
 	return o;
 }
 
@@ -89,13 +91,14 @@ static void report_json(FILE *out, const struct never_prefix *p,
 	json_object_object_add(o, "written",
 			       output && p->rules ? json_object_new_string(output) : NULL);
 	if (pp)
-		json_object_object_add(o, "prediction", prediction_json(pp, profile));
+		json_object_object_add(o, "prediction",
+				       prediction_json(pp, profile, p->watch_rules));
 	print_json(out, o);
 	free(line);
 }
 
 static void report_prediction(FILE *out, const struct never_prefix_prediction *pp,
-			      const char *profile)
+			      const char *profile, size_t watch_rules)
 {
 	__u64 ended = 0;
 
@@ -119,6 +122,12 @@ static void report_prediction(FILE *out, const struct never_prefix_prediction *p
 		per_second(pp->patch_ns, pp->seconds));
 	fprintf(out, "    the patch's skip, advise's rewrite:       %10.0f ns\n",
 		per_second(pp->patch_rewrite_ns, pp->seconds));
+	if (watch_rules)
+		fprintf(out,
+			"  not priced: on the calls it ends the prefix also spares each file name's check\n"
+			"  against the watch rules in its inode's hash bucket (%zu in the set): the\n"
+			"  saving is that much more\n",
+			watch_rules);
 	if (pp->prefix_ns <= 0)
 		fprintf(out,
 			"  on this workload the prefix costs more than it saves (the walks it does not end\n"
@@ -176,5 +185,5 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 			"Written to %s: %u never,exit rule%s, then the set's rules in order.\n",
 			output, p->rules, p->rules == 1 ? "" : "s");
 	if (pp)
-		report_prediction(out, pp, profile);
+		report_prediction(out, pp, profile, p->watch_rules);
 }
