@@ -385,7 +385,8 @@ today: KVER := 7.2
 today: kernels static
 	$(Q)KERNEL_AB_TESTS=time KERNEL_AB_TIMEOUT=$${KERNEL_AB_TIMEOUT:-3600} \
 		tests/kernel-ab/run.sh 7.2; status=$$?; \
-		cp .output/kernel-ab/7.2/run/timemodel.txt bench/results/today-7.2-$$(date +%F).txt; \
+		{ sed 's/^VMTEST INFO //' .output/kernel-ab/7.2/run/provenance.txt; echo; \
+		  cat .output/kernel-ab/7.2/run/timemodel.txt; } >bench/results/today-7.2-$$(date +%F).txt; \
 		exit $$status
 
 # Syscall numbers and perm= classes per kernel version, from kernel trees

@@ -105,13 +105,18 @@ for v in $(variants_of time); do
 	[ -f "$KOUT/$v/bzImage" ] || die "no $KOUT/$v/bzImage: run 'make kernels KVER=$KV' first"
 done
 mkdir -p "$WORK"
-echo "VMTEST INFO tools: $STATIC/auditskip (sha256 $(sha256sum <"$STATIC/auditskip" | cut -c1-12)," \
-	"repository at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- bpf user include 2>/dev/null ||
-		echo ', with uncommitted changes in bpf/ user/ include/'))"
-for v in $(variants_of time); do
-	echo "VMTEST INFO $v kernel: $KOUT/$v/bzImage, $(grep -o '^# Linux/x86 [^ ]*' "$KOUT/$v/config" 2>/dev/null | cut -d' ' -f3)," \
-		"built in $(cat "$KOUT/$v/build-seconds" 2>/dev/null || echo '?') s"
-done
+# What was run, also kept in $WORK/provenance.txt for the tables made from it
+# (make today puts it at the head of its result).
+{
+	echo "VMTEST INFO run: $(date -u '+%Y-%m-%d %H:%M UTC'), tests/kernel-ab/run.sh $KV, KERNEL_AB_TESTS=\"$TESTS\""
+	echo "VMTEST INFO tools: $STATIC/auditskip (sha256 $(sha256sum <"$STATIC/auditskip" | cut -c1-12)," \
+		"repository at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- bpf user include 2>/dev/null ||
+			echo ', with uncommitted changes in bpf/ user/ include/'))"
+	for v in $(variants_of time); do
+		echo "VMTEST INFO $v kernel: $KOUT/$v/bzImage, $(grep -o '^# Linux/x86 [^ ]*' "$KOUT/$v/config" 2>/dev/null | cut -d' ' -f3)," \
+			"built in $(cat "$KOUT/$v/build-seconds" 2>/dev/null || echo '?') s"
+	done
+} | if [ -n "${KERNEL_AB_REPORT_ONLY:-}" ]; then cat; else tee "$WORK/provenance.txt"; fi
 [ -n "${KERNEL_AB_REPORT_ONLY:-}" ] ||
 	vm_build_initramfs "$WORK/initramfs-root" "$WORK/initramfs.cpio.gz" "$AB/guest-ab.sh"
 
