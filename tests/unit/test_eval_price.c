@@ -268,9 +268,29 @@ static void test_designs(void **state)
 	/* 2023: getpid only (the watch names read), the visit and the whole context. */
 	assert_int_equal(d.total_walks[DESIGN_2023], 100);
 	assert_true(d.total_ns[DESIGN_2023] == 100 * (2.0 + 100));
-	/* The prefix ends the getpid and read walks, not chmod's. */
+	/*
+	 * One exit rule: a walk the prefix ends trades its one visit for the
+	 * prefix's match, and chmod's walks visit the prefix too. Fitted to
+	 * these walks (as advise --never-prefix --profile fits it), no
+	 * prefix rule pays.
+	 */
+	assert_int_equal(d.walks[DESIGN_PREFIX][getpid], 0);
+	assert_true(d.total_ns[DESIGN_PREFIX] == 0);
+	design_savings_free(&d);
+	ruleset_free(&rs);
+
+	/*
+	 * Where every walk also evaluates a dir= rule (50 ns) it pays: it
+	 * ends the getpid and read walks (perm=wa leaves them out), not chmod's.
+	 */
+	read_set("-a always,exit -F arch=b64 -S chmod -F auid>=1000 -k perm_mod\n"
+		 "-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n",
+		 &rs);
+	assert_int_equal(design_savings_make(&rs, &pr, &kc, &c, &d), 0);
 	assert_int_equal(d.walks[DESIGN_PREFIX][getpid], 100);
+	assert_int_equal(d.walks[DESIGN_PREFIX][read], 5);
 	assert_int_equal(d.walks[DESIGN_PREFIX][chmod], 0);
+	assert_true(d.total_ns[DESIGN_PREFIX] > 0);
 	design_savings_free(&d);
 	ruleset_free(&rs);
 
