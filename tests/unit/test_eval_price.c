@@ -283,9 +283,10 @@ static void test_designs(void **state)
 	 * Where every walk also evaluates a dir= rule (50 ns) it pays: it
 	 * ends the getpid and read walks (perm=wa leaves them out), not chmod's.
 	 */
-	read_set("-a always,exit -F arch=b64 -S chmod -F auid>=1000 -k perm_mod\n"
-		 "-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n",
-		 &rs);
+	read_set(
+		"-a always,exit -F arch=b64 -S chmod -F auid>=1000 -k perm_mod\n"
+		"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n",
+		&rs);
 	assert_int_equal(design_savings_make(&rs, &pr, &kc, &c, &d), 0);
 	assert_int_equal(d.walks[DESIGN_PREFIX][getpid], 100);
 	assert_int_equal(d.walks[DESIGN_PREFIX][read], 5);
