@@ -107,11 +107,22 @@ vm_build_initramfs() {
 	install -m 0644 "$ROOT/tests/lib/common.sh" "$IROOT/vmtest/common.sh"
 	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
 
-	# A few of the files the example rule sets watch, so their -w lines load.
+	# The files the example rule sets watch that a Debian host has, so that
+	# their watches sit on inodes as there: a watch on a missing file waits
+	# in one inode hash bucket with every other such watch, and every name
+	# of a missing file is checked against all of them.
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$IROOT/etc/passwd"
 	printf 'root:x:0:\n' >"$IROOT/etc/group"
+	printf 'root:*::::::\n' >"$IROOT/etc/shadow"
+	printf 'root:*::\n' >"$IROOT/etc/gshadow"
 	printf 'vmtest\n' >"$IROOT/etc/hostname"
 	printf '127.0.0.1 localhost\n' >"$IROOT/etc/hosts"
+	printf 'vmtest\n' >"$IROOT/etc/issue"
+	printf 'vmtest\n' >"$IROOT/etc/issue.net"
+	printf 'root ALL=(ALL:ALL) ALL\n' >"$IROOT/etc/sudoers"
+	mkdir -p "$IROOT/etc/security"
+	: >"$IROOT/etc/security/opasswd"
+	[ -f /usr/share/zoneinfo/UTC ] && cp /usr/share/zoneinfo/UTC "$IROOT/etc/localtime"
 	# 30-stig's dir= rules need their directories; one of them (no arch, so
 	# every syscall bit) makes the aggregate mask all ones, as on real hosts.
 	mkdir -p "$IROOT/etc/NetworkManager" "$IROOT/etc/selinux" "$IROOT/etc/sudoers.d"
