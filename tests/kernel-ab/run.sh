@@ -110,8 +110,8 @@ mkdir -p "$WORK"
 {
 	echo "VMTEST INFO run: $(date -u '+%Y-%m-%d %H:%M UTC'), tests/kernel-ab/run.sh $KV, KERNEL_AB_TESTS=\"$TESTS\""
 	echo "VMTEST INFO tools: $STATIC/auditskip (sha256 $(sha256sum <"$STATIC/auditskip" | cut -c1-12)," \
-		"repository at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- bpf user include 2>/dev/null ||
-			echo ', with uncommitted changes in bpf/ user/ include/'))"
+		"repository at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- bpf user include tests 2>/dev/null ||
+			echo ', with uncommitted changes in bpf/ user/ include/ tests/'))"
 	for v in $(variants_of time); do
 		echo "VMTEST INFO $v kernel: $KOUT/$v/bzImage, $(grep -o '^# Linux/x86 [^ ]*' "$KOUT/$v/config" 2>/dev/null | cut -d' ' -f3)," \
 			"built in $(cat "$KOUT/$v/build-seconds" 2>/dev/null || echo '?') s"
