@@ -83,9 +83,9 @@ mirror_caught_up() {
 check_flood() {
 	local name=$1 out=$2 pid=$3 list=$TMP/$1.list want_skip t0=$SECONDS
 	if ! wait_for 15 mirror_caught_up "$out" "$list"; then
-		fail "$name" "mirror never equalled the list: mirror $(last_interval "$out" exit_rules) rules, mask $(last_interval "$out" mask_hex); list $(expected_exit_rules <"$list") rules, mask $(expected_mask_hex <"$list"); last interval $(grep '"type":"interval"' "$out" | tail -n 1 | jq -c '{time, mirror_generation, exit_rules}' 2>/dev/null)"
+		fail "$name" "mirror never equalled the list: mirror $(last_interval "$out" exit_rules) rules, mask $(last_interval "$out" mask_hex); list $(cat "$list.rules") rules, mask $(cat "$list.mask"); last interval $(grep '"type":"interval"' "$out" | tail -n 1 | jq -c '{time, mirror_generation, exit_rules}' 2>/dev/null)"
 	else
-		pass "$name" "mirror equals the list after the flood ($(expected_exit_rules <"$list") exit rules, $(expected_mask_bits <"$list") mask bits; $((SECONDS - t0)) s after it)"
+		pass "$name" "mirror equals the list after the flood ($(cat "$list.rules") exit rules, $(expected_mask_bits <"$list") mask bits; $((SECONDS - t0)) s after it)"
 	fi
 	if expected_mask_has "$(ausyscall x86_64 getpid --exact)" <"$list"; then
 		want_skip=0

@@ -315,27 +315,27 @@ static int prefix_saving(const struct never_prefix *p, const struct ruleset *rs,
 int never_prefix_fit(struct never_prefix *p, const struct ruleset *rs,
 		     const struct prediction *before, const struct calibration *c)
 {
-	for (int a = 0; a < NR_ARCHES; a++) {
+	double with_ns;
+	int err = prefix_saving(p, rs, before, c, &with_ns);
+
+	for (int a = 0; a < NR_ARCHES && !err; a++) {
 		struct never_prefix without = *p;
-		double with_ns, without_ns;
-		int err;
+		double without_ns;
 
 		if (!p->nnamed[a])
 			continue;
 		memset(without.named[a], 0, sizeof(syscall_mask));
 		without.nnamed[a] = 0;
-		err = prefix_saving(p, rs, before, c, &with_ns) ?:
-			      prefix_saving(&without, rs, before, c, &without_ns);
-		if (err)
-			return err;
-		if (with_ns >= without_ns)
+		err = prefix_saving(&without, rs, before, c, &without_ns);
+		if (err || with_ns >= without_ns)
 			continue;
 		*p = without;
 		p->unpaid[a] = true;
 		p->unpaid_ns[a] = with_ns - without_ns;
 		p->rules--;
+		with_ns = without_ns;
 	}
-	return 0;
+	return err;
 }
 
 int never_prefix_predict(const struct never_prefix *p, const struct ruleset *rs,
