@@ -513,7 +513,7 @@ time_table() {
 		fi
 		awk -v p="$p" -v u="$u" -v b="$b" -v pr="$pr" -v n="$n" 'BEGIN {
 			m = (u - b) / n
-			printf "%s, tar workload (%d runs of tar c, gzip, gunzip, tar x; lowest of 5 passes):\n", p, n
+			printf "%s, tar workload (%d runs of tar c, tar x; lowest of 5 passes):\n", p, n
 			printf "  unpatched %.3f ms, patched %.3f ms: measured %.1f us per run;\n", u / 1e6, b / 1e6, m / 1000
 			printf "  predicted %.1f us per run (%s)\n", pr / 1000,
 				m != 0 ? sprintf("err %+.0f%%", (pr - m) / m * 100) : "n/a"
