@@ -117,6 +117,7 @@ mkdir -p "$WORK"
 			"built in $(cat "$KOUT/$v/build-seconds" 2>/dev/null || echo '?') s"
 	done
 } | if [ -n "${KERNEL_AB_REPORT_ONLY:-}" ]; then cat; else tee "$WORK/provenance.txt"; fi
+[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] || rm -f "$WORK/outcome.txt"
 [ -n "${KERNEL_AB_REPORT_ONLY:-}" ] ||
 	vm_build_initramfs "$WORK/initramfs-root" "$WORK/initramfs.cpio.gz" "$AB/guest-ab.sh"
 
@@ -670,4 +671,6 @@ if [ -n "$RESULT_PATTERNS" ] && [ -z "$RESULTS_SEEN" ]; then
 	FAILED=$((FAILED + 1))
 fi
 echo "$PASSED passed, $FAILED failed"
+# (make today ends its result with it)
+[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] || echo "$PASSED passed, $FAILED failed" >"$WORK/outcome.txt"
 [ "$FAILED" -eq 0 ]
