@@ -481,6 +481,67 @@ t_prefix_predict() {
 	rules_reset
 }
 
+# ------------------------------------------------------------- names ---
+# What the prefix's prediction leaves out: behind the prefix each name a
+# call it ends looks up is no longer checked against the watch rules in its
+# inode's hash bucket (doc/never-prefix.md). 30-stig with and without its
+# watch lines, each behind its own prefix (fitted to the workload and
+# priced with this guest's calibration), under the timed tar and under tar
+# with gzip; then gzip's runs with the inode numbers they allocate shifted
+# by K files made and removed first, which moves their names among the
+# buckets. Unpatched kernel, -icount; a table, held to nothing.
+t_names() {
+	cal=$T/calibration.json
+	rules_reset
+	tool names-calibrate calibrate --calibration $cal --max-rules 256 --cpu 0
+	[ $rc -eq 0 ] && [ -s $cal ] ||
+		{ fail names-calibrate "auditskip calibrate: exit status $rc"; dump names-calibrate; return; }
+	cp $RULES_DIR/30-stig.rules $T/watch.rules
+	grep -v '^-w' $RULES_DIR/30-stig.rules >$T/nowatch.rules
+	tool names-prof-tar profile -o $T/tar.prof -- sh -c "$WL_TAR_TIMED"
+	tool names-prof-gzip profile -o $T/gzip.prof -- sh -c "$WL_TAR"
+	# Every prefix written before anything is timed (write_stig_file says why).
+	for s in watch nowatch; do
+		for w in tar gzip; do
+			rules_reset
+			load_ruleset $T/$s.rules >/dev/null
+			tool names-pred-$s-$w advise --never-prefix --profile $T/$w.prof --calibration $cal \
+				--json -o $T/$s-$w.prefixed
+			[ $rc -eq 0 ] || { fail names-pred-$s-$w "auditskip advise exit status $rc"; dump names-pred-$s-$w; return; }
+			eval "pred_${s}_$w=\$(jflat <\$T/names-pred-\$s-\$w.out | sed -n 's/^prediction\.prefix_ns=//p')"
+		done
+	done
+	rules_reset
+	sleep 5
+	for s in watch nowatch; do
+		names_point $s tar 0 20 "$WL_TAR_TIMED"
+		names_point $s gzip 0 5 "$WL_TAR"
+	done
+	for k in 0 1 2 3 5 8; do
+		names_point watch gzip-shift $k 5 "i=0; while [ \$i -lt $k ]; do : >/tmp/wl/p\$i; i=\$((i + 1)); done;
+			rm -f /tmp/wl/p*; $WL_TAR"
+	done
+	rules_reset
+}
+
+# names_point SET WORKLOAD K RUNS COMMAND: RUNS runs of COMMAND timed under
+# SET and under SET behind its prefix for WORKLOAD (gzip's for gzip-shift),
+# in turn, twice; the lowest of each kept.
+names_point() {
+	_base=
+	_pre=
+	for _pass in 1 2; do
+		rules_reset
+		load_ruleset $T/$1.rules >/dev/null
+		_base=$(min "$_base" "$(time_runs $4 sh -c "$5")")
+		rules_reset
+		auditctl -R $T/$1-${2%-shift}.prefixed >/dev/null 2>&1
+		_pre=$(min "$_pre" "$(time_runs $4 sh -c "$5")")
+	done
+	eval "_pred=\${pred_${1}_${2%-shift}}"
+	echo "VMTEST RESULT names-$1-$2-$3 set_ns=$_base prefix_ns=$_pre runs=$4 pred_ns_per_run=$_pred"
+}
+
 # --------------------------------------------------------------- safety ---
 # A few rules that do match, a scripted workload; the audit records (printed
 # by the kernel, as no auditd runs) reduced to type, syscall, success, comm,
@@ -659,6 +720,9 @@ main)
 	;;
 time)
 	t_time
+	;;
+names)
+	t_names
 	;;
 corpus)
 	setup_busybox

@@ -35,6 +35,12 @@
 #               not a test: only that every point was measured passes or
 #               fails (TCG with -icount: emulated nanoseconds that count
 #               instructions, comparable only within the run).
+#   names-*     (KERNEL_AB_TESTS=names, the unpatched kernel alone, -icount)
+#               what the prefix's prediction leaves out, the names' checks
+#               against watch rules: 30-stig with and without its watch
+#               lines behind their prefixes, tar and tar with gzip, and gzip
+#               runs whose new files' inode numbers are shifted; a table
+#               in .output/kernel-ab/KVER/run/names.txt.
 #
 # Each kernel boots four times: abtest=main runs everything else;
 # abtest=tree runs only the tree-rule staleness test on a fresh kernel (on
@@ -80,7 +86,13 @@ VARIANTS="unpatched patched"
 # The 2023 design's port (patches/KVER-2023), timed beside them where built.
 [ -d "$ROOT/patches/$KV-2023" ] && TIME_VARIANTS="$VARIANTS design2023" || TIME_VARIANTS=$VARIANTS
 # variants_of TEST: the kernels a test boots.
-variants_of() { if [ "$1" = time ]; then echo "$TIME_VARIANTS"; else echo "$VARIANTS"; fi; }
+variants_of() {
+	case $1 in
+	time) echo "$TIME_VARIANTS" ;;
+	names) echo unpatched ;;
+	*) echo "$VARIANTS" ;;
+	esac
+}
 
 # Result lines as the guests print them (pass, fail: tests/lib/common.sh).
 RESULT_PREFIX="VMTEST "
@@ -132,7 +144,7 @@ mkdir -p "$WORK"
 boot() {
 	local v=$1 t=$2 icount= smp=$SMP limit=$TIMEOUT
 	case $t in
-	time) icount=1 smp=1 limit=$((TIMEOUT * 2)) ;;
+	time | names) icount=1 smp=1 limit=$((TIMEOUT * 2)) ;;
 	main) limit=$((TIMEOUT * 2)) ;;
 	corpus) limit=$((TIMEOUT * 4)) ;;
 	esac
@@ -141,14 +153,13 @@ boot() {
 	echo "$VM_STATUS $VM_SECS" >"$WORK/status-$v-$t"
 }
 
-# Every boot but time's side by side (each takes one host thread), unless
-# KERNEL_AB_SERIAL; time's after them, one at a time: timings only mean
-# something with one guest on the machine.
+# Every boot but time's and names' side by side (each takes one host
+# thread), unless KERNEL_AB_SERIAL; those after them, one at a time.
 pids=()
 for t in $TESTS; do
 	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
 	rm -f "$WORK"/status-*-$t
-	if [ -n "${KERNEL_AB_SERIAL:-}" ] || [ $t = time ]; then
+	if [ -n "${KERNEL_AB_SERIAL:-}" ] || [ $t = time ] || [ $t = names ]; then
 		continue
 	fi
 	log "booting both kernels, abtest=$t (timeout ${TIMEOUT}s each)"
@@ -160,7 +171,7 @@ done
 [ ${#pids[@]} = 0 ] || wait "${pids[@]}"
 for t in $TESTS; do
 	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
-	[ -n "${KERNEL_AB_SERIAL:-}" ] || [ $t = time ] || continue
+	[ -n "${KERNEL_AB_SERIAL:-}" ] || [ $t = time ] || [ $t = names ] || continue
 	log "booting each kernel in turn, abtest=$t (timeout ${TIMEOUT}s each)"
 	for v in $(variants_of $t); do boot $v $t; done
 done
@@ -661,6 +672,32 @@ case " $TESTS " in
 	else
 		fail time-prefix-vs-patch "the prefix saves under 80% of the patch with advise's rewrite: $bad"
 	fi
+	;;
+esac
+
+case " $TESTS " in
+*" names "*)
+	# set workload k measured predicted (ns per run), "?" where missing
+	for n in watch-tar-0 watch-gzip-0 nowatch-tar-0 nowatch-gzip-0 \
+		watch-gzip-shift-0 watch-gzip-shift-1 watch-gzip-shift-2 watch-gzip-shift-3 \
+		watch-gzip-shift-5 watch-gzip-shift-8; do
+		echo "$n $(r unpatched names-$n set_ns) $(r unpatched names-$n prefix_ns)" \
+			"$(r unpatched names-$n runs) $(r unpatched names-$n pred_ns_per_run)"
+	done | awk '
+		BEGIN {
+			print "30-stig (watch) and 30-stig without its -w lines (nowatch), each behind"
+			print "its own prefix fitted to the workload, unpatched kernel, -icount; us saved"
+			print "per run, lowest of 2 passes; tar = tar c, tar x; gzip = tar c, gzip,"
+			print "gunzip, tar x; gzip-shift-K = gzip with K files made and removed first"
+			print "(the run'"'"'s new inode numbers shifted by K), prefix of gzip."
+		}
+		NF < 5 { printf "  %-20s no result\n", $1; bad = 1; next }
+		{
+			m = ($2 - $3) / $4 / 1000; p = $5 / 1000
+			printf "  %-20s measured %7.1f us, predicted %7.1f us (err %+.0f%%)\n", $1, m, p, m ? (p - m) / m * 100 : 0
+		}
+		END { exit bad }' >"$WORK/names.txt" && pass names-measured || fail names-measured "points missing (see the table)"
+	sed 's/^/VMTEST INFO   /' "$WORK/names.txt"
 	;;
 esac
 
