@@ -514,32 +514,34 @@ t_names() {
 	rules_reset
 	sleep 5
 	for s in watch nowatch; do
-		names_point $s tar 0 20 "$WL_TAR_TIMED"
-		names_point $s gzip 0 5 "$WL_TAR"
+		names_point $s tar 0 $TM_WL_RUNS $TM_PASSES "$WL_TAR_TIMED"
+		names_point $s gzip 0 5 3 "$WL_TAR"
 	done
 	for k in 0 1 2 3 5 8; do
-		names_point watch gzip-shift $k 5 "i=0; while [ \$i -lt $k ]; do : >/tmp/wl/p\$i; i=\$((i + 1)); done;
+		names_point watch gzip-shift $k 5 3 "i=0; while [ \$i -lt $k ]; do : >/tmp/wl/p\$i; i=\$((i + 1)); done;
 			rm -f /tmp/wl/p*; $WL_TAR"
 	done
 	rules_reset
 }
 
-# names_point SET WORKLOAD K RUNS COMMAND: RUNS runs of COMMAND timed under
-# SET and under SET behind its prefix for WORKLOAD (gzip's for gzip-shift),
-# in turn, twice; the lowest of each kept.
+# names_point SET WORKLOAD K RUNS PASSES COMMAND: RUNS runs of COMMAND
+# timed under SET and under SET behind its prefix for WORKLOAD (gzip's for
+# gzip-shift), in turn, PASSES times; the lowest of each kept.
 names_point() {
 	_base=
 	_pre=
-	for _pass in 1 2; do
+	_pass=0
+	while [ $_pass -lt $5 ]; do
 		rules_reset
 		load_ruleset $T/$1.rules >/dev/null
-		_base=$(min "$_base" "$(time_runs $4 sh -c "$5")")
+		_base=$(min "$_base" "$(time_runs $4 sh -c "$6")")
 		rules_reset
 		auditctl -R $T/$1-${2%-shift}.prefixed >/dev/null 2>&1
-		_pre=$(min "$_pre" "$(time_runs $4 sh -c "$5")")
+		_pre=$(min "$_pre" "$(time_runs $4 sh -c "$6")")
+		_pass=$((_pass + 1))
 	done
 	eval "_pred=\${pred_${1}_${2%-shift}}"
-	echo "VMTEST RESULT names-$1-$2-$3 set_ns=$_base prefix_ns=$_pre runs=$4 pred_ns_per_run=$_pred"
+	echo "VMTEST RESULT names-$1-$2-$3 set_ns=$_base prefix_ns=$_pre runs=$4 passes=$5 pred_ns_per_run=$_pred"
 }
 
 # --------------------------------------------------------------- safety ---

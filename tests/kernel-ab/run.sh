@@ -682,19 +682,20 @@ case " $TESTS " in
 		watch-gzip-shift-0 watch-gzip-shift-1 watch-gzip-shift-2 watch-gzip-shift-3 \
 		watch-gzip-shift-5 watch-gzip-shift-8; do
 		echo "$n $(r unpatched names-$n set_ns) $(r unpatched names-$n prefix_ns)" \
-			"$(r unpatched names-$n runs) $(r unpatched names-$n pred_ns_per_run)"
+			"$(r unpatched names-$n runs) $(r unpatched names-$n pred_ns_per_run) $(r unpatched names-$n passes)"
 	done | awk '
 		BEGIN {
 			print "30-stig (watch) and 30-stig without its -w lines (nowatch), each behind"
 			print "its own prefix fitted to the workload, unpatched kernel, -icount; us saved"
-			print "per run, lowest of 2 passes; tar = tar c, tar x; gzip = tar c, gzip,"
-			print "gunzip, tar x; gzip-shift-K = gzip with K files made and removed first"
-			print "(the run'"'"'s new inode numbers shifted by K), prefix of gzip."
+			print "per run (the lowest of PASSES passes of RUNS runs); tar = tar c, tar x;"
+			print "gzip = tar c, gzip, gunzip, tar x; gzip-shift-K = gzip with K files made"
+			print "and removed first (the run'"'"'s new inode numbers shifted by K), prefix of gzip."
 		}
-		NF < 5 { printf "  %-20s no result\n", $1; bad = 1; next }
+		NF < 6 { printf "  %-20s no result\n", $1; bad = 1; next }
 		{
 			m = ($2 - $3) / $4 / 1000; p = $5 / 1000
-			printf "  %-20s measured %7.1f us, predicted %7.1f us (err %+.0f%%)\n", $1, m, p, m ? (p - m) / m * 100 : 0
+			printf "  %-20s %dx%-3d measured %7.1f us, predicted %7.1f us (err %+.0f%%)\n",
+				$1, $6, $4, m, p, m ? (p - m) / m * 100 : 0
 		}
 		END { exit bad }' >"$WORK/names.txt" && pass names-measured || fail names-measured "points missing (see the table)"
 	sed 's/^/VMTEST INFO   /' "$WORK/names.txt"
