@@ -260,8 +260,7 @@ WL_TAR='tar -cf /tmp/wl/a.tar -C / vmtest bin/busybox sbin/auditctl && gzip -f /
 # The time model's tar: the same archive written and read back, without the
 # compression. gzip's 650 ms of arithmetic a run made the 0.4 ms a prefix
 # saves less than a thousandth of what was timed; a run of this takes some
-# 15 ms. (With gzip the prefix also spares more of the names' watch checks,
-# which the prediction does not price: doc/never-prefix.md.)
+# 15 ms. (t_names times the run with gzip too.)
 WL_TAR_TIMED='tar -cf /tmp/wl/a.tar -C / vmtest bin/busybox sbin/auditctl && mkdir -p /tmp/wl/x &&
 	tar -xf /tmp/wl/a.tar -C /tmp/wl/x && rm -rf /tmp/wl/x /tmp/wl/a.tar'
 WL_SIG='n=0; trap "n=\$((n + 1))" USR1; i=0; while [ $i -lt 200 ]; do kill -USR1 $$; i=$((i + 1)); done; [ $n -eq 200 ]'

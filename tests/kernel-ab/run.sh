@@ -154,7 +154,8 @@ boot() {
 }
 
 # Every boot but time's and names' side by side (each takes one host
-# thread), unless KERNEL_AB_SERIAL; those after them, one at a time.
+# thread), unless KERNEL_AB_SERIAL; those after them, one at a time:
+# timings only mean something with one guest on the machine.
 pids=()
 for t in $TESTS; do
 	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
@@ -677,7 +678,8 @@ esac
 
 case " $TESTS " in
 *" names "*)
-	# set workload k measured predicted (ns per run), "?" where missing
+	# A line per point: NAME SET_NS PREFIX_NS RUNS PRED_NS_PER_RUN PASSES,
+	# shorter where the guest gave no result.
 	for n in watch-tar-0 watch-gzip-0 nowatch-tar-0 nowatch-gzip-0 \
 		watch-gzip-shift-0 watch-gzip-shift-1 watch-gzip-shift-2 watch-gzip-shift-3 \
 		watch-gzip-shift-5 watch-gzip-shift-8; do
