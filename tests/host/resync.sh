@@ -56,10 +56,13 @@ flood_batch() {
 	return 0
 }
 
-# The newest interval line's FIELD (grep first: the output grows by an
-# interval line every 0.2 s).
+# The newest interval line (grep first: the output grows by an interval
+# line every 0.2 s), and its FIELD.
+last_interval_line() {
+	grep '"type":"interval"' "$1" | tail -n 1
+}
 last_interval() {
-	grep '"type":"interval"' "$1" | tail -n 1 | jq -cr --arg f "$2" '.[$f]'
+	last_interval_line "$1" | jq -cr --arg f "$2" '.[$f]'
 }
 
 # True once the newest interval line's mask and rule count are those of
@@ -83,7 +86,7 @@ mirror_caught_up() {
 check_flood() {
 	local name=$1 out=$2 pid=$3 list=$TMP/$1.list want_skip t0=$SECONDS
 	if ! wait_for 15 mirror_caught_up "$out" "$list"; then
-		fail "$name" "mirror never equalled the list: mirror $(last_interval "$out" exit_rules) rules, mask $(last_interval "$out" mask_hex); list $(cat "$list.rules") rules, mask $(cat "$list.mask"); last interval $(grep '"type":"interval"' "$out" | tail -n 1 | jq -c '{time, mirror_generation, exit_rules}' 2>/dev/null)"
+		fail "$name" "mirror never equalled the list: mirror $(last_interval "$out" exit_rules) rules, mask $(last_interval "$out" mask_hex); list $(cat "$list.rules") rules, mask $(cat "$list.mask"); last interval $(last_interval_line "$out" | jq -c '{time, mirror_generation, exit_rules}' 2>/dev/null)"
 	else
 		pass "$name" "mirror equals the list after the flood ($(cat "$list.rules") exit rules, $(expected_mask_bits <"$list") mask bits; $((SECONDS - t0)) s after it)"
 	fi

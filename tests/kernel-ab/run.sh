@@ -85,6 +85,8 @@ SMP=${KERNEL_AB_SMP:-1}
 VARIANTS="unpatched patched"
 # The 2023 design's port (patches/KVER-2023), timed beside them where built.
 [ -d "$ROOT/patches/$KV-2023" ] && TIME_VARIANTS="$VARIANTS design2023" || TIME_VARIANTS=$VARIANTS
+# timed TEST: true for the boots that time (one guest at a time, -icount).
+timed() { [ "$1" = time ] || [ "$1" = names ]; }
 # variants_of TEST: the kernels a test boots.
 variants_of() {
 	case $1 in
@@ -143,8 +145,10 @@ mkdir -p "$WORK"
 # unpatched kernel); the corpus (some 200) four times.
 boot() {
 	local v=$1 t=$2 icount= smp=$SMP limit=$TIMEOUT
+	if timed $t; then
+		icount=1 smp=1 limit=$((TIMEOUT * 2))
+	fi
 	case $t in
-	time | names) icount=1 smp=1 limit=$((TIMEOUT * 2)) ;;
 	main) limit=$((TIMEOUT * 2)) ;;
 	corpus) limit=$((TIMEOUT * 4)) ;;
 	esac
@@ -160,7 +164,7 @@ pids=()
 for t in $TESTS; do
 	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
 	rm -f "$WORK"/status-*-$t
-	if [ -n "${KERNEL_AB_SERIAL:-}" ] || [ $t = time ] || [ $t = names ]; then
+	if [ -n "${KERNEL_AB_SERIAL:-}" ] || timed $t; then
 		continue
 	fi
 	log "booting both kernels, abtest=$t (timeout ${TIMEOUT}s each)"
@@ -172,7 +176,7 @@ done
 [ ${#pids[@]} = 0 ] || wait "${pids[@]}"
 for t in $TESTS; do
 	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
-	[ -n "${KERNEL_AB_SERIAL:-}" ] || [ $t = time ] || [ $t = names ] || continue
+	[ -n "${KERNEL_AB_SERIAL:-}" ] || timed $t || continue
 	log "booting each kernel in turn, abtest=$t (timeout ${TIMEOUT}s each)"
 	for v in $(variants_of $t); do boot $v $t; done
 done
@@ -710,7 +714,7 @@ if [ -n "$RESULT_PATTERNS" ] && [ -z "$RESULTS_SEEN" ]; then
 	echo "VMTEST FAIL -t: no check matches $(echo $RESULT_PATTERNS)"
 	FAILED=$((FAILED + 1))
 fi
-echo "$PASSED passed, $FAILED failed"
 # (make today ends its result with it)
-[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] || echo "$PASSED passed, $FAILED failed" >"$WORK/outcome.txt"
+echo "$PASSED passed, $FAILED failed" |
+	if [ -n "${KERNEL_AB_REPORT_ONLY:-}" ]; then cat; else tee "$WORK/outcome.txt"; fi
 [ "$FAILED" -eq 0 ]
