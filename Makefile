@@ -64,7 +64,8 @@ STATIC_LIB_OBJS := $(patsubst user/%.c,$(OBJ)/%.o,$(filter-out $(HTTP_SRCS) $(NO
 STATIC_LIB := $(OUTPUT)/static/libauditskip.a
 # The workload corpus is x86's (a native and an i386 build).
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
-	$(OUTPUT)/empty_probes $(OUTPUT)/time_runs $(OUTPUT)/hostile_clients $(OUTPUT)/bcrypt_hash \
+	$(OUTPUT)/empty_probes $(OUTPUT)/audit_exit_ns $(OUTPUT)/time_runs $(OUTPUT)/hostile_clients \
+	$(OUTPUT)/bcrypt_hash \
 	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
 # Unit tests: tests/unit/test_NAME.c, linked with the archive and TEST_LIBS
 # (no libbpf: what they test is computation, not the kernel).
@@ -196,6 +197,10 @@ $(OUTPUT)/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -lbpf -lelf -lz -o $@
 
+$(OUTPUT)/audit_exit_ns: bench/audit_exit_ns.c $(OUTPUT)/audit_exit_ns.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -lbpf -lelf -lz -o $@
+
 # An arm64 kernel runs 32-bit ARM programs too (CONFIG_COMPAT): the guests'
 # compat tests count the syscalls of a 32-bit getpid_loop.
 # The corpus is x86's: an i386 build beside the native one.
@@ -209,7 +214,7 @@ endif
 # Statically linked copies for the QEMU guests.
 static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
 	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/time_runs $(OUTPUT)/static/empty_probes \
-	$(STATIC_EXTRA)
+	$(OUTPUT)/static/audit_exit_ns $(STATIC_EXTRA)
 
 $(OUTPUT)/static/auditskip: $(OBJ)/cli/main.o $(STATIC_LIB)
 	$(Q)mkdir -p $(@D)
@@ -229,6 +234,11 @@ $(OUTPUT)/static/time_runs: bench/time_runs.c | $(OUTPUT)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
 
 $(OUTPUT)/static/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -static -lbpf -lelf -lz -o $@
+
+$(OUTPUT)/static/audit_exit_ns: bench/audit_exit_ns.c $(OUTPUT)/audit_exit_ns.skel.h
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -static -lbpf -lelf -lz -o $@

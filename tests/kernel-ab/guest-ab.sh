@@ -413,11 +413,18 @@ t_time() {
 			"exit_rules=$(auditctl -l | grep -vc '^No rules')"
 	done
 	[ $VARIANT = unpatched ] && [ -s $cal ] && t_prefix_predict
+	# Then, once per set, the time audit's own exit work took over the same
+	# runs (audit_exit_ns, fentry and fexit): what the rules change, without
+	# what the rest of the kernel's work moves by from one load of the rules
+	# to the next (doc/never-prefix.md). After every timed run: its programs'
+	# teardown must not fall into one.
 	for p in $workloads; do
 		pred=
 		pred_2023=
+		tm_load $p
+		audit_work=$(audit_exit_ns $TM_WL_RUNS sh -c "$WL_TAR_TIMED") ||
+			fail time-audit-work-$p "audit_exit_ns could not time audit's exit work: exit status $?"
 		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
-			tm_load $p
 			tool time-pred-wl-$p --mode filter-op --json --calibration $cal -- sh -c "$WL_TAR_TIMED"
 			jlast $T/time-pred-wl-$p.out summary >$T/time-pred-wl-$p.sum
 			pred=$(get $T/time-pred-wl-$p.sum saved_ns)
@@ -428,8 +435,9 @@ t_time() {
 		fi
 		[ $VARIANT = unpatched ] && [ -s $cal ] && whatif_2023 $p tar
 		eval "ns=\${wl_$(tm_var $p):-}"
+		set -- $audit_work
 		echo "VMTEST RESULT time-$p-tar variant=$VARIANT ns=$ns runs=$TM_WL_RUNS pred_ns_per_run=$pred" \
-			"pred_2023_ns_per_run=$pred_2023"
+			"pred_2023_ns_per_run=$pred_2023 audit_calls=${2:-} audit_ns=${4:-}"
 	done
 	rules_reset
 	t_kernel_log
@@ -520,7 +528,30 @@ t_names() {
 		names_point watch gzip-shift $k 5 3 "i=0; while [ \$i -lt $k ]; do : >/tmp/wl/p\$i; i=\$((i + 1)); done;
 			rm -f /tmp/wl/p*; $WL_TAR"
 	done
+	# After everything timed (t_time says why).
+	for s in watch nowatch; do
+		names_audit $s tar $TM_WL_RUNS "$WL_TAR_TIMED"
+		names_audit $s gzip 5 "$WL_TAR"
+	done
 	rules_reset
+}
+
+# names_audit SET WORKLOAD RUNS COMMAND: audit's own exit work
+# (audit_exit_ns) over RUNS runs of COMMAND under SET and behind its prefix.
+names_audit() {
+	_set=$1 _wl=$2 _runs=$3
+	rules_reset
+	load_ruleset $T/$1.rules >/dev/null
+	_base=$(audit_exit_ns $3 sh -c "$4") ||
+		{ fail names-audit-$1-$2 "audit_exit_ns exit status $?"; return; }
+	rules_reset
+	auditctl -R $T/$1-$2.prefixed >/dev/null 2>&1
+	_pre=$(audit_exit_ns $3 sh -c "$4") ||
+		{ fail names-audit-$1-$2 "audit_exit_ns exit status $?"; return; }
+	set -- $_base
+	_calls=$2 _base=$4
+	set -- $_pre
+	echo "VMTEST RESULT names-audit-$_set-$_wl set_ns=$_base prefix_ns=$4 runs=$_runs calls=$_calls prefix_calls=$2"
 }
 
 # names_point SET WORKLOAD K RUNS PASSES COMMAND: RUNS runs of COMMAND

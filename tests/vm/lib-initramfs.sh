@@ -23,7 +23,7 @@ VMDIR=${VMDIR:-$ROOT/tests/vm}
 STATIC=${STATIC:-${VMTEST_STATIC:-$ROOT/.output/static}}
 RULES_SRC=${RULES_SRC:-/usr/share/doc/auditd/examples/rules}
 # Static tools copied from $STATIC into the guests' /bin.
-VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench time_runs empty_probes corpus corpus32 audit_records}
+VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench time_runs empty_probes audit_exit_ns corpus corpus32 audit_records}
 
 vm_host_tools() {
 	local need_pkgs=()
