@@ -34,6 +34,7 @@ TM_PASSES=5      # each point keeps its lowest median (as auditskip calibrate) a
 TM_ITERS=20000   # getpid calls per audit_bench round
 TM_ROUNDS=15
 TM_WL_RUNS=50    # timed runs of the workload per pass (a disturbance is spread over more)
+NAMES_SHIFTS="0 1 2 3 5 8" # names: files made and removed before a gzip run
 
 ABTEST=main
 for w in $(cat /proc/cmdline); do
@@ -524,34 +525,43 @@ t_names() {
 		names_point $s tar 0 $TM_WL_RUNS $TM_PASSES "$WL_TAR_TIMED"
 		names_point $s gzip 0 5 3 "$WL_TAR"
 	done
-	for k in 0 1 2 3 5 8; do
-		names_point watch gzip-shift $k 5 3 "i=0; while [ \$i -lt $k ]; do : >/tmp/wl/p\$i; i=\$((i + 1)); done;
-			rm -f /tmp/wl/p*; $WL_TAR"
+	for k in $NAMES_SHIFTS; do
+		names_point watch gzip-shift $k 5 3 "$(shifted_gzip $k)"
 	done
 	# After everything timed (t_time says why).
 	for s in watch nowatch; do
-		names_audit $s tar $TM_WL_RUNS "$WL_TAR_TIMED"
-		names_audit $s gzip 5 "$WL_TAR"
+		names_audit $s-tar $s tar $TM_WL_RUNS "$WL_TAR_TIMED"
+		names_audit $s-gzip $s gzip 5 "$WL_TAR"
+	done
+	for k in $NAMES_SHIFTS; do
+		names_audit watch-gzip-shift-$k watch gzip 5 "$(shifted_gzip $k)"
 	done
 	rules_reset
 }
 
-# names_audit SET WORKLOAD RUNS COMMAND: audit's own exit work
-# (audit_exit_ns) over RUNS runs of COMMAND under SET and behind its prefix.
+
+# shifted_gzip K: the gzip workload after K files made and removed.
+shifted_gzip() {
+	echo "i=0; while [ \$i -lt $1 ]; do : >/tmp/wl/p\$i; i=\$((i + 1)); done; rm -f /tmp/wl/p*; $WL_TAR"
+}
+
+# names_audit POINT SET WORKLOAD RUNS COMMAND: audit's own exit work
+# (audit_exit_ns) over RUNS runs of COMMAND under SET and behind its prefix
+# for WORKLOAD.
 names_audit() {
-	_set=$1 _wl=$2 _runs=$3
+	_point=$1 _runs=$4
 	rules_reset
-	load_ruleset $T/$1.rules >/dev/null
-	_base=$(audit_exit_ns $3 sh -c "$4") ||
-		{ fail names-audit-$1-$2 "audit_exit_ns exit status $?"; return; }
+	load_ruleset $T/$2.rules >/dev/null
+	_base=$(audit_exit_ns $4 sh -c "$5") ||
+		{ fail names-audit-$1 "audit_exit_ns exit status $?"; return; }
 	rules_reset
-	auditctl -R $T/$1-$2.prefixed >/dev/null 2>&1
-	_pre=$(audit_exit_ns $3 sh -c "$4") ||
-		{ fail names-audit-$1-$2 "audit_exit_ns exit status $?"; return; }
+	auditctl -R $T/$2-$3.prefixed >/dev/null 2>&1
+	_pre=$(audit_exit_ns $4 sh -c "$5") ||
+		{ fail names-audit-$1 "audit_exit_ns exit status $?"; return; }
 	set -- $_base
 	_calls=$2 _base=$4
 	set -- $_pre
-	echo "VMTEST RESULT names-audit-$_set-$_wl set_ns=$_base prefix_ns=$4 runs=$_runs calls=$_calls prefix_calls=$2"
+	echo "VMTEST RESULT names-audit-$_point set_ns=$_base prefix_ns=$4 runs=$_runs calls=$_calls prefix_calls=$2"
 }
 
 # names_point SET WORKLOAD K RUNS PASSES COMMAND: RUNS runs of COMMAND

@@ -709,9 +709,11 @@ case " $TESTS " in
 	done >"$WORK/names.points"
 	# audit_exit_ns's lines: audit's own exit work, set against the same
 	# prediction; one pass.
-	for n in watch-tar watch-gzip nowatch-tar nowatch-gzip; do
+	for n in watch-tar watch-gzip nowatch-tar nowatch-gzip \
+		watch-gzip-shift-0 watch-gzip-shift-1 watch-gzip-shift-2 watch-gzip-shift-3 \
+		watch-gzip-shift-5 watch-gzip-shift-8; do
 		echo "audit-$n $(r unpatched names-audit-$n set_ns) $(r unpatched names-audit-$n prefix_ns)" \
-			"$(r unpatched names-audit-$n runs) $(r unpatched names-$n-0 pred_ns_per_run) 1"
+			"$(r unpatched names-audit-$n runs) $(r unpatched names-${n%-shift-*}-0 pred_ns_per_run) 1"
 	done >>"$WORK/names.points"
 	awk '
 		BEGIN {
@@ -723,10 +725,10 @@ case " $TESTS " in
 			print "audit-SET-WORKLOAD = the time __audit_syscall_exit() and __audit_free() took"
 			print "(audit_exit_ns), the work the rules change, the whole run left out."
 		}
-		NF < 6 { printf "  %-20s no result\n", $1; bad = 1; next }
+		NF < 6 { printf "  %-26s no result\n", $1; bad = 1; next }
 		{
 			m = ($2 - $3) / $4 / 1000; p = $5 / 1000
-			printf "  %-20s %dx%-3d measured %7.1f us, predicted %7.1f us (err %+.0f%%)\n",
+			printf "  %-26s %dx%-3d measured %7.1f us, predicted %7.1f us (err %+.0f%%)\n",
 				$1, $6, $4, m, p, m ? (p - m) / m * 100 : 0
 		}
 		END { exit bad }' "$WORK/names.points" >"$WORK/names.txt" && pass names-measured || fail names-measured "points missing (see the table)"
