@@ -539,7 +539,6 @@ t_names() {
 	rules_reset
 }
 
-
 # shifted_gzip K: the gzip workload after K files made and removed.
 shifted_gzip() {
 	echo "i=0; while [ \$i -lt $1 ]; do : >/tmp/wl/p\$i; i=\$((i + 1)); done; rm -f /tmp/wl/p*; $WL_TAR"

@@ -701,17 +701,15 @@ case " $TESTS " in
 *" names "*)
 	# A line per point: NAME SET_NS PREFIX_NS RUNS PRED_NS_PER_RUN PASSES,
 	# shorter where the guest gave no result.
-	for n in watch-tar-0 watch-gzip-0 nowatch-tar-0 nowatch-gzip-0 \
-		watch-gzip-shift-0 watch-gzip-shift-1 watch-gzip-shift-2 watch-gzip-shift-3 \
-		watch-gzip-shift-5 watch-gzip-shift-8; do
+	# The guest's NAMES_SHIFTS, listed here too so that a missing point fails.
+	shifted=$(for k in 0 1 2 3 5 8; do printf 'watch-gzip-shift-%s ' $k; done)
+	for n in watch-tar-0 watch-gzip-0 nowatch-tar-0 nowatch-gzip-0 $shifted; do
 		echo "$n $(r unpatched names-$n set_ns) $(r unpatched names-$n prefix_ns)" \
 			"$(r unpatched names-$n runs) $(r unpatched names-$n pred_ns_per_run) $(r unpatched names-$n passes)"
 	done >"$WORK/names.points"
 	# audit_exit_ns's lines: audit's own exit work, set against the same
 	# prediction; one pass.
-	for n in watch-tar watch-gzip nowatch-tar nowatch-gzip \
-		watch-gzip-shift-0 watch-gzip-shift-1 watch-gzip-shift-2 watch-gzip-shift-3 \
-		watch-gzip-shift-5 watch-gzip-shift-8; do
+	for n in watch-tar watch-gzip nowatch-tar nowatch-gzip $shifted; do
 		echo "audit-$n $(r unpatched names-audit-$n set_ns) $(r unpatched names-audit-$n prefix_ns)" \
 			"$(r unpatched names-audit-$n runs) $(r unpatched names-${n%-shift-*}-0 pred_ns_per_run) 1"
 	done >>"$WORK/names.points"
