@@ -47,7 +47,10 @@ static void test_perm_rule_narrowed_per_arch(void **state)
 	struct ruleset rs;
 
 	(void)state;
-	read_set("-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n", &rs);
+	read_set(
+		"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n"
+		"-a always,exit -S 246 -F uid=4000001 -k kexec\n",
+		&rs);
 	never_prefix_build(&rs, &kc, &p);
 	assert_null(p.refused);
 	for (int a = 0; a < NR_ARCHES; a++) {
@@ -93,6 +96,8 @@ static void test_refused(void **state)
 		"-a always,task -F uid=0\n-a always,exit -F arch=b64 -S openat -k o\n",
 		"-w /etc/passwd -p wa -k pw\n",
 		"-a always,exit -F arch=b64 -S openat -k o\n-e 0\n",
+		/* One exit rule: an ended walk visits one entry, as before. */
+		"-a always,exit -F arch=b64 -S openat -k o\n-w /etc/passwd -p wa -k pw\n",
 	};
 
 	(void)state;
@@ -106,6 +111,55 @@ static void test_refused(void **state)
 		assert_int_equal(p.rules, 0);
 		ruleset_free(&rs);
 	}
+}
+
+/*
+ * A never match raises the context's priority above every later rule's,
+ * so the syscalls a watch, a path= rule or an io_uring rule can match stay
+ * out of the prefix, by their permission classes; each rule is named with
+ * what only it keeps out.
+ */
+static void test_later_rules_keep_syscalls_out(void **state)
+{
+	struct never_prefix p;
+	struct ruleset rs;
+	bool watch_named = false;
+
+	(void)state;
+	read_set(
+		"-a always,exit -F arch=b64 -S adjtimex -k t\n"
+		"-a always,exit -F arch=b64 -S kill -F uid=4000001 -k k\n"
+		"-w /tmp/x/watched -p wa -k wwatch\n"
+		"-a always,exit -F path=/usr/sbin/unix_chkpwd -F perm=x -k chk\n"
+		"-a always,exit -S 18 -F uid=4000001 -k uring\n",
+		&rs);
+	/* libaudit 3.0.9 reads no io_uring list: the last rule moved to it. */
+	assert_string_equal(rs.rules[rs.n - 1].key, "uring");
+	rs.rules[rs.n - 1].list = AUDIT_FILTER_URING_EXIT;
+	assert_int_equal(never_prefix_build(&rs, &kc, &p), 0);
+	assert_null(p.refused);
+	for (int a = 0; a < NR_ARCHES; a++) {
+		if (!p.arch_elf[a])
+			continue;
+		assert_false(named(&p, a, "openat"));	      /* the watch's w, by its flags */
+		assert_false(named(&p, a, "chmod"));	      /* its a */
+		assert_false(named(&p, a, "rename"));	      /* its w */
+		assert_false(named(&p, a, "execve"));	      /* the path rule's x */
+		assert_false(named(&p, a, "io_uring_enter")); /* the io_uring rule */
+		assert_true(named(&p, a, "getpid"));
+		assert_true(named(&p, a, "read")); /* neither w nor a */
+		assert_true(p.not_exit_list[a] > 0);
+		for (size_t k = 0; k < p.nkeepers[a]; k++)
+			if (!strcmp(p.keepers[a][k].rule->key, "chk")) {
+				assert_int_equal(p.keepers[a][k].syscalls, 2);
+				assert_true(mask_test(p.keepers[a][k].sole, nr_of("execve", a)));
+				watch_named = true;
+			}
+	}
+	assert_true(watch_named);
+	assert_false(named(&p, ARCH_NATIVE, "kill"));
+	never_prefix_free(&p);
+	ruleset_free(&rs);
 }
 
 /* The written file read back: its prefix ends the walks it names at entry 1 or 2. */
@@ -155,7 +209,10 @@ static void test_prefix_replaced(void **state)
 	FILE *f = open_memstream(&text, &len), *f2;
 
 	(void)state;
-	read_set("-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n", &rs);
+	read_set(
+		"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
+		"-a always,exit -F arch=b64 -S kill -F uid=4000001 -k k\n",
+		&rs);
 	never_prefix_build(&rs, &kc, &p);
 	assert_int_equal(never_prefix_write(f, &rs, &p, "test"), 0);
 	fclose(f);
@@ -303,6 +360,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_perm_rule_narrowed_per_arch),
 		cmocka_unit_test(test_arches_apart),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_later_rules_keep_syscalls_out),
 		cmocka_unit_test(test_written_file_ends_walks),
 		cmocka_unit_test(test_prefix_replaced),
 		cmocka_unit_test(test_prediction_priced),

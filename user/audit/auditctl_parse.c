@@ -443,6 +443,16 @@ static bool is_number(const char *s)
 	return s && isdigit((unsigned char)s[0]);
 }
 
+/* A setting kept for a file written from this one (rules_file_write.h); 0 or -ENOMEM. */
+static int keep_setting(struct reader *rd, const char *option, const char *arg)
+{
+	char line[128];
+	struct ruleset_settings *s = &rd->rs->settings;
+
+	snprintf(line, sizeof(line), "%s%s%s", option, arg ? " " : "", arg ? arg : "");
+	return string_list_add(&s->lines, &s->n, line);
+}
+
 /* Status settings: checked as auditctl checks them, then only reported. */
 static int opt_control(struct reader *rd, int c, const char *arg)
 {
@@ -451,6 +461,8 @@ static int opt_control(struct reader *rd, int c, const char *arg)
 		if (!arg || (strcmp(arg, "0") && strcmp(arg, "1") && strcmp(arg, "2")))
 			return line_error(rd, "Enable must be 0, 1, or 2 was %s", arg ? arg : "");
 		rd->rs->disables_audit = !strcmp(arg, "0");
+		rd->rs->settings.has_enable = true;
+		rd->rs->settings.enable = arg[0] - '0';
 		if (!strcmp(arg, "2")) {
 			rd->locked = true;
 			line_note(rd,
@@ -470,27 +482,27 @@ static int opt_control(struct reader *rd, int c, const char *arg)
 			  arg[0] == '0' ? "silent" :
 			  arg[0] == '1' ? "printk" :
 					  "panic");
-		return 0;
+		return keep_setting(rd, "-f", arg);
 	case 'r':
 		if (!is_number(arg))
 			return line_error(rd, "Rate must be a numeric value was %s", arg);
 		line_note(rd, "-r %s: rate limit (not applied)", arg);
-		return 0;
+		return keep_setting(rd, "-r", arg);
 	case 'b':
 		if (!is_number(arg))
 			return line_error(rd, "Backlog must be a numeric value was %s", arg);
 		line_note(rd, "-b %s: backlog limit (not applied)", arg);
-		return 0;
+		return keep_setting(rd, "-b", arg);
 	case 1:
 		line_note(rd,
 			  "--loginuid-immutable: loginuids unchangeable once set (not applied)");
-		return 0;
+		return keep_setting(rd, "--loginuid-immutable", NULL);
 	case 2:
 		if (!is_number(arg))
 			return line_error(rd, "Backlog_wait_time must be a numeric value was %s",
 					  arg);
 		line_note(rd, "--backlog_wait_time %s (not applied)", arg);
-		return 0;
+		return keep_setting(rd, "--backlog_wait_time", arg);
 	case 3:
 		line_note(rd, "--reset-lost (not applied)");
 		return 0;
@@ -603,11 +615,11 @@ static int opt_other(struct reader *rd, struct line_state *ls, int c, char **arg
 {
 	switch (c) {
 	case 'i':
-		rd->ignore_errors = true;
+		rd->ignore_errors = rd->rs->settings.ignore_errors = true;
 		line_note(rd, "-i: auditctl ignores errors in the lines after this one");
 		return OPTION_READ;
 	case 'c':
-		rd->ignore_errors = rd->continue_errors = true;
+		rd->ignore_errors = rd->continue_errors = rd->rs->settings.continue_errors = true;
 		line_note(rd, "-c: auditctl goes on past errors and fails at the end");
 		return OPTION_READ;
 	case 's':

@@ -6,6 +6,7 @@
  * in the kernel's order, -A at the front of its list, a duplicate refused,
  * deletes by rule and by key.
  */
+#define _GNU_SOURCE /* asprintf() */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -33,10 +34,12 @@ static const char *data_string(const struct audit_rule_data *d, unsigned int i, 
  * Paths the kernel resolves when the rule is added: a tree's directory
  * (audit_add_tree_rule()), a watch's and an exe's parent (audit_add_watch(),
  * audit_alloc_mark()). Missing here, the kernel here refuses the rule; the
- * file may be meant for a machine that has them, so this is a note.
+ * file may be meant for a machine that has them, so this is a note, and the
+ * reason, strdup()ed into *why, marks the rule (NULL: none missing).
  */
-static void check_paths(struct reader *rd, const struct audit_rule_data *d)
+static int check_paths(struct reader *rd, const struct audit_rule_data *d, char **why)
 {
+	*why = NULL;
 	for (unsigned int i = 0; i < d->field_count; i++) {
 		char path[PATH_MAX + 1], *slash;
 		const char *what;
@@ -64,7 +67,10 @@ static void check_paths(struct reader *rd, const struct audit_rule_data *d)
 			rd,
 			"the kernel here would refuse this rule (No such file or directory): its %s %s is missing on this machine; the rule is kept for the analysis",
 			what, path);
+		if (!*why && asprintf(why, "its %s %s is missing on this machine", what, path) < 0)
+			return -ENOMEM;
 	}
+	return 0;
 }
 
 static bool same_rule(const struct audit_rule *a, const struct audit_rule *b)
@@ -181,6 +187,7 @@ int kernel_list_send(struct reader *rd, struct line_state *ls)
 	int list = adding ? ls->add : ls->del;
 	struct audit_rule_data *d;
 	struct audit_rule r;
+	char *refused = NULL;
 	size_t len;
 	int err;
 
@@ -199,15 +206,19 @@ int kernel_list_send(struct reader *rd, struct line_state *ls)
 	if (err)
 		return line_error(rd, "Error sending %s rule data request (%s)",
 				  adding ? "add" : "delete", strerror(-err));
-	if (adding)
-		check_paths(rd, d);
+	if (adding && check_paths(rd, d, &refused))
+		return -ENOMEM;
 	kernel_rule_store(d, &rd->classes);
 	err = rule_from_data(&r, d, len);
-	if (err == -ENOMEM)
-		return err;
-	if (err)
-		return line_error(rd, "Error sending %s rule data request (Invalid argument)",
-				  adding ? "add" : "delete");
+	if (err) {
+		free(refused);
+		return err == -ENOMEM ?
+			       err :
+			       line_error(rd,
+					  "Error sending %s rule data request (Invalid argument)",
+					  adding ? "add" : "delete");
+	}
+	r.refused_here = refused;
 	err = rule_set_origin(&r, rd->at->file, rd->at->line);
 	if (!err)
 		err = apply_rule(rd, &r, adding, list);

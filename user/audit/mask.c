@@ -20,6 +20,12 @@ void mask_or(syscall_mask dst, const syscall_mask src)
 		dst[i] |= src[i];
 }
 
+void mask_and(syscall_mask dst, const syscall_mask src)
+{
+	for (int i = 0; i < MASK_WORDS; i++)
+		dst[i] &= src[i];
+}
+
 unsigned int mask_count(const syscall_mask m)
 {
 	unsigned int n = 0;

@@ -20,6 +20,7 @@ typedef __u32 syscall_mask[MASK_WORDS];
 bool mask_test(const syscall_mask m, unsigned int nr);
 void mask_set(syscall_mask m, unsigned int nr);
 void mask_or(syscall_mask dst, const syscall_mask src);
+void mask_and(syscall_mask dst, const syscall_mask src);
 unsigned int mask_count(const syscall_mask m);
 bool mask_equal(const syscall_mask a, const syscall_mask b);
 /* Every syscall bit the kernel can store is set. */

@@ -147,7 +147,8 @@ void rule_free(struct audit_rule *r)
 	free(r->fields);
 	free(r->strings);
 	free(r->origin);
-	r->text = r->strings = r->origin = NULL;
+	free(r->refused_here);
+	r->text = r->strings = r->origin = r->refused_here = NULL;
 	r->fields = NULL;
 }
 
@@ -266,6 +267,7 @@ void ruleset_free(struct ruleset *rs)
 	free(rs->rules);
 	free_strings(rs->sources, rs->nsources);
 	free_strings(rs->notes, rs->nnotes);
+	free_strings(rs->settings.lines, rs->settings.n);
 	memset(rs, 0, sizeof(*rs));
 }
 

@@ -43,6 +43,23 @@ struct audit_rule {
 	unsigned int strings_len;
 	/* Where a rule read from a file came from ("30-stig.rules:18"), else "". */
 	char *origin;
+	/*
+	 * Read from a file: why the kernel here would refuse it (a directory
+	 * it names is missing), NULL: it would take it. Kept for the
+	 * analysis; a file written for auditctl leaves it out.
+	 */
+	char *refused_here;
+};
+
+/* What a rules file sets besides rules, for a file written from it to keep. */
+struct ruleset_settings {
+	/* -b, -f, -r, --backlog_wait_time, --loginuid-immutable, in file order. */
+	char **lines;
+	size_t n;
+	bool ignore_errors;   /* -i */
+	bool continue_errors; /* -c */
+	bool has_enable;      /* an -e line was read */
+	int enable;	      /* the last -e: 0, 1 or 2 */
 };
 
 struct ruleset {
@@ -58,6 +75,7 @@ struct ruleset {
 	size_t nnotes;
 	/* The last -e of the file was -e 0: loaded, it leaves audit off and nothing walks. */
 	bool disables_audit;
+	struct ruleset_settings settings;
 };
 
 /*

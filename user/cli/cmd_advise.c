@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/kernel_option.h"
+#include "cli/rules_output.h"
 #include "cli/run_options.h"
 #include "live/session.h"
 #include "live/sysinfo.h"
@@ -225,28 +226,22 @@ static int read_rules(struct advise_options *o, struct ruleset *rs, struct kerne
 
 /*
  * -o FILE: the rewritten rules, or with --never-prefix (p) the prefixed
- * set; 0, or -1 after a message with no file left.
+ * set, written whole or not at all; 0, or -1 after a message.
  */
 static int write_rules(const struct advise_options *o, const struct ruleset *rs,
 		       const struct advice *a, const struct never_prefix *p)
 {
 	const char *source = o->file ? o->file : "the rules loaded";
-	FILE *out = fopen(o->output, "w");
+	struct rules_output out = { .path = o->output };
 	int err;
 
-	if (!out) {
-		fprintf(stderr, "auditskip: cannot write %s: %s\n", o->output, strerror(errno));
+	if (rules_output_check(o->output, o->file, rs) || rules_output_open(&out))
 		return -1;
-	}
-	err = p ? never_prefix_write(out, rs, p, source) : advise_write_rules(out, rs, a, source);
-	if (fclose(out) && !err)
-		err = -errno;
-	if (!err)
-		return 0;
-	if (err != -EINVAL)
-		fprintf(stderr, "auditskip: cannot write %s: %s\n", o->output, strerror(-err));
-	unlink(o->output);
-	return -1;
+	err = p ? never_prefix_write(out.f, rs, p, source) :
+		  advise_write_rules(out.f, rs, a, source);
+	if (err == -ENOMEM)
+		fprintf(stderr, "auditskip: out of memory\n");
+	return rules_output_close(&out, err);
 }
 
 /* --profile: the rewrite's predicted effect on a recorded workload. */
@@ -288,7 +283,10 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 	bool written;
 	int ret = 1;
 
-	never_prefix_build(rs, kc, &p);
+	if (never_prefix_build(rs, kc, &p)) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return 1;
+	}
 	if (o->profile) {
 		prof = open_profile(o->profile, o->run.calibration, &calib, &calib_from);
 		if (!prof)
@@ -309,12 +307,16 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 		stdout, &p, prof ? &pp : NULL, o->profile,
 		&(struct never_prefix_classes){ advise_classes_key(a), advise_classes_from(a) },
 		written ? o->output : NULL, o->json);
-	ret = 0;
+	ret = o->output && !written ?
+		      rules_output_none(o->output,
+					p.refused ? p.refused : "no prefix rule to write") :
+		      0;
 out:
 	if (prof) {
 		advise_prediction_free(&ap);
 		free(prof);
 	}
+	never_prefix_free(&p);
 	return ret;
 }
 
@@ -333,6 +335,10 @@ int do_advise(int argc, char **argv)
 		return err;
 	if (read_rules(&o, &rs, &kc, &from))
 		return 1;
+	if (o.output && rules_output_check(o.output, o.file, &rs)) {
+		ruleset_free(&rs);
+		return 1;
+	}
 	if (advise_build(&rs, from != CLASSES_NONE ? &kc : NULL, from, &a)) {
 		fprintf(stderr, "auditskip: out of memory\n");
 		ruleset_free(&rs);

@@ -7,6 +7,7 @@
 #include "model/advise.h"
 #include "auditskip.h"
 #include "audit/kernel_tables.h"
+#include "audit/loadable_file.h"
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
 #include "model/sharper_masks.h"
@@ -19,12 +20,6 @@ static const char *const kind_names[] = {
 	[ADVICE_NARROW] = "narrow",
 	[ADVICE_DROP] = "drop",
 };
-
-static void mask_and(syscall_mask dst, const syscall_mask src)
-{
-	for (int w = 0; w < MASK_WORDS; w++)
-		dst[w] &= src[w];
-}
 
 static bool mask_empty(const syscall_mask m)
 {
@@ -310,38 +305,34 @@ int advise_write_rules(FILE *out, const struct ruleset *rs, const struct advice 
 	fprintf(out,
 		"## Written by auditskip advise from %s.\n"
 		"## Load with 'auditctl -R FILE': it replaces every audit rule loaded.\n"
-		"## perm= rewrites: %s.\n"
-		"-D\n",
+		"## perm= rewrites: %s.\n",
 		source, advise_classes_from(a));
-	/* A file's lines that are no rule (-b, -f, -e ...), not carried over, and auditctl's
-	 * warnings. */
-	for (size_t i = 0; i < rs->nnotes; i++)
-		fprintf(out, "## from reading the file: %s\n", rs->notes[i]);
+	loadable_file_begin(out, rs);
 	for (size_t i = 0; i < rs->n && !err; i++) {
 		const struct audit_rule *r = &rs->rules[i];
 		const struct rule_advice *ra = &a->rules[i];
 		char source[1024];
 
+		if (ra->kind == ADVICE_KEEP || r->refused_here) {
+			err = loadable_file_rule(out, r, 0, NULL, line);
+			continue;
+		}
 		err = rule_to_rules_file(r, 0, NULL, line);
 		if (err)
 			break;
-		if (ra->kind == ADVICE_KEEP) {
-			fprintf(out, "%s\n", line);
-			continue;
-		}
 		fprintf(out, "\n# %s: %s\n", ra->kind == ADVICE_DROP ? "dropped" : "narrowed",
 			ra->reason);
 		if (origin_line(r->origin, source, sizeof(source)))
 			fprintf(out, "# %s: %s\n", r->origin, source);
 		else
 			fprintf(out, "# %s\n", line);
-		for (int p = 0; p < ra->nparts && !err; p++) {
-			err = rule_to_rules_file(r, ra->part[p].arch_elf, ra->part[p].mask, line);
-			if (!err)
-				fprintf(out, "%s\n", line);
-		}
+		for (int p = 0; p < ra->nparts && !err; p++)
+			err = loadable_file_rule(out, r, ra->part[p].arch_elf, ra->part[p].mask,
+						 line);
 		fprintf(out, "\n");
 	}
+	if (!err)
+		loadable_file_end(out, rs);
 	free(line);
 	return err ? -EINVAL : 0;
 }

@@ -80,22 +80,23 @@ static int price_prefix(const struct ruleset *rs, const struct prediction *pr,
 {
 	struct never_prefix p;
 	__u64 walks[NR_COUNT_SLOTS];
+	int err = never_prefix_build(rs, kc, &p);
 
-	never_prefix_build(rs, kc, &p);
 	d->no_prefix = p.refused;
-	if (p.refused)
-		return 0;
+	if (err || p.refused)
+		return err;
 	/* As advise --never-prefix --profile writes it for this workload. */
-	if (never_prefix_fit(&p, rs, pr, c))
-		return -ENOMEM;
-	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
+	err = never_prefix_fit(&p, rs, pr, c);
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS && !err; s++) {
 		int a = s / NR_SLOTS;
 
 		walks[s] = pr->slot[s].walks;
 		d->walks[DESIGN_PREFIX][s] =
 			p.nnamed[a] && mask_test(p.named[a], s % NR_SLOTS) ? walks[s] : 0;
 	}
-	return never_prefix_slot_savings(&p, rs, c, walks, d->ns[DESIGN_PREFIX]);
+	err = err ?: never_prefix_slot_savings(&p, rs, c, walks, d->ns[DESIGN_PREFIX]);
+	never_prefix_free(&p);
+	return err;
 }
 
 int design_savings_make(const struct ruleset *rs, const struct prediction *pr,

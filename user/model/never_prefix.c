@@ -4,6 +4,7 @@
 #include <string.h>
 #include <libaudit.h>
 #include "audit/kernel_tables.h"
+#include "audit/loadable_file.h"
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
 #include "model/eval_price.h"
@@ -16,17 +17,24 @@
  * (CONFIG_CHANGE, and the rule changes' records) or to nf_tables
  * (NETFILTER_CFG), sent with any of the send calls or written; x_tables'
  * setsockopt (NETFILTER_CFG); a device set promiscuous by ioctl or netlink
- * (ANOM_PROMISCUOUS); bpf's program loads and unloads (BPF). Such a
- * record brings its SYSCALL record only if the walk does not end at a
- * never rule.
+ * (ANOM_PROMISCUOUS); bpf's program loads and unloads (BPF); the clock set
+ * or adjusted (TIME_INJOFFSET from do_settimeofday64() and
+ * timekeeping_inject_offset(), TIME_ADJNTPVAL from __do_adjtimex()). Such
+ * a record marks the context for recording (auditsc_get_stamp() sets its
+ * priority to 1), and brings its SYSCALL record only if no never rule
+ * raises the priority above that.
  */
 const char *const never_prefix_left_out_names[] = {
-	"sendto",     "sendmsg",    "sendmmsg", "write", "writev",
-	"socketcall", "setsockopt", "ioctl",	"bpf",	 NULL,
+	"sendto",	   "sendmsg",  "sendmmsg",
+	"write",	   "writev",   "socketcall",
+	"setsockopt",	   "ioctl",    "bpf",
+	"settimeofday",	   "stime",    "clock_settime",
+	"clock_settime64", "adjtimex", "clock_adjtime",
+	"clock_adjtime64", NULL,
 };
 
 const char never_prefix_left_out_why[] =
-	"their own code logs records with no rule (netlink to audit or nf_tables, x_tables, promiscuous mode, bpf), whose SYSCALL record a never rule would silence";
+	"their own code logs records with no rule (netlink to audit or nf_tables, x_tables, promiscuous mode, bpf, the clock set or adjusted), whose SYSCALL record a never rule would silence";
 
 const char never_prefix_caveat[] =
 	"a record any call can log without a rule (an LSM's AVC denial, seccomp's, protected_symlinks' ANOM_LINK, a tty's TTY) loses the SYSCALL record that comes with it when the call is one the prefix names";
@@ -78,32 +86,96 @@ static bool in_leading_prefix(const struct audit_rule *r, bool *leading)
 	return *leading;
 }
 
-/* The syscalls of arch slot `a` some exit rule can make a record for. */
-static void matchable(const struct ruleset *rs, const struct kernel_classes *kc, int a, __u32 elf,
-		      syscall_mask m)
+/*
+ * The syscalls of arch slot `a` (AUDIT_ARCH `elf`) rule `r` can make a
+ * record for, into m; false for none. A never rule makes none: a walk it
+ * ends makes none, as a walk no rule matches makes none. A perm= rule can
+ * match only the syscalls of its classes (audit_match_perm()); an io_uring
+ * rule only io_uring_enter, whose inline ops it filters before the exit.
+ */
+static bool rule_can_match(const struct audit_rule *r, const struct kernel_classes *kc, int a,
+			   __u32 elf, syscall_mask m)
 {
 	int machine = audit_elf_to_machine(elf);
+	int uring_enter;
 
 	memset(m, 0, sizeof(syscall_mask));
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct audit_rule *r = &rs->rules[i];
+	if (r->action == AUDIT_NEVER || (r->arch_elf && r->arch_elf != elf))
+		return false;
+	if (r->list == AUDIT_FILTER_URING_EXIT) {
+		uring_enter = audit_name_to_syscall("io_uring_enter", machine);
+		if (uring_enter >= 0)
+			mask_set(m, uring_enter);
+	} else if (r->list == AUDIT_FILTER_EXIT) {
+		memcpy(m, r->mask, sizeof(syscall_mask));
+		if (r->perm) {
+			syscall_mask classes = { 0 };
 
-		/*
-		 * A never rule makes no record: a walk it ends makes none, as a
-		 * walk no rule matches makes none, so its syscalls stay open.
-		 */
-		if (!rule_on_exit_list(r) || r->action == AUDIT_NEVER ||
-		    (r->arch_elf && r->arch_elf != elf))
-			continue;
-		if (r->perm && mask_is_full(r->mask))
-			perm_syscalls(r->perm, machine, a == ARCH_COMPAT, kc, m);
-		else
-			mask_or(m, r->mask);
+			perm_syscalls(r->perm, machine, a == ARCH_COMPAT, kc, classes);
+			mask_and(m, classes);
+		}
 	}
+	return mask_count(m) > 0;
 }
 
-void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
-			struct never_prefix *p)
+/* Adds the rules of `rs` that can match syscalls of arch slot `a` to p->keepers[a]. */
+static int find_keepers(struct never_prefix *p, const struct ruleset *rs,
+			const struct kernel_classes *kc, int a)
+{
+	unsigned char *matchers = calloc(MASK_SYSCALL_BITS, sizeof(*matchers));
+	syscall_mask m;
+
+	p->keepers[a] = calloc(rs->n ? rs->n : 1, sizeof(*p->keepers[a]));
+	if (!matchers || !p->keepers[a]) {
+		free(matchers);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!rule_can_match(&rs->rules[i], kc, a, p->arch_elf[a], m))
+			continue;
+		p->keepers[a][p->nkeepers[a]++] =
+			(struct prefix_keeper){ .rule = &rs->rules[i], .syscalls = mask_count(m) };
+		mask_or(p->kept[a], m);
+		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
+			matchers[nr] += mask_test(m, nr) && matchers[nr] < 2;
+	}
+	for (size_t k = 0; k < p->nkeepers[a]; k++) {
+		struct prefix_keeper *kp = &p->keepers[a][k];
+
+		rule_can_match(kp->rule, kc, a, p->arch_elf[a], m);
+		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
+			if (mask_test(m, nr) && matchers[nr] == 1)
+				mask_set(kp->sole, nr);
+		if (rule_on_exit_list(kp->rule))
+			mask_or(p->kept_by_exit_list[a], m);
+	}
+	free(matchers);
+	return 0;
+}
+
+/* The prefix rule of arch slot `a`: every syscall of the arch no rule can match. */
+static void name_syscalls(struct never_prefix *p, int a)
+{
+	int machine = audit_elf_to_machine(p->arch_elf[a]);
+
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		if (!kernel_syscall_name(nr, machine))
+			continue;
+		if (mask_test(p->kept[a], nr)) {
+			p->can_match[a]++;
+			p->not_exit_list[a] += !mask_test(p->kept_by_exit_list[a], nr);
+		} else if (logs_records(nr, machine)) {
+			p->left_out[a]++;
+		} else {
+			mask_set(p->named[a], nr);
+		}
+	}
+	p->nnamed[a] = mask_count(p->named[a]);
+	p->rules += p->nnamed[a] > 0;
+}
+
+int never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
+		       struct never_prefix *p)
 {
 	bool leading = true;
 
@@ -111,34 +183,38 @@ void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *k
 	whatif_arches(p->arch_elf);
 	p->refused = refusal(rs);
 	if (p->refused)
-		return;
+		return 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		p->replaced += in_leading_prefix(&rs->rules[i], &leading);
 		p->watch_rules += rs->rules[i].list == AUDIT_FILTER_EXIT && rs->rules[i].inode_hash;
 	}
 	if (p->replaced == ruleset_exit_rules(rs)) {
 		p->refused = "the exit list holds a never,exit prefix and nothing else";
-		return;
+		return 0;
+	}
+	if (ruleset_exit_rules(rs) - p->replaced == 1) {
+		p->refused =
+			"one rule is on the exit list: a walk visits that one entry, which a prefix entry would at best replace, and every walk it does not end visits the prefix too";
+		return 0;
 	}
 	for (int a = 0; a < NR_ARCHES; a++) {
-		int machine = audit_elf_to_machine(p->arch_elf[a]);
-		syscall_mask can;
-
 		if (!p->arch_elf[a])
 			continue;
-		matchable(rs, kc, a, p->arch_elf[a], can);
-		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-			if (!kernel_syscall_name(nr, machine))
-				continue;
-			if (mask_test(can, nr))
-				p->can_match[a]++;
-			else if (logs_records(nr, machine))
-				p->left_out[a]++;
-			else
-				mask_set(p->named[a], nr);
+		if (find_keepers(p, rs, kc, a)) {
+			never_prefix_free(p);
+			return -ENOMEM;
 		}
-		p->nnamed[a] = mask_count(p->named[a]);
-		p->rules += p->nnamed[a] > 0;
+		name_syscalls(p, a);
+	}
+	return 0;
+}
+
+void never_prefix_free(struct never_prefix *p)
+{
+	for (int a = 0; a < NR_ARCHES; a++) {
+		free(p->keepers[a]);
+		p->keepers[a] = NULL;
+		p->nkeepers[a] = 0;
 	}
 }
 
@@ -204,11 +280,10 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 		"## Written by auditskip advise --never-prefix from %s.\n"
 		"## Load with 'auditctl -R FILE': it replaces every audit rule loaded.\n"
 		"## The never,exit rules first end the exit walk at once for the syscalls\n"
-		"## no exit rule below can match; the rules below are the set's, in order.\n"
-		"-D\n",
+		"## no rule below can match (exit rules, watches, path= and io_uring rules);\n"
+		"## the rules below are the set's, in order.\n",
 		source);
-	for (size_t i = 0; i < rs->nnotes; i++)
-		fprintf(out, "## from reading the file: %s\n", rs->notes[i]);
+	loadable_file_begin(out, rs);
 	for (int a = 0; a < NR_ARCHES && !err; a++) {
 		if (!p->nnamed[a])
 			continue;
@@ -218,13 +293,11 @@ int never_prefix_write(FILE *out, const struct ruleset *rs, const struct never_p
 	}
 	if (!err)
 		fprintf(out, "\n");
-	for (size_t i = 0; i < rs->n && !err; i++) {
-		if (in_leading_prefix(&rs->rules[i], &leading))
-			continue;
-		err = rule_to_rules_file(&rs->rules[i], 0, NULL, line);
-		if (!err)
-			fprintf(out, "%s\n", line);
-	}
+	for (size_t i = 0; i < rs->n && !err; i++)
+		if (!in_leading_prefix(&rs->rules[i], &leading))
+			err = loadable_file_rule(out, &rs->rules[i], 0, NULL, line);
+	if (!err)
+		loadable_file_end(out, rs);
 	free(line);
 	return err ? -EINVAL : 0;
 }

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A saving a stock kernel can have today: `never,exit` rules put first, one
- * per arch, naming the syscalls no exit rule of that arch can match. The
- * exit walk stops at the first entry whose mask has the syscall's bit and
- * whose fields pass; a never rule with only an arch field passes for every
+ * per arch, naming the syscalls no rule of that arch can match. The exit
+ * walk stops at the first entry whose mask has the syscall's bit and whose
+ * fields pass; a never rule with only an arch field passes for every
  * syscall of its arch, so those walks end at entry 1 or 2 instead of
- * visiting every rule. Watch rules are checked after the walk
- * (audit_filter_inodes()) and still record.
+ * visiting every rule.
+ *
+ * Its match also sets the context's priority to the never rule's, and
+ * audit_filter_rules() passes over every rule of a lower priority: the
+ * exit-list rules after it, and the watches and path= rules that
+ * audit_filter_inodes() tries after the walk (one counter numbers them
+ * all, in list order), and the io_uring rules an inline op matched before
+ * the syscall's exit. So every such rule keeps the syscalls it can match
+ * (by its permission classes where it has perm=) out of the prefix.
  *
  * A never rule sets the state to "disabled" where it ends the walk, which
  * silences the SYSCALL record that a record logged during the call (a
@@ -25,13 +32,27 @@
 #include "model/counts.h"
 #include "model/prediction.h"
 
+/* A rule that keeps syscalls of an arch out of the prefix: it can match them. */
+struct prefix_keeper {
+	const struct audit_rule *rule;
+	unsigned int syscalls; /* of the arch's, how many it can match */
+	syscall_mask sole;     /* those no other rule can match */
+};
+
 struct never_prefix {
 	__u32 arch_elf[NR_ARCHES];	   /* this machine's arches, 0: none */
 	syscall_mask named[NR_ARCHES];	   /* the prefix rule's syscalls, per arch */
 	unsigned int nnamed[NR_ARCHES];	   /* bits in named */
-	unsigned int can_match[NR_ARCHES]; /* syscalls of the arch some exit rule can match */
-	unsigned int left_out[NR_ARCHES];  /* matched by none, but log records of their own */
-	unsigned int rules;		   /* prefix rules written (arches with a syscall) */
+	unsigned int can_match[NR_ARCHES]; /* syscalls of the arch some rule can match */
+	/* Of can_match: those no exit-list rule can (watches, path= and io_uring rules can). */
+	unsigned int not_exit_list[NR_ARCHES];
+	syscall_mask kept[NR_ARCHES];		   /* the syscalls some rule can match */
+	syscall_mask kept_by_exit_list[NR_ARCHES]; /* those some exit-list rule can */
+	unsigned int left_out[NR_ARCHES]; /* matched by none, but log records of their own */
+	/* Per arch, every rule that can match some of its syscalls, in list order. */
+	struct prefix_keeper *keepers[NR_ARCHES];
+	size_t nkeepers[NR_ARCHES];
+	unsigned int rules; /* prefix rules written (arches with a syscall) */
 	/*
 	 * Per arch, with a profile: a rule left out because on the profiled
 	 * walks it saves less than it costs the other arch's walks it does not
@@ -62,10 +83,12 @@ extern const char never_prefix_caveat[];
  * perm= rules are narrowed by them, as the kernel narrows them). Refused
  * (p->refused set) where audit stays off, nothing is on the exit list, or a
  * task rule records every syscall of its tasks (a never rule would silence
- * them). A prefix already at the front of the set is replaced.
+ * them). A prefix already at the front of the set is replaced. 0 or -ENOMEM;
+ * free with never_prefix_free() (the keepers point into `rs`).
  */
-void never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
-			struct never_prefix *p);
+int never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc,
+		       struct never_prefix *p);
+void never_prefix_free(struct never_prefix *p);
 
 /*
  * The walk of syscall `nr` of slot arch `arch` under `rs` with its leading

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* advise --never-prefix: the prefix per arch, and what it saves against the patch. */
 #include <stdlib.h>
+#include "audit/kernel_tables.h"
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
 #include "output/json_out.h"
@@ -18,6 +19,43 @@ static double share(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0;
 }
 
+/* The syscalls of arch slot `a` set in m, as a JSON array of names. */
+static json_object *names_json(const syscall_mask m, int a)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		const char *name = kernel_syscall_name(nr, arch_machine(a));
+
+		if (mask_test(m, nr))
+			json_object_array_add(arr, json_object_new_string(name ? name : "?"));
+	}
+	return arr;
+}
+
+/* Every rule that kept syscalls of arch slot `a` out, with those only it can match. */
+static json_object *keepers_json(const struct never_prefix *p, int a)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t k = 0; k < p->nkeepers[a]; k++) {
+		const struct prefix_keeper *kp = &p->keepers[a][k];
+		json_object *o = json_object_new_object();
+
+		add_str(o, "rule", kp->rule->text);
+		add_str_or_null(o, "origin",
+				kp->rule->origin && kp->rule->origin[0] ? kp->rule->origin : NULL);
+		add_str(o, "list",
+			rule_on_exit_list(kp->rule) ? "exit" :
+			kp->rule->inode_hash	    ? "inode_hash" :
+						      "uring");
+		add_u64(o, "syscalls", kp->syscalls);
+		json_object_object_add(o, "only_this_rule", names_json(kp->sole, a));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static json_object *arch_json(const struct never_prefix *p, int a, char *line)
 {
 	json_object *o = json_object_new_object();
@@ -25,7 +63,9 @@ static json_object *arch_json(const struct never_prefix *p, int a, char *line)
 	add_str(o, "arch", arch_name(a));
 	add_u64(o, "syscalls", p->nnamed[a]);
 	add_u64(o, "can_match", p->can_match[a]);
+	add_u64(o, "can_match_not_exit_list", p->not_exit_list[a]);
 	add_u64(o, "left_out", p->left_out[a]);
+	json_object_object_add(o, "kept_out_by", keepers_json(p, a));
 	if (p->nnamed[a] && line && !never_prefix_rule(p, a, line))
 		add_str(o, "rule", line);
 	json_object_object_add(o, "rule_costs_more_ns",
@@ -137,6 +177,52 @@ static void report_prediction(FILE *out, const struct never_prefix_prediction *p
 			share(pp->prefix_ns, pp->patch_rewrite_ns));
 }
 
+/* Up to `max` names of the syscalls of arch slot `a` set in m, then how many more. */
+static void print_names(FILE *out, const syscall_mask m, int a, unsigned int max)
+{
+	unsigned int shown = 0, all = mask_count(m);
+
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS && shown < max; nr++) {
+		const char *name = kernel_syscall_name(nr, arch_machine(a));
+
+		if (mask_test(m, nr))
+			fprintf(out, "%s%s", shown++ ? ", " : "", name ? name : "?");
+	}
+	if (all > shown)
+		fprintf(out, "%s%u more", shown ? " and " : "", all - shown);
+}
+
+/*
+ * The rules off the exit list that kept syscalls out (the exit-list ones
+ * are the rules `auditskip rules` lists): per arch, each with how many it
+ * can match and those only it can.
+ */
+static void report_keepers(FILE *out, const struct never_prefix *p)
+{
+	bool header = false;
+
+	for (int a = 0; a < NR_ARCHES; a++) {
+		for (size_t k = 0; k < p->nkeepers[a]; k++) {
+			const struct prefix_keeper *kp = &p->keepers[a][k];
+
+			if (rule_on_exit_list(kp->rule))
+				continue;
+			if (!header)
+				fprintf(out,
+					"Kept out by watches, path= and io_uring rules (the syscalls each can match;\n"
+					"a never rule before them would silence them):\n");
+			header = true;
+			fprintf(out, "  %-7s %3u  %s\n", arch_name(a), kp->syscalls,
+				kp->rule->text);
+			if (!mask_count(kp->sole))
+				continue;
+			fprintf(out, "               only this rule: ");
+			print_names(out, kp->sole, a, 8);
+			fprintf(out, "\n");
+		}
+	}
+}
+
 void never_prefix_report(FILE *out, const struct never_prefix *p,
 			 const struct never_prefix_prediction *pp, const char *profile,
 			 const struct never_prefix_classes *classes, const char *output, bool json)
@@ -162,9 +248,12 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 				p->can_match[a]);
 		else
 			fprintf(out,
-				"  %-7s %3u syscalls no exit rule can match; %u some rule can; %u left out\n",
-				arch_name(a), p->nnamed[a], p->can_match[a], p->left_out[a]);
+				"  %-7s %3u syscalls no rule can match; %u some rule can (%u of them no exit-list\n"
+				"          rule, only watches, path= or io_uring rules); %u left out\n",
+				arch_name(a), p->nnamed[a], p->can_match[a], p->not_exit_list[a],
+				p->left_out[a]);
 	}
+	report_keepers(out, p);
 	if (p->replaced)
 		fprintf(out,
 			"The set's first %zu exit rules are such a prefix already: replaced.\n",
