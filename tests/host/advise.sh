@@ -196,17 +196,19 @@ test_prefix() {
 }
 
 # prefix-refused: where a prefix would change records or only cost, none
-# is written, and the report says why.
+# is written; -o asked for one, so the exit status is 1, and the report
+# and the message say why.
 test_prefix_refused() {
 	printf '%s\n' '-a always,task -F uid=0' '-a always,exit -F arch=b64 -S openat -F uid=4000001 -k t' >"$TMP/task.rules"
 	printf '%s\n' '-w /etc/passwd -p wa -k pw' >"$TMP/watch.rules"
 	for f in task watch; do
 		rm -f "$TMP/$f.prefixed"
-		"$AUDITSKIP" advise --file "$TMP/$f.rules" --never-prefix -o "$TMP/$f.prefixed" >"$TMP/$f.out" 2>&1
-		check_eq "prefix-refused/$f" "$?:$([ -e "$TMP/$f.prefixed" ] && echo written)" "0:" \
-			"exit 0, no file: $(head -n 1 "$TMP/$f.out")"
+		"$AUDITSKIP" advise --file "$TMP/$f.rules" --never-prefix -o "$TMP/$f.prefixed" >"$TMP/$f.out" 2>"$TMP/$f.err"
+		check_eq "prefix-refused/$f" "$?:$([ -e "$TMP/$f.prefixed" ] && echo written)" "1:" \
+			"exit 1 (-o asked for a file), no file: $(head -n 1 "$TMP/$f.err")"
 	done
-	check_eq prefix-refused "$(grep -c 'always,task' "$TMP/task.out")" 1 "the task rule is named as the reason"
+	check_eq prefix-refused "$(grep -c 'always,task' "$TMP/task.out" "$TMP/task.err" | tr '\n' ' ')" \
+		"$TMP/task.out:1 $TMP/task.err:1 " "the task rule is named as the reason, in the report and the message"
 }
 
 # prefix-fitted: fitted to a profiled workload with no i386 task (dd's

@@ -235,10 +235,12 @@ test_errors() {
 	check_eq "error: missing file" "$?" 1 "exit status"
 	grep -q "doesn't exist" "$TMP/err" && pass "error: missing file" "$(cat "$TMP/err")" ||
 		fail "error: missing file" "message '$(cat "$TMP/err")'"
-	# -c goes on past an error and fails at the end; -i ignores errors.
+	# -c goes on past an error and fails at the end, every other rule loaded,
+	# as the reading says; -i ignores errors.
 	printf '%s\n' '-c' '-a always,exit -S no_such_call' '-a always,exit -F arch=b64 -S getpid -F uid=4000001' >"$TMP/c.rules"
-	"$AUDITSKIP" rules --file "$TMP/c.rules" --json >"$TMP/c.json" 2>/dev/null
-	check_eq "error: -c" "$?" 1 "exit status"
+	"$AUDITSKIP" rules --file "$TMP/c.rules" --json >"$TMP/c.json"
+	check_eq "error: -c" "$(jq .exit_rules "$TMP/c.json"), $(jq '[.notes[] | select(test("exits 1"))] | length' "$TMP/c.json")" \
+		"1, 1" "-c: the good rule after the bad one is read, and auditctl's exit 1 noted"
 	sed -i 's/^-c$/-i/' "$TMP/c.rules"
 	"$AUDITSKIP" rules --file "$TMP/c.rules" --json >"$TMP/c.json"
 	check_eq "error: -i" "$(jq .exit_rules "$TMP/c.json")" 1 "-i: the good rule after the bad one is read"

@@ -358,13 +358,54 @@ static int add_key(struct reader *rd, struct line_state *ls, const char *k)
 	return 0;
 }
 
+/* libaudit's codes (lib/errormsg.h) of fieldpair_message()'s table. */
+enum {
+	EAU_OPEQNOTEQ = 13,
+	EAU_FIELDTOOMANY = 28,
+	EAU_FSTYPEUNKNOWN = 36
+};
+
+/*
+ * fstype= as libaudit reads it on the filesystem list (audit_name_to_fstype()
+ * or a number; = and != only), without the feature check before it.
+ */
+static int fstype_pair(struct line_state *ls, const char *pair)
+{
+	const char *v = pair + strlen("fstype");
+	struct audit_rule_data *r = ls->rule;
+	__u32 op;
+	long type;
+
+	if (v[0] == '=') {
+		op = AUDIT_EQUAL;
+		v++;
+	} else if (v[0] == '!' && v[1] == '=') {
+		op = AUDIT_NOT_EQUAL;
+		v += 2;
+	} else {
+		return -EAU_OPEQNOTEQ;
+	}
+	type = isdigit((unsigned char)*v) ? (long)strtoul(v, NULL, 0) : audit_name_to_fstype(v);
+	if (type == -1)
+		return -EAU_FSTYPEUNKNOWN;
+	if (r->field_count >= AUDIT_MAX_FIELDS - 1)
+		return -EAU_FIELDTOOMANY;
+	r->fields[r->field_count] = AUDIT_FSTYPE;
+	r->fieldflags[r->field_count] = op;
+	r->values[r->field_count++] = (__u32)type;
+	_audit_filterfsadded = 1;
+	return 0;
+}
+
 /*
  * libaudit refuses exe= and sessionid= unless the running kernel's feature
- * bitmap has them, and reads that bitmap only with CAP_AUDIT_CONTROL: run by
- * anyone else, or on a file meant for another machine, the rule would be
- * dropped although every kernel with a table here (5.10 and later) takes
- * it. Such a pair goes through libaudit as a field of the same syntax that
- * needs no feature, and gets its own field number back.
+ * bitmap has them, and any field of the filesystem list unless it has that
+ * list, and reads that bitmap only with CAP_AUDIT_CONTROL: run by anyone
+ * else, or on a file meant for another machine, the rule would be dropped
+ * although every kernel with a table here (5.10 and later) takes it, and
+ * the reading would depend on who reads. Such a pair goes through libaudit
+ * as a field of the same syntax that needs no feature, and gets its own
+ * field number back; fstype= is read here as libaudit reads it.
  */
 static int fieldpair_as_kernel_takes(struct line_state *ls, char *pair, int flags)
 {
@@ -377,6 +418,12 @@ static int fieldpair_as_kernel_takes(struct line_state *ls, char *pair, int flag
 	};
 	char swapped[PATH_MAX + 64];
 
+	if (flags == AUDIT_FILTER_FS && !(audit_get_features() & AUDIT_FEATURE_BITMAP_FILTER_FS)) {
+		if (!strncmp(pair, "fstype", 6) && strchr("=!<>&", pair[6]))
+			return fstype_pair(ls, pair);
+		/* key= (the only other field the list takes) reads alike on the exit list. */
+		return audit_rule_fieldpair_data(&ls->rule, pair, AUDIT_FILTER_EXIT);
+	}
 	for (size_t i = 0; i < sizeof(gated) / sizeof(gated[0]); i++) {
 		size_t len = strlen(gated[i].name);
 		int permadded = _audit_permadded, rc;
@@ -689,7 +736,7 @@ static int add_key_field(struct reader *rd, struct line_state *ls)
 	int rc;
 
 	snprintf(pair, sizeof(pair), "key=%s", ls->key);
-	rc = audit_rule_fieldpair_data(&ls->rule, pair, flags);
+	rc = fieldpair_as_kernel_takes(ls, pair, flags);
 	if (rc) {
 		fieldpair_message(rd, rc, pair, AUDIT_FILTERKEY, ls->key);
 		return -EINVAL;

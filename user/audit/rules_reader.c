@@ -215,8 +215,11 @@ static int read_lines(struct reader *rd, const struct source_line *lines, size_t
 		if (err)
 			return err;
 	}
+	/* What auditctl -R does under -c: every other rule loaded, exit 1 at the end. */
 	if (rd->failed_on)
-		return -EINVAL;
+		return string_list_add(
+			&rd->rs->notes, &rd->rs->nnotes,
+			"-c: auditctl -R loads every rule but the lines that failed (noted above), then exits 1");
 	return 0;
 }
 
