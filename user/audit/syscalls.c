@@ -50,6 +50,14 @@ void syscall_name(unsigned int nr, int machine, char *buf, size_t size)
 		snprintf(buf, size, "syscall_%u", nr);
 }
 
+const char *syscall_table_name(unsigned int nr, int machine)
+{
+	if (machine < 0)
+		return NULL;
+	return kernel_tables_have(machine) ? kernel_syscall_name(nr, machine) :
+					     audit_syscall_to_name(nr, machine);
+}
+
 void slot_name(enum slot_arch arch, unsigned int nr, char *buf, size_t size)
 {
 	int machine = arch_machine(arch);

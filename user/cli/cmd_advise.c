@@ -63,15 +63,25 @@ static const char doc[] =
 	"instead, with BPF (root). On the loaded rules, the running kernel's classes\n"
 	"are read with BPF (root); where they cannot be, the table's are used.\n"
 	"\n"
+	"The file keeps the input's settings (-i or -c first, -b, -f, -r,\n"
+	"--backlog_wait_time, the last -e at the end), leaves out as a comment\n"
+	"every rule the kernel here refuses, and replaces FILE only once written\n"
+	"whole. advise never writes onto a file or into a directory it read.\n"
+	"\n"
 	"--never-prefix writes no rewrite: it puts one never,exit rule per arch in\n"
-	"front of the set, naming the syscalls no exit rule of that arch can match,\n"
-	"so that their walk ends at its first entry instead of visiting every rule.\n"
-	"It leaves out the syscalls whose own code logs records (sends to netlink,\n"
-	"setsockopt, ioctl, bpf, write), and writes nothing where a task rule records\n"
-	"every syscall. A record any call can log without a rule (an LSM's denial,\n"
-	"seccomp's) loses its SYSCALL record on the syscalls the prefix names.\n"
-	"With --profile, an arch's rule that costs the profiled walks more than it\n"
-	"saves them (the b32 rule where no i386 task runs) is left out.\n";
+	"front of the set, naming the syscalls no rule of that arch can match, so\n"
+	"that their walk ends at its first entry instead of visiting every rule.\n"
+	"A never match also silences every later rule, watches and path= rules\n"
+	"included: the syscalls they can match (by their permission classes) stay\n"
+	"out, and the report names the rules that keep them out. So do the\n"
+	"syscalls whose own code logs records (sends to netlink, setsockopt, ioctl,\n"
+	"bpf, write, clock changes). It writes nothing where a task rule records\n"
+	"every syscall or one rule is on the exit list; with -o it then exits 1\n"
+	"and removes an older file it wrote there. A record any call can log\n"
+	"without a rule (an LSM's denial, seccomp's) loses its SYSCALL record on\n"
+	"the syscalls the prefix names. With --profile, an arch's rule that costs\n"
+	"the profiled walks more than it saves them (the b32 rule where no i386\n"
+	"task runs) is left out.\n";
 
 static const struct argp_option options[] = {
 	{ "file", OPT_FILE, "PATH", 0,

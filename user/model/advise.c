@@ -343,7 +343,7 @@ static unsigned int named_clear(const syscall_mask m)
 	unsigned int n = 0;
 
 	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
-		n += !mask_test(m, nr) && audit_syscall_to_name(nr, audit_detect_machine());
+		n += !mask_test(m, nr) && syscall_table_name(nr, arch_machine(ARCH_NATIVE));
 	return n;
 }
 
@@ -439,7 +439,8 @@ static void print_mask(FILE *out, const char *when, const syscall_mask m, size_t
 	fprintf(out, "Aggregate mask %s: %zu exit rules, %u of %u bits set; ", when, rules,
 		mask_count(m), MASK_BITS);
 	if (clear)
-		fprintf(out, "the skip can fire (%u named syscalls have their bit clear)\n", clear);
+		fprintf(out, "the skip can fire (%u of %s's syscalls have their bit clear)\n", clear,
+			arch_name(ARCH_NATIVE));
 	else
 		fprintf(out, "the skip never fires\n");
 }

@@ -15,7 +15,7 @@ static bool syscall_exists(unsigned int nr, enum blocker_mask kind, int arch)
 
 		if (kind == BLOCKERS_ARCH && a != arch)
 			continue;
-		if (machine >= 0 && audit_syscall_to_name(nr, machine))
+		if (syscall_table_name(nr, machine))
 			return true;
 	}
 	return false;

@@ -159,7 +159,7 @@ static void name_syscalls(struct never_prefix *p, int a)
 	int machine = audit_elf_to_machine(p->arch_elf[a]);
 
 	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-		if (!kernel_syscall_name(nr, machine))
+		if (!syscall_table_name(nr, machine))
 			continue;
 		if (mask_test(p->kept[a], nr)) {
 			p->can_match[a]++;

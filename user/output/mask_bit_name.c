@@ -10,7 +10,7 @@ static const char *table_name(enum slot_arch arch, unsigned int nr)
 {
 	int machine = arch_machine(arch);
 
-	return machine >= 0 ? audit_syscall_to_name(nr, machine) : NULL;
+	return syscall_table_name(nr, machine);
 }
 
 bool mask_bit_named(unsigned int nr)
