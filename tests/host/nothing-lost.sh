@@ -8,7 +8,8 @@
 # by line; then each file advise writes for it (the rewrite, the never,exit
 # prefix, the prefix of the rewrite) is loaded with `auditctl -R`, which
 # must take it whole, and the witness run again: the SYSCALL records per
-# rule (its key) and syscall must be the same. Each file keeps the input's
+# rule (its key) and syscall must be the same, and the rule set id its
+# second line gives must be the loaded set's. Each file keeps the input's
 # settings (-b, -f, --backlog_wait_time before the rules, -e 2 last: the
 # files are loaded here without their -e line, as -e 2 locks the host until
 # reboot), and leaves out, as a comment, the rule this kernel refuses. advise
@@ -123,6 +124,7 @@ load_and_record() {
 		auditctl -D >/dev/null
 		return 1
 	fi
+	LOADED_ID=$("$AUDITSKIP" rules --json | jq -r .ruleset_id)
 	records "$name"
 	auditctl -D >/dev/null
 }
@@ -132,6 +134,8 @@ load_and_record() {
 check_records() {
 	local name=$1 t=$1-records
 	load_and_record "$name" "$t" || return
+	check_eq "$t" "$LOADED_ID" "$(sed -n "2s/.* the id \([0-9a-f]*\)\.$/\1/p" "$TMP/$name.rules")" \
+		"the id the file gives is the loaded set's (auditskip rules)"
 	if diff "$TMP/orig.recs" "$TMP/$name.recs" >"$TMP/$name.diff"; then
 		pass "$t" "loads whole; $(awk '{ s += $1 } END { print s }' "$TMP/orig.recs") records of $(wc -l <"$TMP/orig.recs") rule and syscall pairs, the same as under the set"
 	else

@@ -242,16 +242,23 @@ static int write_rules(const struct advise_options *o, const struct ruleset *rs,
 		       const struct advice *a, const struct never_prefix *p)
 {
 	const char *source = o->file ? o->file : "the rules loaded";
-	struct rules_output out = { .path = o->output };
-	int err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err = f ? 0 : -ENOMEM;
 
-	if (rules_output_check(o->output, o->file, rs) || rules_output_open(&out))
-		return -1;
-	err = p ? never_prefix_write(out.f, rs, p, source) :
-		  advise_write_rules(out.f, rs, a, source);
+	if (!err) {
+		err = p ? never_prefix_write(f, rs, p, source) :
+			  advise_write_rules(f, rs, a, source);
+		if (fclose(f) && !err)
+			err = -ENOMEM;
+	}
 	if (err == -ENOMEM)
 		fprintf(stderr, "auditskip: out of memory\n");
-	return rules_output_close(&out, err);
+	if (!err)
+		err = rules_output_write(o->output, text, len);
+	free(text);
+	return err ? -1 : 0;
 }
 
 /* --profile: the rewrite's predicted effect on a recorded workload. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "audit/rules_file.h"
 #include "cli/rules_output.h"
 
 /* What every file advise writes begins with. */
@@ -55,50 +56,69 @@ int rules_output_check(const char *path, const char *input, const struct ruleset
 	return 0;
 }
 
-int rules_output_open(struct rules_output *out)
+/* The id `auditskip rules` gives `text` once loaded: 0, or -1 after a message. */
+static int id_once_loaded(const char *path, const char *text, size_t len, char id[RULESET_ID_LEN])
 {
-	int fd;
+	struct rules_file_error fe;
+	struct ruleset rs;
 
-	out->f = NULL;
-	if (asprintf(&out->tmp, "%s.XXXXXX", out->path) < 0) {
-		out->tmp = NULL;
-		fprintf(stderr, "auditskip: out of memory\n");
+	if (rules_text_read(text, len, path, &rs, &fe)) {
+		fprintf(stderr,
+			"auditskip: %s not written: read back as auditctl -R would load it, line %u fails (%s)\n",
+			path, fe.line, fe.message);
+		ruleset_free(&rs);
 		return -1;
 	}
-	fd = mkstemp(out->tmp);
-	if (fd >= 0 && fchmod(fd, 0640) == 0)
-		out->f = fdopen(fd, "w");
-	if (!out->f) {
-		fprintf(stderr, "auditskip: cannot write %s: %s\n", out->path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(out->tmp);
-		}
-		free(out->tmp);
-		out->tmp = NULL;
-		return -1;
-	}
+	ruleset_id(&rs, id);
+	ruleset_free(&rs);
 	return 0;
 }
 
-int rules_output_close(struct rules_output *out, int err)
+/* `text` with the id line after its first line, into the open file f. */
+static int write_with_id(FILE *f, const char *text, size_t len, const char id[RULESET_ID_LEN])
 {
-	int ret = err ? -1 : 0;
+	const char *nl = memchr(text, '\n', len);
+	size_t head = nl ? (size_t)(nl - text) + 1 : len;
 
-	if (fclose(out->f) && !err) {
-		fprintf(stderr, "auditskip: cannot write %s: %s\n", out->path, strerror(errno));
-		ret = -1;
+	fwrite(text, 1, head, f);
+	fprintf(f, "## Once loaded, 'auditskip rules' gives this set the id %s.\n", id);
+	fwrite(text + head, 1, len - head, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int rules_output_write(const char *path, const char *text, size_t len)
+{
+	char id[RULESET_ID_LEN], *tmp;
+	FILE *f = NULL;
+	int fd, err = 0;
+
+	if (id_once_loaded(path, text, len, id))
+		return -1;
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		fprintf(stderr, "auditskip: out of memory\n");
+		return -1;
 	}
-	if (!ret && rename(out->tmp, out->path)) {
-		fprintf(stderr, "auditskip: cannot write %s: %s\n", out->path, strerror(errno));
-		ret = -1;
+	fd = mkstemp(tmp);
+	if (fd >= 0 && fchmod(fd, 0640) == 0)
+		f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		err = write_with_id(f, text, len, id);
+		if (fclose(f) && !err)
+			err = -errno;
 	}
-	if (ret)
-		unlink(out->tmp);
-	free(out->tmp);
-	out->tmp = NULL;
-	out->f = NULL;
-	return ret;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "auditskip: cannot write %s: %s\n", path, strerror(-err));
+		if (fd >= 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	return err ? -1 : 0;
 }
 
 /* Whether `path` begins as the files advise writes begin. */
