@@ -7,6 +7,7 @@
 #include "audit/ruleset.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "live/attach.h"
 #include "live/calibrate.h"
 #include "model/calibration.h"
 
@@ -36,7 +37,9 @@ static const char doc[] =
 	"                              # counting reads it with --calibration cal.json\n"
 	"\n"
 	"Exit status 75: audit policy changed during the measurement, or the machine\n"
-	"was too noisy to show the cost of a visit or of an evaluation; try again.\n";
+	"was too noisy to show the cost of a visit or of an evaluation; try again.\n"
+	"Exit status 130: stopped by Ctrl-C (or TERM, HUP, QUIT); nothing saved, the\n"
+	"rules and audit's enabled flag put back as they were first.\n";
 
 static const struct argp_option options[] = {
 	{ "max-rules", OPT_MAX_RULES, "N", 0,
@@ -107,6 +110,7 @@ static const char *const eval_kind_what[NR_EVAL_KINDS] = {
 	[EVAL_SUCCESS] = "success= field that fails",
 	[EVAL_DIR] = "dir= (tree) field that fails",
 	[EVAL_EXE] = "exe= field that fails",
+	[EVAL_LSM] = "subject label field that fails (asks the LSM)",
 	[EVAL_ARCH_PASS] = "arch field that passes, then a uid field that fails",
 	[EVAL_MATCH] = "a keyless never rule that matches (a prefix entry)",
 };
@@ -115,6 +119,10 @@ static void print_calibration(const struct calibration *c, const char *path)
 {
 	printf("calibrated up to %d rules: %.2f ns per visited entry (fit), %.0f ns for a non-dummy context\n",
 	       c->rules_used, c->ns_per_entry, c->ns_context);
+	printf("a walk is priced on the curve of these points, measured from 0 to %d entries\n"
+	       "(the price per entry changes with the list's length: caches); past %d, at the\n"
+	       "slope of its upper half, so --max-rules near the lists you price\n",
+	       c->rules_used, c->rules_used);
 	for (int i = 0; i < c->npoints; i++) {
 		printf("  %4d rules: getpid %.0f ns\n", c->points[i].rules, c->points[i].ns);
 		if (c->points[i].rules == 0)
@@ -154,7 +162,10 @@ int do_calibrate(int argc, char **argv)
 	rules = o.rules ? o.rules : rules_to_calibrate();
 	if (rules < 0)
 		return 1;
+	attach_libbpf_log(o.verbose);
 	err = calibrate_run_on_cpu(rules, o.cpu, o.verbose, &c);
+	if (err == -EINTR)
+		return 130;
 	if (err) /* 75 (EX_TEMPFAIL): audit policy changed meanwhile, or too noisy; try again */
 		return err == -EBUSY || err == -EAGAIN ? 75 : 1;
 	err = calibration_save(path, &c);

@@ -340,6 +340,11 @@ static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_lis
 	return vfprintf(stderr, fmt, args);
 }
 
+void attach_libbpf_log(bool verbose)
+{
+	libbpf_set_print(verbose ? libbpf_verbose : libbpf_quiet);
+}
+
 /*
  * The kernel's BTF in a memfd, read once: libbpf would read
  * /sys/kernel/btf/vmlinux again for each mode tried, a page a read(), and
@@ -391,7 +396,7 @@ int attach_prepare(const struct attach_req *req, struct attached *out)
 	struct btf *btf;
 	int err = -ENOENT;
 
-	libbpf_set_print(req->verbose ? libbpf_verbose : libbpf_quiet);
+	attach_libbpf_log(req->verbose);
 	memset(out, 0, sizeof(*out));
 	if (access(path, R_OK)) {
 		fprintf(stderr,

@@ -41,6 +41,9 @@ struct attached {
 	bool detailed;	    /* the hot path's programs that test the options */
 };
 
+/* libbpf's own log on standard error with -v, else none (what failed is said in our words). */
+void attach_libbpf_log(bool verbose);
+
 /*
  * Loads and attaches everything but the counting program, so the mirror
  * can be built before the first walk is counted. On failure prints one

@@ -92,7 +92,7 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 		calib_run_free(&r);
 		return err;
 	}
-	calib_hold_signals(&r);
+	calib_catch_signals(&r);
 	err = calib_take_policy_off(&r);
 	if (!err) {
 		npts = calib_rule_counts(max_rules, counts);
@@ -111,7 +111,12 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 			err = calib_check_undisturbed(r.fd, calib_rules_in_list(&r));
 	}
 	ret = calib_put_policy_back(&r);
-	sigprocmask(SIG_SETMASK, &r.old_mask, NULL);
+	calib_release_signals(&r);
+	if (err == -EINTR)
+		fprintf(stderr, "calibrate: stopped by %s before the end: nothing saved; %s\n",
+			strsignal(calib_stopped()),
+			ret ? "the rules could NOT all be put back (see above)" :
+			      "the rule list and audit's enabled flag are as they were");
 	calib_run_free(&r);
 	return err ?: ret;
 }

@@ -295,6 +295,8 @@ int calib_measure_evaluations(struct calib_run *r, int max_rules, struct calibra
 			enum eval_kind k = pass % 2 ? NR_EVAL_KINDS - 1 - j : j;
 			double ns;
 
+			if (calib_stopped())
+				return -EINTR;
 			if (refused[k])
 				continue;
 			if (k == EVAL_MATCH)

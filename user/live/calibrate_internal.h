@@ -35,23 +35,30 @@ struct calib_run {
 	unsigned int enabled; /* audit's flag as found */
 	bool enabled_by_us;
 	struct saved_rules saved;
-	bool *removed;		  /* saved.rec[i] was taken off */
-	int loaded;		  /* calibration rules in the list now */
-	bool empty_walk_loaded;	  /* and the empty-walk rule */
-	enum eval_kind eval_kind; /* the evaluation rules in the list now, */
-	int eval_loaded;	  /* and how many */
-	char scratch_dir[128];	  /* for the dir and exe kinds, "" when there is none */
-	int cpu;		  /* where the children time */
-	bool rt;		  /* the children may run SCHED_FIFO */
-	sigset_t old_mask;
+	bool *removed;			 /* saved.rec[i] was taken off */
+	int loaded;			 /* calibration rules in the list now */
+	bool empty_walk_loaded;		 /* and the empty-walk rule */
+	enum eval_kind eval_kind;	 /* the evaluation rules in the list now, */
+	int eval_loaded;		 /* and how many */
+	char scratch_dir[128];		 /* for the dir and exe kinds, "" when there is none */
+	int cpu;			 /* where the children time */
+	bool rt;			 /* the children may run SCHED_FIFO */
+	struct sigaction old_actions[4]; /* of calib_signals[], while calibrate catches them */
 };
 
 /* calibrate_policy.c: the socket and audit's flag; refuses a locked audit. */
 int calib_open_audit(struct calib_run *r);
 /* A copy of the machine's rule list to put back; refuses if calibration rules are in it. */
 int calib_save_rules(struct calib_run *r);
-/* SIGINT, SIGTERM, SIGHUP and SIGQUIT held until calibrate_run_on_cpu() sets r->old_mask back. */
-void calib_hold_signals(struct calib_run *r);
+/*
+ * From here on the machine's policy is changed: SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT only ask the measurement to stop (calib_stopped()), so that the
+ * policy is always put back; calib_release_signals() ends that.
+ */
+void calib_catch_signals(struct calib_run *r);
+void calib_release_signals(struct calib_run *r);
+/* The signal that asked the run to stop, 0: none. */
+int calib_stopped(void);
 /* Audit on, the saved rules off (last first), each noted for the restore. */
 int calib_take_policy_off(struct calib_run *r);
 /* -EBUSY, said, when the list holds anything but our `loaded` rules or audit is not on. */

@@ -83,6 +83,8 @@ int calib_measure(struct calib_run *r, const int *counts, int npts, struct calib
 		for (int k = 0; k < npts; k++) {
 			int i = pass % 2 ? npts - 1 - k : k;
 
+			if (calib_stopped())
+				return -EINTR;
 			err = measure_point(r, counts[i], pass, &samples[i][pass]);
 			if (err)
 				return err;

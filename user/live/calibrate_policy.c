@@ -171,17 +171,32 @@ int calib_save_rules(struct calib_run *r)
 	return r->removed ? 0 : -ENOMEM;
 }
 
-/* From here on the machine's policy is changed: no signal may cut it short. */
-void calib_hold_signals(struct calib_run *r)
-{
-	sigset_t hold;
+static const int calib_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static volatile sig_atomic_t stop_signal;
 
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &hold, &r->old_mask);
+static void ask_to_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+void calib_catch_signals(struct calib_run *r)
+{
+	struct sigaction sa = { .sa_handler = ask_to_stop, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(calib_signals) / sizeof(calib_signals[0]); i++)
+		sigaction(calib_signals[i], &sa, &r->old_actions[i]);
+}
+
+void calib_release_signals(struct calib_run *r)
+{
+	for (size_t i = 0; i < sizeof(calib_signals) / sizeof(calib_signals[0]); i++)
+		sigaction(calib_signals[i], &r->old_actions[i], NULL);
+}
+
+int calib_stopped(void)
+{
+	return stop_signal;
 }
 
 /* Audit on, the saved rules off (last first), each noted for the restore. */
