@@ -4,7 +4,8 @@
 # whatif alone linked without libbpf (Makefile), must not even load it, and
 # must say, byte for byte, what the full binary says for the same input:
 # every rules file Debian's auditd ships, and whatif on the committed
-# profile. Run as nobody: nothing here needs a privilege or changes audit.
+# profile; and `rules --file` names the rules a never rule before them
+# shadows. Run as nobody: nothing here needs a privilege or changes audit.
 #
 #   tests/host/offline.sh [-l] [-t NAME]...
 set -u
@@ -16,7 +17,7 @@ FULL=$OUT/auditskip
 OFFLINE=$OUT/auditskip-offline
 EXAMPLES=${EXAMPLES:-/usr/share/doc/auditd/examples/rules}
 PROFILE=fuzz/corpus/profile/seed.json
-select_tests "no-libbpf rules-same whatif-same whatif-compare" "$@"
+select_tests "no-libbpf rules-same whatif-same whatif-compare shadowed" "$@"
 
 for f in "$FULL" "$OFFLINE"; do
 	[ -x "$f" ] || die "no $f: run make all $OFFLINE"
@@ -101,6 +102,58 @@ test_whatif_same() {
 	else
 		fail whatif-same "$bad of $((n + 1)) runs differ"
 	fi
+}
+
+# shadowed: a never rule on kill before a rule on kill alone shadows it
+# wholly; one on openat before a watch on writes, partly (the watch can
+# match openat by its flags, and other syscalls besides); a never rule with
+# a uid field only may. Text and JSON name each shadowed rule and the never
+# rule before it by FILE:LINE, the JSON passes the schema, and the two
+# binaries agree; the prefix `advise --never-prefix` writes shadows nothing.
+test_shadowed() {
+	local f=$TMP/shadowed.rules out=$TMP/shadowed.txt json=$TMP/shadowed.json
+	printf -- '%s\n' '-a never,exit -F arch=b64 -S kill' '-a always,exit -F arch=b64 -S kill -k new' \
+		'-a never,exit -F arch=b64 -S openat' '-w /etc/passwd -p wa -k identity' \
+		'-a never,exit -F arch=b64 -S chmod -F uid=0' '-a always,exit -F arch=b64 -S chmod -k perm' >"$f"
+	chmod 644 "$f"
+	as_nobody "$OFFLINE" rules --file "$f" >"$out"
+	as_nobody "$OFFLINE" rules --file "$f" --json >"$json"
+	check_eq shadowed "$(sed -n '/^Shadowed rules/,/^$/p' "$out" | grep -c "^  $f:2  -a always,exit -F arch=b64 -S kill -F key=new\$")" 1 \
+		"the text names the rule on kill"
+	check_eq shadowed "$(sed -n "\|^  $f:2 |,+3p" "$out" | sed -n '2p;4p' | tr -s ' ' | tr '\n' '|')" \
+		" wholly: x86_64 1 of 1 syscall it can match| by $f:1 -a never,exit -F arch=b64 -S kill|" \
+		"wholly, by the never rule on kill"
+	check_eq shadowed "$(sed -n "\|^  $f:4 |,+3p" "$out" | sed -n '2,4p' | sed 's/ [0-9]* syscalls it/ N syscalls it/; s/i386 0 of [0-9]*/i386 0 of N/' | tr -s ' ' | tr '\n' '|')" \
+		" partly: x86_64 1 of N syscalls it can match, i386 0 of N| x86_64: openat| by $f:3 -a never,exit -F arch=b64 -S openat|" \
+		"the watch partly, on openat, by the never rule on openat"
+	check_eq shadowed "$(jq -c '[.shadowed_rules[] | [.origin, .wholly, [.arches[] | select(.syscall_count > 0) | .arch, .syscalls, [.by[].origin]]]]' "$json")" \
+		"[[\"$f:2\",true,[\"x86_64\",[\"kill\"],[\"$f:1\"]]],[\"$f:4\",false,[\"x86_64\",[\"openat\"],[\"$f:3\"]]]]" \
+		"the JSON names the same rules, syscalls and never rules"
+	check_eq shadowed "$(jq -c '[.may_shadow_rules[] | [.origin, .arches[0].by[0].origin]]' "$json")" \
+		"[[\"$f:6\",\"$f:5\"]]" "a never rule with a uid field only may shadow"
+	if /usr/bin/python3 - tests/host/json-schema.json "$json" >"$TMP/schema.out" 2>&1 <<-'EOF'; then
+		import json, sys
+		import jsonschema
+
+		validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+		errors = list(validator.iter_errors(json.load(open(sys.argv[2]))))
+		for e in errors[:5]:
+		    print(e.json_path, e.message[:200])
+		sys.exit(1 if errors else 0)
+	EOF
+		pass shadowed "the JSON passes tests/host/json-schema.json"
+	else
+		fail shadowed "schema: $(head -n 5 "$TMP/schema.out" | tr '\n' ' ')"
+	fi
+	same shadowed rules --file "$f" && same shadowed rules --file "$f" --json &&
+		pass shadowed "the two binaries agree"
+	# advise's never,exit prefix names only syscalls no rule after it can match
+	# (the full binary writes it: the offline one has rules and whatif alone).
+	"$FULL" advise --file "$EXAMPLES/30-stig.rules" --never-prefix -o "$TMP/prefixed.rules" >/dev/null 2>&1
+	chmod 644 "$TMP/prefixed.rules"
+	check_eq shadowed "$(as_nobody "$OFFLINE" rules --file "$TMP/prefixed.rules" --json |
+		jq -c '[(.shadowed_rules | length), (.may_shadow_rules | length)]')" "[0,0]" \
+		"30-stig behind advise's never,exit prefix: nothing shadowed"
 }
 
 for name in $SELECTED; do

@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
-TESTS="exact live descendants per-comm per-rule pid full-mask mirror whatif signals bad-input"
+TESTS="exact live descendants per-comm per-rule pid full-mask shadowed mirror whatif signals bad-input"
 select_tests "$TESTS" "$@"
 host_begin
 
@@ -152,6 +152,38 @@ test_full_mask() {
 	check_eq full-mask "$(syscall_field "$out" getpid skippable_walks)" 0 "nothing skippable"
 	check_eq full-mask "$(jq -r 'select(.type=="summary") | .full_mask_rules[0].key' "$out")" "$KEY-full" "report names it"
 	remove_rules
+}
+
+# A never rule on kill loaded before a rule on kill alone shadows it
+# wholly: `rules` names it and the never rule, and a count's summary (text
+# and JSON) and its metrics count it. The never rule comes after the host's
+# own rules, so it silences only the test's.
+test_shadowed() {
+	local rules=$TMP/shadowed-rules.json out=$TMP/shadowed.json text=$TMP/shadowed.txt
+	local prom=$TMP/shadowed.prom count
+	auditctl -a never,exit -F arch=b64 -S kill -k "$KEY-full" >/dev/null
+	auditctl -a always,exit -F arch=b64 -S kill -F uid=4000999 -k "$KEY" >/dev/null
+	"$AUDITSKIP" rules --json >"$rules"
+	"$AUDITSKIP" rules >"$text"
+	check_eq shadowed "$(jq -c --arg k "$KEY" '[.shadowed_rules[] | select(.key == $k)
+		| [.wholly, [.arches[] | select(.syscall_count > 0) | .syscalls, [.by[].text]]]]' "$rules")" \
+		'[[true,[["kill"],["-a never,exit -F arch=b64 -S kill -F key='"$KEY"'-full"]]]]' \
+		"rules names the rule, wholly, on kill, and the never rule"
+	check_eq shadowed "$(sed -n '/^Shadowed rules: /,/^$/p' "$text" |
+		grep -A3 -- "  -a always,exit -F arch=b64 -S kill -F uid=4000999 -F key=$KEY\$" |
+		grep -c -- "^ *by rule [0-9]*  -a never,exit -F arch=b64 -S kill -F key=$KEY-full\$")" 1 \
+		"the text names it and the never rule"
+	"$AUDITSKIP" --json --metrics-textfile "$prom" -- "$GETPID_LOOP" 1000 >"$out"
+	"$AUDITSKIP" -- "$GETPID_LOOP" 1000 >"$text"
+	remove_rules "$KEY-full"
+	remove_rules
+	count=$(summary_field "$out" shadowed_rule_count)
+	check_eq shadowed "$(jq -r --arg k "$KEY" 'select(.type == "summary")
+		| [.shadowed_rules[] | select(.key == $k) | .wholly] | tostring' "$out")" "[true]" "the summary names it"
+	check_eq shadowed "$(awk '$1 == "auditskip_shadowed_rules" { print $2 }' "$prom")" "$count" \
+		"the gauge is the summary's count"
+	check_eq shadowed "$(sed -n '/^Shadowed rules: /,/^$/p' "$text" | grep -c -- "wholly  rule [0-9]*  -a always,exit -F arch=b64 -S kill -F uid=4000999 -F key=$KEY\$")" 1 \
+		"the text summary names it"
 }
 
 test_mirror() {

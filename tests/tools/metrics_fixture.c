@@ -15,6 +15,7 @@
 #include "model/resync.h"
 #include "model/rule_cost.h"
 #include "model/run_state.h"
+#include "model/shadowing.h"
 #include "model/time_saved.h"
 #include "output/metrics_page.h"
 
@@ -91,6 +92,19 @@ static void fill_costs(const struct counts_snapshot *t, double walk_ns, unsigned
 	r->live.designs = &d;
 }
 
+/*
+ * The rules a never rule before them silences: none on the first two
+ * hosts, on the third its last rule (as if a never rule stood before it).
+ */
+static void fill_shadowing(const struct host *h, struct run_state *r)
+{
+	static struct shadowed_rule last = { .rule = FIXTURE_RULES - 1, .wholly = true };
+	static struct shadowing s = { .rules = &last };
+
+	s.n = h == &hosts[2];
+	r->live.shadowing = &s;
+}
+
 static void fill(const struct host *h, double seconds, struct run_state *r,
 		 struct counts_snapshot *t, struct resync *rs)
 {
@@ -119,6 +133,7 @@ static void fill(const struct host *h, double seconds, struct run_state *r,
 	r->live.mirror.generation = 1;
 	r->live.resync = rs;
 	fill_costs(t, calibration_walk_ns(r->cfg.calib, h->exit_rules), h->rule_set, r);
+	fill_shadowing(h, r);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* auditskip rules: the exit rules, their aggregate mask and the rules that set every bit. */
+/*
+ * auditskip rules: the exit rules, their aggregate mask, the rules that set
+ * every bit and the rules a never rule before them shadows.
+ */
 #include <argp.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +25,8 @@ enum {
 
 static const char doc[] =
 	"Prints the exit rules, their aggregate syscall mask, the rules that set\n"
-	"every bit and the fewest rules that keep the skip from firing.\n"
+	"every bit, the fewest rules that keep the skip from firing, and the rules\n"
+	"a never rule before them shadows: they make no record for its syscalls.\n"
 	"\v"
 	"Examples:\n"
 	"    auditskip rules            # the rules loaded now (root)\n"

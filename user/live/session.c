@@ -222,6 +222,19 @@ static void read_status(struct session *ss)
 }
 
 /*
+ * The rules a never rule before them silences, once a listing rather than
+ * at every report and scrape: the tables' permission classes, as the
+ * counts' perm-narrowed mask and `auditskip rules` take them, so that the
+ * three agree. Without memory the reports leave them out.
+ */
+static void find_shadowing(struct session *ss)
+{
+	shadowing_free(&ss->shadowing);
+	ss->run.live.shadowing =
+		shadowing_find(&ss->rules, NULL, &ss->shadowing) ? NULL : &ss->shadowing;
+}
+
+/*
  * Lists the rules and refreshes what the loader owns from them: names,
  * keys and staleness, the mirror where no BPF program keeps it, the
  * what-if masks.
@@ -283,6 +296,7 @@ static int list_and_apply(struct session *ss)
 	ss->run.live.rules = &ss->rules;
 	ss->run.live.rule_costs = NULL; /* costed against the rules replaced */
 	ss->run.live.designs = NULL;
+	find_shadowing(ss);
 	if (ss->run.live.mirror.source != MIRROR_KERNEL_LIST) {
 		err = write_netlink_mirror(ss, listed_at);
 		if (err)
@@ -862,6 +876,7 @@ int session_close(struct session *ss, int err)
 	metrics_stop(ss->metrics);
 	attach_destroy(&ss->at);
 	ruleset_free(&ss->rules);
+	shadowing_free(&ss->shadowing);
 	free(ss->comms);
 	rule_costs_free(&ss->rule_costs);
 	design_savings_free(&ss->designs);

@@ -21,6 +21,7 @@
 #include "model/resync.h"
 #include "audit/ruleset.h"
 #include "model/rule_cost.h"
+#include "model/shadowing.h"
 
 /* What a counting or profiling run is asked to do (its command line). */
 struct count_options {
@@ -61,6 +62,7 @@ struct session {
 	struct calibration calib;
 	char kernel[128], scope[256], mirror_how[320];
 	struct ruleset rules;
+	struct shadowing shadowing;	      /* of `rules`, worked out at each listing */
 	struct kernel_classes kernel_classes; /* as BPF read them, for advise */
 	struct run_state run;		      /* what the reports and the metrics show */
 	struct report_ctx report;

@@ -17,6 +17,7 @@
 #include "model/designs.h"
 #include "model/resync.h"
 #include "model/rule_cost.h"
+#include "model/shadowing.h"
 #include "model/stale.h"
 
 /* --per-rule: the most rules a run shows and exports (a bounded label set). */
@@ -44,7 +45,9 @@ struct run_settings {
 /* What every sync refreshes from the kernel and the BPF side. */
 struct run_live {
 	const struct ruleset *rules; /* from netlink, for names and keys */
-	struct mask_mirror mirror;   /* as the BPF side classifies now */
+	/* The rules of `rules` a never rule before them silences, NULL: not worked out. */
+	const struct shadowing *shadowing;
+	struct mask_mirror mirror; /* as the BPF side classifies now */
 	__u64 missed_total;
 	__u64 lost_descendants; /* `-- COMMAND` descendants the tracked map had no room for */
 	struct missed_match missed[MISSED_LOG];

@@ -8,6 +8,7 @@
 #include "output/count_report.h"
 #include "output/blockers_report.h"
 #include "output/full_mask_rules.h"
+#include "output/shadowing_report.h"
 #include "output/designs_report.h"
 #include "output/json_out.h"
 #include "output/rule_cost_table.h"
@@ -660,6 +661,22 @@ static void print_rule_costs(const struct report_ctx *r, double seconds)
 		designs_print(r->out, live->designs, seconds);
 }
 
+/*
+ * The loaded rules a never rule before them silences: how many, and the
+ * first few as `auditskip rules --json` gives them (null for both where
+ * they could not be worked out).
+ */
+static void shadowed_summary_json(json_object *o, const struct run_state *run)
+{
+	const struct shadowing *s = run->live.shadowing;
+
+	json_object_object_add(o, "shadowed_rule_count", s ? json_object_new_uint64(s->n) : NULL);
+	json_object_object_add(
+		o, "shadowed_rules",
+		s ? shadowed_rules_json(run->live.rules, s->rules, s->n, SHADOWED_SUMMARY_RULES) :
+		    NULL);
+}
+
 static void print_summary_json(const struct report_ctx *r, const struct walk_counts *w,
 			       double seconds, int command_status)
 {
@@ -667,6 +684,7 @@ static void print_summary_json(const struct report_ctx *r, const struct walk_cou
 
 	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(r->run->live.rules));
 	json_object_object_add(o, "skip_blockers", skip_blockers_json(r->run->live.rules));
+	shadowed_summary_json(o, r->run);
 	if (r->run->cfg.comm_top) {
 		json_object_object_add(o, "comms", comms_json(r));
 		add_u64(o, "comms_lost", r->run->live.comms_lost);
@@ -818,6 +836,7 @@ void report_summary(const struct report_ctx *r, const struct walk_counts *w, dou
 	print_rule_costs(r, seconds);
 	print_full_mask_rules(r->out, r->run->live.rules);
 	print_skip_blockers(r->out, r->run->live.rules, false);
+	print_shadowing_brief(r->out, r->run->live.rules, r->run->live.shadowing);
 	if (command_status >= 0)
 		fprintf(r->out, "\nCommand exited with status %d.\n", command_status);
 	fflush(r->out);

@@ -106,6 +106,18 @@ static unsigned int full_mask_rules(const struct ruleset *rs)
 	return n;
 }
 
+/* Absent until the rules are listed and worked through: a 0 before then would claim none. */
+static void shadowed_rules(FILE *out, const struct run_state *r)
+{
+	if (!r->live.shadowing)
+		return;
+	gauge(out, "auditskip_shadowed_rules",
+	      "Rules of the loaded set wholly or partly shadowed: a never rule before them ends the "
+	      "walk of syscalls they could match, and outranks them, so they make no record for "
+	      "those ('auditskip rules' names them and what shadows them).",
+	      r->live.shadowing->n);
+}
+
 static void info(FILE *out, const struct run_state *r)
 {
 	const char *labels[][2] = {
@@ -374,6 +386,7 @@ void metrics_render(FILE *out, const struct run_state *r, const struct counts_sn
 	gauge(out, "auditskip_full_mask_rules",
 	      "Exit rules that set every syscall bit: while one is loaded no walk is skippable.",
 	      full_mask_rules(r->live.rules));
+	shadowed_rules(out, r);
 	prefix_walks(out, r, t);
 	mirror_changes(out, r);
 	info(out, r);

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `auditskip rules`: the exit rules, their aggregate mask and the rules that fill it. */
+#include <stdint.h>
 #include <string.h>
 #include <json-c/json.h>
 #include <libaudit.h>
 #include "audit/syscalls.h"
+#include "model/shadowing.h"
 #include "model/sharper_masks.h"
 #include "output/blockers_report.h"
 #include "output/full_mask_rules.h"
 #include "output/json_out.h"
 #include "output/mask_bit_name.h"
 #include "output/rules_report.h"
+#include "output/shadowing_report.h"
 
 /* The numbers the patch's mask sets (set) or leaves clear, named from both arches' tables. */
 static void print_syscalls(FILE *out, const syscall_mask m, bool set, const char *title)
@@ -89,8 +92,9 @@ static void print_read_from(FILE *out, const struct ruleset *rs)
 	fprintf(out, "\n");
 }
 
-/* The text report: the rules, the aggregate mask, its syscalls and what fills it. */
-static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_mask all)
+/* The text report: the rules, the aggregate mask, its syscalls, what fills it, what is shadowed. */
+static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_mask all,
+			     const struct shadowing *shadowed)
 {
 	char id[RULESET_ID_LEN];
 	struct whatif_masks w;
@@ -120,6 +124,8 @@ static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_
 	print_syscalls(out, all, false, "Syscalls the fast path would skip");
 	print_full_mask_rules(out, rs);
 	print_skip_blockers(out, rs, true);
+	if (shadowed)
+		print_shadowing(out, rs, shadowed);
 	ruleset_id(rs, id);
 	fprintf(out,
 		"\nRule set id %s: the ruleset label of auditskip_rules_info on every host that\n"
@@ -127,63 +133,85 @@ static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_
 		id);
 }
 
+static json_object *rule_json(const struct audit_rule *rule)
+{
+	json_object *e = json_object_new_object();
+	char hex[MASK_HEX_LEN + 1];
+
+	add_str(e, "text", rule->text);
+	add_str(e, "key", rule->key);
+	add_u64(e, "list", rule->list);
+	json_object_object_add(e, "exit_list", json_object_new_boolean(rule_on_exit_list(rule)));
+	json_object_object_add(e, "inode_hash", json_object_new_boolean(rule->inode_hash));
+	add_u64(e, "mask_bits", mask_count(rule->mask));
+	add_str(e, "action",
+		audit_action_to_name(rule->action) ? audit_action_to_name(rule->action) : "?");
+	mask_to_hex(rule->mask, hex);
+	add_str(e, "mask_hex", hex);
+	json_object_object_add(e, "fields", rule_fields_json(rule));
+	add_str(e, "origin", rule->origin);
+	return e;
+}
+
+/* Shadowed rules, and those that may be; null for both where they could not be worked out. */
+static void shadowing_json(json_object *o, const struct ruleset *rs,
+			   const struct shadowing *shadowed)
+{
+	json_object_object_add(
+		o, "shadowed_rules",
+		shadowed ? shadowed_rules_json(rs, shadowed->rules, shadowed->n, SIZE_MAX) : NULL);
+	json_object_object_add(
+		o, "may_shadow_rules",
+		shadowed ? shadowed_rules_json(rs, shadowed->may, shadowed->nmay, SIZE_MAX) : NULL);
+}
+
+static void print_rules_json(FILE *out, const struct ruleset *rs, const syscall_mask all,
+			     const struct shadowing *shadowed)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	json_object *skip = json_object_new_array();
+	struct whatif_masks w;
+	char name[64], id[RULESET_ID_LEN];
+
+	add_str(o, "type", "rules");
+	json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
+	add_str(o, "source", rs->nsources ? "file" : "kernel");
+	json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));
+	json_object_object_add(o, "notes", strings_json(rs->notes, rs->nnotes));
+	mask_json(o, all, ruleset_exit_rules(rs));
+	for (size_t i = 0; i < rs->n; i++)
+		json_object_array_add(arr, rule_json(&rs->rules[i]));
+	json_object_object_add(o, "rules", arr);
+	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+		syscall_name(nr, -1, name, sizeof(name));
+		if (!mask_test(all, nr) && strncmp(name, "syscall_", 8))
+			json_object_array_add(skip, json_object_new_string(name));
+	}
+	json_object_object_add(o, "skipped_syscalls", skip);
+	json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
+	json_object_object_add(o, "skip_blockers", skip_blockers_json(rs));
+	shadowing_json(o, rs, shadowed);
+	whatif_build(rs, NULL, &w);
+	add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
+	add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
+	add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
+	ruleset_id(rs, id);
+	add_str(o, "ruleset_id", id);
+	print_json(out, o);
+}
+
 void report_rules(FILE *out, const struct ruleset *rs, bool json)
 {
-	struct whatif_masks w;
+	struct shadowing shadowed;
 	syscall_mask all;
-	char name[64], hex[MASK_HEX_LEN + 1], id[RULESET_ID_LEN];
+	/* Permission classes of the kernel table in use, as the what-if masks here take them. */
+	bool found = !shadowing_find(rs, NULL, &shadowed);
 
 	ruleset_exit_mask(rs, -1, all);
-	if (json) {
-		json_object *o = json_object_new_object(), *arr = json_object_new_array();
-		json_object *skip = json_object_new_array();
-
-		add_str(o, "type", "rules");
-		json_object_object_add(o, "schema", json_object_new_int(JSON_SCHEMA));
-		add_str(o, "source", rs->nsources ? "file" : "kernel");
-		json_object_object_add(o, "sources", strings_json(rs->sources, rs->nsources));
-		json_object_object_add(o, "notes", strings_json(rs->notes, rs->nnotes));
-		mask_json(o, all, ruleset_exit_rules(rs));
-		for (size_t i = 0; i < rs->n; i++) {
-			const struct audit_rule *rule = &rs->rules[i];
-			json_object *e = json_object_new_object();
-
-			add_str(e, "text", rule->text);
-			add_str(e, "key", rule->key);
-			add_u64(e, "list", rule->list);
-			json_object_object_add(e, "exit_list",
-					       json_object_new_boolean(rule_on_exit_list(rule)));
-			json_object_object_add(e, "inode_hash",
-					       json_object_new_boolean(rule->inode_hash));
-			add_u64(e, "mask_bits", mask_count(rule->mask));
-			add_str(e, "action",
-				audit_action_to_name(rule->action) ?
-					audit_action_to_name(rule->action) :
-					"?");
-			mask_to_hex(rule->mask, hex);
-			add_str(e, "mask_hex", hex);
-			json_object_object_add(e, "fields", rule_fields_json(rule));
-			add_str(e, "origin", rule->origin);
-			json_object_array_add(arr, e);
-		}
-		json_object_object_add(o, "rules", arr);
-		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
-			syscall_name(nr, -1, name, sizeof(name));
-			if (!mask_test(all, nr) && strncmp(name, "syscall_", 8))
-				json_object_array_add(skip, json_object_new_string(name));
-		}
-		json_object_object_add(o, "skipped_syscalls", skip);
-		json_object_object_add(o, "full_mask_rules", full_mask_rules_json(rs));
-		json_object_object_add(o, "skip_blockers", skip_blockers_json(rs));
-		whatif_build(rs, NULL, &w);
-		add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
-		add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
-		add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
-		ruleset_id(rs, id);
-		add_str(o, "ruleset_id", id);
-		print_json(out, o);
-		return;
-	}
-
-	print_rules_text(out, rs, all);
+	if (json)
+		print_rules_json(out, rs, all, found ? &shadowed : NULL);
+	else
+		print_rules_text(out, rs, all, found ? &shadowed : NULL);
+	if (found)
+		shadowing_free(&shadowed);
 }
