@@ -100,11 +100,14 @@ test_per_rule() {
 	check_eq per-rule "$(jq -r 'select(.type == "summary") | .rule_costs.bound_because' "$out")" \
 		"this mode does not see which rule a walk matched" "the reason"
 	check_eq per-rule "$(jq -c --arg k "$KEY" 'select(.type == "summary") | [.rule_costs.rules[] | select(.key == $k) | [.visits, .evaluations, .matches]] | unique' "$out")" \
-		"[[$walks,$openat,0],[$walks,$getpid,0]]" "visits = every walk, evaluations = the rule's syscall's walks"
+		"[[$walks,$openat,null],[$walks,$getpid,null]]" "visits = every walk, evaluations = the rule's syscall's walks, matches n/a"
+	"$AUDITSKIP" --per-rule=3 -- "$GETPID_LOOP" 10 >"$TMP/rule.txt" 2>&1
+	check_eq per-rule "$(awk '$NF ~ /key=/ && $5 == "n/a"' "$TMP/rule.txt" | wc -l)" 3 "text: MATCHES n/a on each rule shown"
 	check_eq per-rule "$(grep -c '^auditskip_rule_visits_total{' "$page")" 3 "metrics: the dearest 3 only"
 	check_eq per-rule "$(grep -c "^auditskip_rule_evaluations_total{rule=\"[0-9]*\",key=\"$KEY\"} $getpid\$" "$page")" 1 \
 		"metrics: the getpid rule, the dearest, by line and key"
 	check_eq per-rule "$(grep '^auditskip_rule_costs_exact ' "$page")" "auditskip_rule_costs_exact 0" "metrics: not exact"
+	check_eq per-rule "$(grep -c '^auditskip_rule_matches_total' "$page")" 0 "metrics: no matches family where the mode cannot see them"
 	# The designs on the same walks: the series spares the walks counted skippable.
 	check_eq per-rule "$(jq -c 'select(.type == "summary") | [.designs[].design]' "$out")" \
 		'["series","2023","prefix"]' "designs compared"

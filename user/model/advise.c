@@ -439,8 +439,8 @@ static void print_mask(FILE *out, const char *when, const syscall_mask m, size_t
 	fprintf(out, "Aggregate mask %s: %zu exit rules, %u of %u bits set; ", when, rules,
 		mask_count(m), MASK_BITS);
 	if (clear)
-		fprintf(out, "the skip can fire (%u of %s's syscalls have their bit clear)\n", clear,
-			arch_name(ARCH_NATIVE));
+		fprintf(out, "the skip can fire (%u of %s's syscalls have their bit clear)\n",
+			clear, arch_name(ARCH_NATIVE));
 	else
 		fprintf(out, "the skip never fires\n");
 }

@@ -330,6 +330,9 @@ static void per_rule(FILE *out, const struct run_state *r)
 	if (!order)
 		return;
 	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		/* Absent where the mode cannot see where a walk ended: not a 0. */
+		if (f == 2 && !rc->exact)
+			continue;
 		family(out, fams[f].name, "counter", fams[f].help);
 		for (size_t k = 0; k < n && k < (size_t)r->cfg.rule_top; k++) {
 			const struct rule_cost *c = &rc->rule[order[k]];

@@ -50,8 +50,11 @@ void rule_costs_print(FILE *out, const struct rule_cost_view *v)
 		"EVALS: of those, walks its mask sent into its fields;\n%s\n"
 		"NS/S: its share of the visits' time and its evaluations per second; %%CPU: of one CPU.\n"
 		"%s\n%s\n",
-		v->own_arch ? "OWN ARCH: of those, on the rule's arch." :
-			      "MATCHES: walks it ended.",
+		v->own_arch ?
+			"OWN ARCH: of those, on the rule's arch." :
+		rc->exact ?
+			"MATCHES: walks it ended." :
+			"MATCHES: walks it ended; n/a: this mode cannot see where a walk ended.",
 		calibration_prices_evaluations(v->calib) ?
 			"Evaluations priced per field kind." :
 			"Evaluations NOT priced (the calibration has no evaluation prices: run\n"
@@ -63,12 +66,15 @@ void rule_costs_print(FILE *out, const struct rule_cost_view *v)
 		v->own_arch ? "OWN ARCH" : "MATCHES", "RULE");
 	for (size_t k = 0; k < n && k < (size_t)v->top; k++) {
 		const struct rule_cost *c = &rc->rule[order[k]];
+		char last[24] = "n/a";
 
-		fprintf(out, "  %10.0f %7.4f %12llu %12llu %12llu  %s\n", per_second(v, c->ns),
+		if (v->own_arch || rc->exact)
+			snprintf(last, sizeof(last), "%llu",
+				 (unsigned long long)(v->own_arch ? v->own_arch[order[k]] :
+								    c->matches));
+		fprintf(out, "  %10.0f %7.4f %12llu %12llu %12s  %s\n", per_second(v, c->ns),
 			per_second(v, c->ns) / 1e7, (unsigned long long)c->visits,
-			(unsigned long long)c->evaluations,
-			(unsigned long long)(v->own_arch ? v->own_arch[order[k]] : c->matches),
-			v->rules->rules[order[k]].text);
+			(unsigned long long)c->evaluations, last, v->rules->rules[order[k]].text);
 	}
 	if (n > (size_t)v->top)
 		fprintf(out, "  ... and %zu more exit rules (%s shows more, --json all)\n",
@@ -96,7 +102,9 @@ json_object *rule_costs_json(const struct rule_cost_view *v)
 		add_str_or_null(e, "key", r->key[0] ? r->key : NULL);
 		add_u64(e, "visits", c->visits);
 		add_u64(e, "evaluations", c->evaluations);
-		add_u64(e, "matches", c->matches);
+		/* null where the mode cannot see where a walk ended. */
+		json_object_object_add(e, "matches",
+				       v->costs->exact ? json_object_new_uint64(c->matches) : NULL);
 		json_object_object_add(e, "cost_ns", json_rounded(c->ns, 0));
 		json_object_object_add(e, "cost_ns_per_s", json_rounded(per_second(v, c->ns), 1));
 		json_object_array_add(rules, e);
