@@ -98,9 +98,9 @@ test_help() {
 	check_eq "help: calibrate's own options" "$(long_options calibrate | tr '\n' ' ')" \
 		"calibration cpu help max-rules usage verbose version "
 	check_eq "help: rules' own options" "$(long_options rules | tr '\n' ' ')" \
-		"file help json kernel usage version "
+		"file help json keep-refused kernel usage version "
 	check_eq "help: whatif's own options" "$(long_options whatif | tr '\n' ' ')" \
-		"calibration compare file help json kernel profile top usage version "
+		"calibration compare file help json keep-refused kernel profile top usage version "
 }
 
 test_man() {

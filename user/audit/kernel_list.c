@@ -65,7 +65,7 @@ static int check_paths(struct reader *rd, const struct audit_rule_data *d, char 
 			continue;
 		line_note(
 			rd,
-			"the kernel here would refuse this rule (No such file or directory): its %s %s is missing on this machine; the rule is kept for the analysis",
+			"the kernel here would refuse this rule (No such file or directory): its %s %s is missing on this machine",
 			what, path);
 		if (!*why && asprintf(why, "its %s %s is missing on this machine", what, path) < 0)
 			return -ENOMEM;

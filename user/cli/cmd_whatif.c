@@ -153,6 +153,8 @@ static int cost_set(const char *path, const struct profile *prof, const struct c
 		fprintf(stderr, "auditskip: %s\n", why);
 		return 1;
 	}
+	if (cli_leave_out_refused(rs))
+		return 1;
 	if (!pred)
 		pred = &own;
 	err = prediction_make(rs, prof, NULL, pred);

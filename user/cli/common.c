@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "audit/rules_file.h"
+#include "cli/kernel_option.h"
 #include "audit/syscalls.h"
 #include "auditskip.h"
 #include "cli/common.h"
@@ -198,7 +199,7 @@ int read_rules_file(const char *path, struct ruleset *rs)
 	int err = rules_file_read(path, rs, &fe);
 
 	if (!err)
-		return 0;
+		return cli_leave_out_refused(rs) ? (ruleset_free(rs), -1) : 0;
 	if (!fe.file[0])
 		fprintf(stderr, "auditskip: %s\n", fe.message);
 	else if (fe.line)

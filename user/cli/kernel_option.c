@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <argp.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include "audit/kernel_tables.h"
 #include "cli/common.h"
 #include "cli/kernel_option.h"
 
 enum {
-	OPT_KERNEL = 0x180
+	OPT_KERNEL = 0x180,
+	OPT_KEEP_REFUSED,
 };
 
+static bool keep_refused;
+
 static const struct argp_option options[] = {
+	{ "keep-refused", OPT_KEEP_REFUSED, NULL, 0,
+	  "With --file, keep the rules the kernel here would refuse (a directory they name is missing) in the analysis; by default they are left out, as auditctl -R with -i leaves them",
+	  0 },
 	{ "kernel", OPT_KERNEL, "VERSION", 0,
 	  "Take syscall names and perm= classes from Linux VERSION's tables (5.10, 6.1, 6.12 or 7.2; default: the nearest at or above the running kernel, else the newest)",
 	  0 },
@@ -17,6 +25,10 @@ static const struct argp_option options[] = {
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
+	if (key == OPT_KEEP_REFUSED) {
+		keep_refused = true;
+		return 0;
+	}
 	if (key != OPT_KERNEL)
 		return ARGP_ERR_UNKNOWN;
 	if (kernel_tables_choose(arg))
@@ -31,3 +43,11 @@ const struct argp_child cli_children_with_kernel[] = {
 	{ &kernel_argp, 0, NULL, 0 },
 	{},
 };
+
+int cli_leave_out_refused(struct ruleset *rs)
+{
+	if (keep_refused || !ruleset_leave_out_refused(rs))
+		return 0;
+	fprintf(stderr, "auditskip: out of memory\n");
+	return -1;
+}

@@ -4,8 +4,15 @@
 #define __CLI_KERNEL_OPTION_H
 
 #include <argp.h>
+#include "audit/ruleset.h"
 
-/* cli_children with --kernel added: for the commands that read rules files. */
+/* cli_children with --kernel and --keep-refused added: for the commands that read rules files. */
 extern const struct argp_child cli_children_with_kernel[];
+
+/*
+ * A rules file's rules the kernel here would refuse, taken out unless
+ * --keep-refused (ruleset_leave_out_refused()): 0, or -1 after a message.
+ */
+int cli_leave_out_refused(struct ruleset *rs);
 
 #endif /* __CLI_KERNEL_OPTION_H */
