@@ -158,6 +158,9 @@ static void test_later_rules_keep_syscalls_out(void **state)
 	}
 	assert_true(watch_named);
 	assert_false(named(&p, ARCH_NATIVE, "kill"));
+	/* 2 exit rules, one prefix rule per arch: 2 / (2 - 1 + 2) of the walks to pay. */
+	assert_int_equal(p.exit_rules, 2);
+	assert_float_equal(never_prefix_break_even(&p), (double)p.rules / (1 + p.rules), 1e-9);
 	never_prefix_free(&p);
 	ruleset_free(&rs);
 }

@@ -317,7 +317,8 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 			goto out;
 		}
 	}
-	written = o->output && p.rules;
+	/* A prefix the profile prices as a loss is not written. */
+	written = o->output && p.rules && !(prof && pp.prefix_ns <= 0);
 	if (written && write_rules(o, rs, a, &p))
 		goto out;
 	never_prefix_report(
@@ -325,8 +326,11 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 		&(struct never_prefix_classes){ advise_classes_key(a), advise_classes_from(a) },
 		written ? o->output : NULL, o->json);
 	ret = o->output && !written ?
-		      rules_output_none(o->output,
-					p.refused ? p.refused : "no prefix rule to write") :
+		      rules_output_none(
+			      o->output,
+			      p.refused ? p.refused :
+			      p.rules	? "on the profile the prefix costs more than it saves" :
+					  "no prefix rule to write") :
 		      0;
 out:
 	if (prof) {

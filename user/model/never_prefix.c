@@ -192,7 +192,8 @@ int never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc
 		p->refused = "the exit list holds a never,exit prefix and nothing else";
 		return 0;
 	}
-	if (ruleset_exit_rules(rs) - p->replaced == 1) {
+	p->exit_rules = ruleset_exit_rules(rs) - p->replaced;
+	if (p->exit_rules == 1) {
 		p->refused =
 			"one rule is on the exit list: a walk visits that one entry, which a prefix entry would at best replace, and every walk it does not end visits the prefix too";
 		return 0;
@@ -207,6 +208,13 @@ int never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc
 		name_syscalls(p, a);
 	}
 	return 0;
+}
+
+double never_prefix_break_even(const struct never_prefix *p)
+{
+	double saved = (double)p->exit_rules - 1, cost = p->rules;
+
+	return p->rules && saved + cost > 0 ? cost / (saved + cost) : 0;
 }
 
 void never_prefix_free(struct never_prefix *p)

@@ -64,6 +64,7 @@ struct never_prefix {
 	const char *refused; /* why no prefix is written, NULL: none refused */
 	/* Rules of a prefix already at the front of the set: left out, replaced. */
 	size_t replaced;
+	size_t exit_rules; /* on the exit list behind the prefix */
 	/*
 	 * Watch rules (audit_inode_hash[]): after a never rule's match the
 	 * check of each name against its bucket's rules stops at their lower
@@ -71,6 +72,14 @@ struct never_prefix {
 	 */
 	size_t watch_rules;
 };
+
+/*
+ * Without a profile, counting rule visits alone: the share of the exit
+ * walks that must be of syscalls the prefix names for it to pay (a walk it
+ * ends visits one entry instead of every exit rule; every other walk
+ * visits its entries first). 0 when it writes no rule.
+ */
+double never_prefix_break_even(const struct never_prefix *p);
 
 /* The syscalls left out for the records they log (NULL-terminated), and why. */
 extern const char *const never_prefix_left_out_names[];

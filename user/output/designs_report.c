@@ -42,16 +42,22 @@ void designs_print(FILE *out, const struct design_savings *d, double seconds)
 	};
 
 	fprintf(out,
-		"\nDesigns compared on these walks (WALKS: walks each spares or cuts short):\n");
+		"\nDesigns compared on these walks (WALKS: walks each spares or cuts short;\n"
+		"NS/S: time saved per second of the workload, a COST where negative):\n");
 	fprintf(out, "  %-38s %12s %12s  %s\n", "DESIGN", "WALKS", "NS/S", "NEEDS");
 	for (int k = 0; k < NR_DESIGNS; k++) {
 		const char *why = why_not(d, k);
+		double ns = per_second(seconds, d->total_ns[k]);
 
 		fprintf(out, "  %-38s %12llu %12.0f  %s\n", what[k],
-			(unsigned long long)d->total_walks[k], per_second(seconds, d->total_ns[k]),
-			design_needs[k]);
+			(unsigned long long)d->total_walks[k], ns, design_needs[k]);
 		if (why)
 			fprintf(out, "  %-38s does not fire: %s\n", "", why);
+		else if (ns < 0)
+			fprintf(out,
+				"  %-38s a cost: it adds more to the walks it does not end\n"
+				"  %-38s than it saves on those it ends\n",
+				"", "");
 	}
 	fprintf(out,
 		"  records: the series changes none; the 2023 design and the prefix drop the\n"

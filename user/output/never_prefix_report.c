@@ -117,6 +117,8 @@ static void report_json(FILE *out, const struct never_prefix *p,
 	add_str(o, "perm_classes_from", classes->words);
 	add_u64(o, "prefix_rules", p->rules);
 	add_u64(o, "replaced_rules", p->replaced);
+	json_object_object_add(o, "break_even_share",
+			       p->rules ? json_rounded(never_prefix_break_even(p), 3) : NULL);
 	for (int a = 0; a < NR_ARCHES && !p->refused; a++)
 		if (p->arch_elf[a])
 			json_object_array_add(arr, arch_json(p, a, line));
@@ -171,7 +173,7 @@ static void report_prediction(FILE *out, const struct never_prefix_prediction *p
 	if (pp->prefix_ns <= 0)
 		fprintf(out,
 			"  on this workload the prefix costs more than it saves (the walks it does not end\n"
-			"  visit its entries first): do not load it\n");
+			"  visit its entries first): no file is written for it\n");
 	else if (pp->patch_rewrite_ns > 0)
 		fprintf(out, "  the prefix gives %.0f%% of the best the patch can do\n",
 			share(pp->prefix_ns, pp->patch_rewrite_ns));
@@ -275,4 +277,11 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 			output, p->rules, p->rules == 1 ? "" : "s");
 	if (pp)
 		report_prediction(out, pp, profile, p->watch_rules);
+	else if (p->rules)
+		fprintf(out,
+			"Not priced without --profile: counting rule visits alone, it pays only where more\n"
+			"than %.0f%% of the exit walks are of the syscalls it names (such a walk visits 1\n"
+			"entry instead of %zu; every other walk visits the %u prefix entries first).\n"
+			"Profile a typical workload (auditskip profile) and pass it with --profile.\n",
+			100 * never_prefix_break_even(p), p->exit_rules, p->rules);
 }
