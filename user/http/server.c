@@ -60,6 +60,12 @@ void metrics_update(struct metrics_server *m, const struct run_state *r,
 	(void)total;
 }
 
+bool metrics_tls(const struct metrics_server *m)
+{
+	(void)m;
+	return false;
+}
+
 void metrics_stop(struct metrics_server *m)
 {
 	(void)m;
@@ -584,6 +590,11 @@ void metrics_update(struct metrics_server *m, const struct run_state *r,
 	 * what it holds, not the largest burst it ever saw.
 	 */
 	malloc_trim(0);
+}
+
+bool metrics_tls(const struct metrics_server *m)
+{
+	return m && m->cert_pem;
 }
 
 void metrics_stop(struct metrics_server *m)

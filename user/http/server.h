@@ -3,6 +3,7 @@
 #ifndef __HTTP_SERVER_H
 #define __HTTP_SERVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "model/counts.h"
 #include "model/run_state.h"
@@ -24,6 +25,8 @@ int metrics_serve(struct metrics_server *m, char *err, size_t err_size);
 /* Renders the totals so far (metrics_render()); scrapes see the latest rendering. */
 void metrics_update(struct metrics_server *m, const struct run_state *r,
 		    const struct counts_snapshot *total);
+/* Whether it serves HTTPS (a web configuration with a certificate). */
+bool metrics_tls(const struct metrics_server *m);
 void metrics_stop(struct metrics_server *m);
 
 #endif /* __HTTP_SERVER_H */

@@ -712,6 +712,8 @@ int session_lower_privileges(struct session *ss)
 			why);
 		return -EINVAL;
 	}
+	fprintf(stderr, "auditskip: metrics at %s://%s/metrics\n",
+		metrics_tls(ss->metrics) ? "https" : "http", ss->opt->metrics);
 	return 0;
 }
 

@@ -364,6 +364,25 @@ static json_object *calibration_json(const struct report_ctx *r)
 	return o;
 }
 
+/*
+ * The mode's blind spots, short: without their parentheses and what follows
+ * a ';' (JSON's blind_to and doc/modes.md have them whole).
+ */
+static void print_blind_short(FILE *out, const char *blind)
+{
+	int depth = 0;
+
+	fprintf(out, "  cannot see: ");
+	for (const char *c = blind; *c && *c != ';'; c++) {
+		depth += (*c == '(') - (*c == ')');
+		if (depth || *c == ')' || (*c == ' ' && c[1] == '('))
+			continue;
+		fputc(*c, out);
+	}
+	fprintf(out, "%s\n",
+		strchr(blind, '(') || strchr(blind, ';') ? " (--json: blind_to, whole)" : "");
+}
+
 static json_object *counts_json(const struct report_ctx *r, const char *type,
 				const struct walk_counts *w, double seconds)
 {
@@ -428,7 +447,7 @@ void report_start(const struct report_ctx *r)
 		return;
 	}
 	fprintf(r->out, "auditskip: kernel %s, mode %s\n", r->run->cfg.kernel, r->run->cfg.mode);
-	fprintf(r->out, "  cannot see: %s\n", r->run->cfg.blind);
+	print_blind_short(r->out, r->run->cfg.blind);
 	fprintf(r->out, "  mask mirror: %s\n", r->run->cfg.mirror_how);
 	fprintf(r->out, "  exit-list rules: %u, mask bits set: %u of %u\n",
 		r->run->live.mirror.exit_rules, bits, MASK_BITS);
@@ -591,9 +610,10 @@ static void print_saved(FILE *out, const struct report_ctx *r, const struct coun
 {
 	double ns = time_saved_ns(r->run->cfg.calib, t);
 
-	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.3f%% of all CPUs)\n",
+	/* Of one CPU, as the per-rule table gives it. */
+	fprintf(out, "  estimated time saved   %11.3f ms  (%.0f ns/s, %.4f%% of one CPU)\n",
 		ns / 1e6, seconds > 0 ? ns / seconds : 0,
-		100 * time_saved_cpu_share(ns, seconds, r->run->cfg.ncpus));
+		100 * time_saved_cpu_share(ns, seconds, 1));
 	if (r->run->cfg.timing)
 		fprintf(out,
 			"    measured (--timing): skippable walks took %.3f ms, all walks %.3f ms\n"
