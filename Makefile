@@ -66,7 +66,8 @@ STATIC_LIB := $(OUTPUT)/static/libauditskip.a
 TOOLS := $(OUTPUT)/auditskip $(OUTPUT)/getpid_loop $(OUTPUT)/uring_openat $(OUTPUT)/audit_bench \
 	$(OUTPUT)/empty_probes $(OUTPUT)/audit_exit_ns $(OUTPUT)/time_runs $(OUTPUT)/hostile_clients \
 	$(OUTPUT)/bcrypt_hash \
-	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records)
+	$(if $(filter x86,$(ARCH)),$(OUTPUT)/corpus $(OUTPUT)/corpus32 $(OUTPUT)/audit_records \
+		$(OUTPUT)/witness $(OUTPUT)/witness32)
 # Unit tests: tests/unit/test_NAME.c, linked with the archive and TEST_LIBS
 # (no libbpf: what they test is computation, not the kernel).
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/%,$(wildcard tests/unit/test_*.c))
@@ -162,6 +163,7 @@ $(OUTPUT)/metrics_fixture: tests/tools/metrics_fixture.c $(LIB)
 # Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
 TOOL_LIBS_uring_openat := -luring
 TOOL_LIBS_bcrypt_hash := -lcrypt
+TOOL_LIBS_witness := -laudit
 $(OUTPUT)/%: tests/tools/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< $(TOOL_LIBS_$*) -o $@
@@ -184,6 +186,17 @@ $(OUTPUT)/static/corpus32: tests/tools/corpus.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
+
+# The witness's i386 build runs the batches of b32 rules (no libaudit: the
+# 64-bit build plans them).
+$(OUTPUT)/witness32: tests/tools/witness.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(M32) -DWITNESS32 $(USER_CFLAGS) $< -o $@
+
+$(OUTPUT)/static/witness32: tests/tools/witness.c | $(OUTPUT)
+	$(Q)mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(M32) -DWITNESS32 $(USER_CFLAGS) $< -static -o $@
 
 $(OUTPUT)/audit_bench: bench/audit_bench.c $(OBJ)/live/getpid_timing.o | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -208,7 +221,8 @@ ifeq ($(ARCH),arm64)
 ARM32_CC ?= arm-linux-gnueabihf-gcc
 STATIC_EXTRA := $(OUTPUT)/static/getpid_loop_arm32
 else
-STATIC_EXTRA := $(OUTPUT)/static/corpus $(OUTPUT)/static/corpus32 $(OUTPUT)/static/audit_records
+STATIC_EXTRA := $(OUTPUT)/static/corpus $(OUTPUT)/static/corpus32 $(OUTPUT)/static/audit_records \
+	$(OUTPUT)/static/witness $(OUTPUT)/static/witness32
 endif
 
 # Statically linked copies for the QEMU guests.

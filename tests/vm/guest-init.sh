@@ -31,8 +31,9 @@ dmesg -n 1
 # what-ifs against counts, vmsuite=overhead the timing of
 # bench/overhead-guest.sh, vmsuite=advise the rule advisor's equivalence
 # check, vmsuite=preempt walks switched out (booted with preempt=full),
-# vmsuite=reload counts through rule reloads against the outcome mode;
-# without it, the main suite runs.
+# vmsuite=reload counts through rule reloads against the outcome mode,
+# vmsuite=witness every file advise writes against the records of a
+# workload that fires each rule; without it, the main suite runs.
 suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "VMTEST BOOT $(uname -r) ${suite:-main}"
 # vmtests=NAME,... (tests/vm/run.sh -t NAME): the suite's -t options.
@@ -52,6 +53,7 @@ advise) sh /vmtest/guest-advise.sh "$@" </dev/null 2>&1 ;;
 prefix) sh /vmtest/guest-prefix.sh "$@" </dev/null 2>&1 ;;
 preempt) sh /vmtest/guest-preempt.sh "$@" </dev/null 2>&1 ;;
 reload) sh /vmtest/guest-reload.sh "$@" </dev/null 2>&1 ;;
+witness) sh /vmtest/guest-witness.sh "$@" </dev/null 2>&1 ;;
 *) sh /vmtest/guest-tests.sh "$@" </dev/null 2>&1 ;;
 esac
 rc=$?

@@ -23,7 +23,7 @@ VMDIR=${VMDIR:-$ROOT/tests/vm}
 STATIC=${STATIC:-${VMTEST_STATIC:-$ROOT/.output/static}}
 RULES_SRC=${RULES_SRC:-/usr/share/doc/auditd/examples/rules}
 # Static tools copied from $STATIC into the guests' /bin.
-VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench time_runs empty_probes audit_exit_ns corpus corpus32 audit_records}
+VM_TOOLS=${VM_TOOLS:-auditskip getpid_loop uring_openat audit_bench time_runs empty_probes audit_exit_ns corpus corpus32 audit_records witness witness32}
 
 vm_host_tools() {
 	local need_pkgs=()
@@ -99,13 +99,18 @@ vm_build_initramfs() {
 
 	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
 	for s in guest-lib.sh guest-tests.sh guest-stale.sh guest-corpus.sh corpus-workloads.sh guest-overhead.sh \
-		guest-records.sh guest-advise.sh guest-prefix.sh guest-whatif.sh guest-preempt.sh guest-reload.sh; do
+		guest-records.sh guest-advise.sh guest-prefix.sh guest-whatif.sh guest-preempt.sh guest-reload.sh \
+		guest-witness.sh; do
 		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"
 	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
 	install -m 0644 "$ROOT/tests/lib/common.sh" "$IROOT/vmtest/common.sh"
 	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
+	# the witness suite's other sets: audit-userspace 4.2.1's, public ones
+	mkdir -p "$IROOT/vmtest/witness/audit-4.2.1" "$IROOT/vmtest/witness/public"
+	cp "$ROOT"/tests/data/audit-4.2.1/*.rules "$IROOT/vmtest/witness/audit-4.2.1/"
+	cp "$ROOT"/tests/data/public/*.rules "$IROOT/vmtest/witness/public/"
 
 	# The files the example rule sets watch that a Debian host has, so that
 	# their watches sit on inodes as there: a watch on a missing file waits

@@ -140,8 +140,10 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # The corpus and 6.1's reloads are entries of their own, so that make
 # test's two lanes (VMTEST_LANE below, every other entry) take about the
 # same time: 6.12's corpus, 5.10 and 6.1 in one, 6.12's other suites, 7.2
-# and 6.1's reloads in the other.
-CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,prefix,whatif,preempt 5.10 7.2:main,stale-watch,stale-tree,reload 6.1:main,stale-watch,stale-tree 6.1:reload"
+# and 6.1's reloads in the other. The witness suite (every file advise
+# writes against a workload that fires each rule, record for record)
+# runs on 6.12 in the first lane and on 7.2 in the second.
+CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,prefix,whatif,preempt 5.10 7.2:main,stale-watch,stale-tree,reload 6.1:main,stale-watch,stale-tree 6.1:reload 6.12:witness 7.2:witness"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.
@@ -183,8 +185,8 @@ for k in "$@"; do
 	KSUITES[i]=${KSUITES[i]//,/ }
 	for suite in ${KSUITES[i]}; do
 		case "$suite" in
-		main | stale-watch | stale-tree | corpus | whatif | overhead | advise | prefix | preempt | reload) ;;
-		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise, prefix, preempt, reload)" ;;
+		main | stale-watch | stale-tree | corpus | whatif | overhead | advise | prefix | preempt | reload | witness) ;;
+		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise, prefix, preempt, reload, witness)" ;;
 		esac
 	done
 done
