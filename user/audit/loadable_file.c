@@ -43,12 +43,3 @@ void loadable_file_end(FILE *out, const struct ruleset *rs)
 	if (rs->settings.has_enable)
 		fprintf(out, "-e %d\n", rs->settings.enable);
 }
-
-size_t loadable_file_refused(const struct ruleset *rs)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < rs->n; i++)
-		n += rs->rules[i].refused_here != NULL;
-	return n;
-}

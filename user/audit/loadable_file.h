@@ -34,7 +34,4 @@ int loadable_file_rule(FILE *out, const struct audit_rule *r, __u32 add_arch, co
 /* The set's last -e, if it had one. */
 void loadable_file_end(FILE *out, const struct ruleset *rs);
 
-/* Rules of `rs` left out as refused here. */
-size_t loadable_file_refused(const struct ruleset *rs);
-
 #endif /* __LOADABLE_FILE_H */

@@ -29,6 +29,13 @@ struct rules_file_error {
  */
 int rules_file_read(const char *path, struct ruleset *rs, struct rules_file_error *err);
 
+/*
+ * The rules read that the kernel here would refuse (refused_here) taken
+ * out, as auditctl -R with -i leaves them, and a note saying how many.
+ * 0 or -ENOMEM.
+ */
+int rules_file_leave_out_refused(struct ruleset *rs);
+
 /* The same for a buffer; name is what messages call it (e.g. "stdin"). */
 int rules_text_read(const char *text, size_t len, const char *name, struct ruleset *rs,
 		    struct rules_file_error *err);

@@ -496,3 +496,25 @@ int rules_file_read(const char *path, struct ruleset *rs, struct rules_file_erro
 		set_error(err, path, "out of memory");
 	return ret;
 }
+
+int rules_file_leave_out_refused(struct ruleset *rs)
+{
+	size_t kept = 0, out;
+	char note[200];
+
+	for (size_t i = 0; i < rs->n; i++) {
+		if (rs->rules[i].refused_here)
+			rule_free(&rs->rules[i]);
+		else
+			rs->rules[kept++] = rs->rules[i];
+	}
+	out = rs->n - kept;
+	rs->n = kept;
+	if (!out)
+		return 0;
+	snprintf(
+		note, sizeof(note),
+		"%zu rule%s the kernel here would refuse left out, as auditctl -R with -i leaves them (--keep-refused keeps them in the analysis)",
+		out, out == 1 ? "" : "s");
+	return string_list_add(&rs->notes, &rs->nnotes, note);
+}

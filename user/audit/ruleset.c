@@ -310,36 +310,6 @@ void ruleset_id(const struct ruleset *rs, char id[RULESET_ID_LEN])
 	snprintf(id, RULESET_ID_LEN, "%016llx", (unsigned long long)h);
 }
 
-int ruleset_leave_out_refused(struct ruleset *rs)
-{
-	size_t kept = 0, out;
-	char **notes, note[200];
-
-	for (size_t i = 0; i < rs->n; i++) {
-		if (rs->rules[i].refused_here)
-			rule_free(&rs->rules[i]);
-		else
-			rs->rules[kept++] = rs->rules[i];
-	}
-	out = rs->n - kept;
-	rs->n = kept;
-	if (!out)
-		return 0;
-	snprintf(
-		note, sizeof(note),
-		"%zu rule%s the kernel here would refuse left out, as auditctl -R with -i leaves them (--keep-refused keeps them in the analysis)",
-		out, out == 1 ? "" : "s");
-	notes = realloc(rs->notes, (rs->nnotes + 1) * sizeof(*notes));
-	if (!notes)
-		return -ENOMEM;
-	rs->notes = notes;
-	rs->notes[rs->nnotes] = strdup(note);
-	if (!rs->notes[rs->nnotes])
-		return -ENOMEM;
-	rs->nnotes++;
-	return 0;
-}
-
 size_t ruleset_counted_rules(const struct ruleset *rs)
 {
 	size_t n = 0;

@@ -104,12 +104,6 @@ size_t ruleset_rules_on(const struct ruleset *rs, unsigned int list);
 void ruleset_mask(const struct ruleset *rs, unsigned int list, long skip, syscall_mask out);
 /* An exclude rule can hide rule changes from the loader (no record is logged). */
 bool ruleset_may_drop_config_change(const struct ruleset *rs);
-/*
- * Read from a file: the rules the kernel here would refuse (refused_here)
- * taken out, as auditctl -R with -i leaves them, and a note saying how
- * many. 0 or -ENOMEM.
- */
-int ruleset_leave_out_refused(struct ruleset *rs);
 /* The rules audit_add_rule() counts in audit_n_rules. */
 size_t ruleset_counted_rules(const struct ruleset *rs);
 

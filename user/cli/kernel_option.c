@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "audit/kernel_tables.h"
+#include "audit/rules_file.h"
 #include "cli/common.h"
 #include "cli/kernel_option.h"
 
@@ -46,7 +47,7 @@ const struct argp_child cli_children_with_kernel[] = {
 
 int cli_leave_out_refused(struct ruleset *rs)
 {
-	if (keep_refused || !ruleset_leave_out_refused(rs))
+	if (keep_refused || !rules_file_leave_out_refused(rs))
 		return 0;
 	fprintf(stderr, "auditskip: out of memory\n");
 	return -1;

@@ -11,7 +11,7 @@ extern const struct argp_child cli_children_with_kernel[];
 
 /*
  * A rules file's rules the kernel here would refuse, taken out unless
- * --keep-refused (ruleset_leave_out_refused()): 0, or -1 after a message.
+ * --keep-refused (rules_file_leave_out_refused()): 0, or -1 after a message.
  */
 int cli_leave_out_refused(struct ruleset *rs);
 

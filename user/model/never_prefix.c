@@ -118,9 +118,14 @@ static bool rule_can_match(const struct audit_rule *r, const struct kernel_class
 	return mask_count(m) > 0;
 }
 
-/* Adds the rules of `rs` that can match syscalls of arch slot `a` to p->keepers[a]. */
+/*
+ * Adds the rules of `rs` that can match syscalls of arch slot `a` to
+ * p->keepers[a]; the syscalls they can match into `kept`, those the
+ * exit-list ones can into `by_exit_list`.
+ */
 static int find_keepers(struct never_prefix *p, const struct ruleset *rs,
-			const struct kernel_classes *kc, int a)
+			const struct kernel_classes *kc, int a, syscall_mask kept,
+			syscall_mask by_exit_list)
 {
 	unsigned char *matchers = calloc(MASK_SYSCALL_BITS, sizeof(*matchers));
 	syscall_mask m;
@@ -135,10 +140,14 @@ static int find_keepers(struct never_prefix *p, const struct ruleset *rs,
 			continue;
 		p->keepers[a][p->nkeepers[a]++] =
 			(struct prefix_keeper){ .rule = &rs->rules[i], .syscalls = mask_count(m) };
-		mask_or(p->kept[a], m);
+		mask_or(kept, m);
+		if (rule_on_exit_list(&rs->rules[i]))
+			mask_or(by_exit_list, m);
 		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
 			matchers[nr] += mask_test(m, nr) && matchers[nr] < 2;
 	}
+	/* Each keeper's mask again (cheaper than keeping one per rule) for what it alone matches.
+	 */
 	for (size_t k = 0; k < p->nkeepers[a]; k++) {
 		struct prefix_keeper *kp = &p->keepers[a][k];
 
@@ -146,24 +155,23 @@ static int find_keepers(struct never_prefix *p, const struct ruleset *rs,
 		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++)
 			if (mask_test(m, nr) && matchers[nr] == 1)
 				mask_set(kp->sole, nr);
-		if (rule_on_exit_list(kp->rule))
-			mask_or(p->kept_by_exit_list[a], m);
 	}
 	free(matchers);
 	return 0;
 }
 
-/* The prefix rule of arch slot `a`: every syscall of the arch no rule can match. */
-static void name_syscalls(struct never_prefix *p, int a)
+/* The prefix rule of arch slot `a`: every syscall of the arch not in `kept`. */
+static void name_syscalls(struct never_prefix *p, int a, const syscall_mask kept,
+			  const syscall_mask by_exit_list)
 {
 	int machine = audit_elf_to_machine(p->arch_elf[a]);
 
 	for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
 		if (!syscall_table_name(nr, machine))
 			continue;
-		if (mask_test(p->kept[a], nr)) {
+		if (mask_test(kept, nr)) {
 			p->can_match[a]++;
-			p->not_exit_list[a] += !mask_test(p->kept_by_exit_list[a], nr);
+			p->not_exit_list[a] += !mask_test(by_exit_list, nr);
 		} else if (logs_records(nr, machine)) {
 			p->left_out[a]++;
 		} else {
@@ -199,13 +207,15 @@ int never_prefix_build(const struct ruleset *rs, const struct kernel_classes *kc
 		return 0;
 	}
 	for (int a = 0; a < NR_ARCHES; a++) {
+		syscall_mask kept = { 0 }, by_exit_list = { 0 };
+
 		if (!p->arch_elf[a])
 			continue;
-		if (find_keepers(p, rs, kc, a)) {
+		if (find_keepers(p, rs, kc, a, kept, by_exit_list)) {
 			never_prefix_free(p);
 			return -ENOMEM;
 		}
-		name_syscalls(p, a);
+		name_syscalls(p, a, kept, by_exit_list);
 	}
 	return 0;
 }

@@ -46,8 +46,6 @@ struct never_prefix {
 	unsigned int can_match[NR_ARCHES]; /* syscalls of the arch some rule can match */
 	/* Of can_match: those no exit-list rule can (watches, path= and io_uring rules can). */
 	unsigned int not_exit_list[NR_ARCHES];
-	syscall_mask kept[NR_ARCHES];		   /* the syscalls some rule can match */
-	syscall_mask kept_by_exit_list[NR_ARCHES]; /* those some exit-list rule can */
 	unsigned int left_out[NR_ARCHES]; /* matched by none, but log records of their own */
 	/* Per arch, every rule that can match some of its syscalls, in list order. */
 	struct prefix_keeper *keepers[NR_ARCHES];
