@@ -300,6 +300,22 @@ audit_policy_exit() {
 	exit "$_rc"
 }
 
+# schema_errors FILE: FILE (one JSON document) against
+# tests/host/json-schema.json, with Debian's python3-jsonschema; prints the
+# first errors and fails when there are any, or when the validator is missing.
+schema_errors() {
+	/usr/bin/python3 - tests/host/json-schema.json "$1" <<-'EOF'
+		import json, sys
+		import jsonschema
+
+		validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+		errors = list(validator.iter_errors(json.load(open(sys.argv[2]))))
+		for e in errors[:5]:
+		    print(e.json_path, e.message[:200])
+		sys.exit(1 if errors else 0)
+	EOF
+}
+
 # ------------------------------------------------ reading what a run left ---
 
 # kv FILE KEY: the value of a KEY=VALUE line (tests/tools/hostile_clients).
