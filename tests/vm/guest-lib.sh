@@ -248,6 +248,19 @@ load_ruleset() {
 	log "loaded $(basename "$1"): $ok lines, $bad refused"
 }
 
+# listen FILE READY: audit_records in the background, printing every
+# record to FILE once READY exists; its pid in $LISTENER.
+listen() {
+	rm -f "$2"
+	audit_records "$2" - >"$1" 2>"$1.err" &
+	LISTENER=$!
+	_t=0
+	while [ ! -e "$2" ] && [ $_t -lt 600 ]; do
+		sleep 0.1
+		_t=$((_t + 1))
+	done
+}
+
 # ------------------------------------------------------------------ tests ---
 
 t_audit_enable() {

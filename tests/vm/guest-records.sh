@@ -78,19 +78,6 @@ prepare() {
 	printf '127.0.0.1 localhost\n' >/etc/hosts
 }
 
-# listen FILE READY: audit_records in the background, printing every
-# record to FILE once READY exists; its pid in $LISTENER.
-listen() {
-	rm -f "$2"
-	audit_records "$2" - >"$1" 2>"$1.err" &
-	LISTENER=$!
-	_t=0
-	while [ ! -e "$2" ] && [ $_t -lt 600 ]; do
-		sleep 0.1
-		_t=$((_t + 1))
-	done
-}
-
 # records NAME: the workload's audit records, reduced, counted, in
 # $W/NAME.recs ("COUNT type=N field=value ...").
 records() {

@@ -126,19 +126,6 @@ load_set() {
 	auditctl -R "$W/$1.rules" >"$W/$1.load" 2>&1 && ! grep -qi error "$W/$1.load"
 }
 
-# listen FILE READY: audit_records in the background, printing every record
-# to FILE once READY exists; its pid in $LISTENER.
-listen() {
-	rm -f "$2"
-	audit_records "$2" - >"$1" 2>"$1.err" &
-	LISTENER=$!
-	_t=0
-	while [ ! -e "$2" ] && [ $_t -lt 600 ]; do
-		sleep 0.1
-		_t=$((_t + 1))
-	done
-}
-
 # run_witness NAME: the witness of the set under what is loaded; its
 # records, reduced and grouped by the key of their event, counted, in
 # $W/runs/NAME.recs ("COUNT key=... type=N field=value ...").
