@@ -5,6 +5,11 @@
 #   KERNELS/KVER/unpatched/bzImage   the source as Debian ships it
 #   KERNELS/KVER/patched/bzImage     the same with patches/KVER/0*.patch
 #
+# and, where their patches exist, the designs the A/B holds beside the
+# series: design2023 (patches/KVER-2023), archperm (the series and
+# patches/KVER-archperm/0001, the exit form) and archperm-entry (the series
+# and both patches of patches/KVER-archperm, the entry form).
+#
 # KERNELS is $KERNEL_AB_KERNELS, .output/kernels by default (make test keeps
 # them in /var/cache/auditskip/kernels, so that a machine builds them once).
 #
@@ -273,28 +278,45 @@ else
 	build_kernel patched "$PKEY"
 fi
 
-# The 2023 design's port (patches/KVER-2023), where there is one, built the
-# same way beside them: kernel-ab times it against its prediction.
-PATCHES_2023=$ROOT/patches/$KV-2023
-KERNELS="unpatched patched"
-if [ -d "$PATCHES_2023" ]; then
-	KERNELS="$KERNELS design2023"
-	D_FILES=("$PATCHES_2023"/0*.patch)
-	DKEY=$(printf '%s\n' "$SRC_VER" "$FRAG_HASH" "$TOOLS" "$(cat "${D_FILES[@]}" | sha)" | sha)
-	if up_to_date design2023 "$DKEY"; then
-		log "design2023: up to date (built in $(cat "$KOUT/design2023/build-seconds") s), skipping"
+# build_design NAME SYMBOL PATCH...: a design kernel (one the A/B times
+# and checks beside the series), the unpatched source with PATCH...
+# applied, built like the patched one; SYMBOL must be in its System.map.
+D_FILES=()
+build_design() {
+	local name=$1 symbol=$2 key
+	shift 2
+	KERNELS="$KERNELS $name"
+	D_FILES+=("$@")
+	key=$(printf '%s\n' "$SRC_VER" "$FRAG_HASH" "$TOOLS" "$(cat "$@" | sha)" | sha)
+	if up_to_date "$name" "$key"; then
+		log "$name: up to date (built in $(cat "$KOUT/$name/build-seconds") s), skipping"
 	else
-		if [ ! -f "$WORK/build/design2023/.config" ] && [ -f "$WORK/build/unpatched/vmlinux" ]; then
-			log "design2023: seeding the build directory from the unpatched build"
-			rm -rf "$WORK/build/design2023"
-			cp -a "$WORK/build/unpatched" "$WORK/build/design2023"
+		if [ ! -f "$WORK/build/$name/.config" ] && [ -f "$WORK/build/unpatched/vmlinux" ]; then
+			log "$name: seeding the build directory from the unpatched build"
+			rm -rf "$WORK/build/$name"
+			cp -a "$WORK/build/unpatched" "$WORK/build/$name"
 			KIND="incremental, seeded from the unpatched build"
 		fi
-		apply_patches "${D_FILES[@]}"
-		build_kernel design2023 "$DKEY"
+		apply_patches "$@"
+		build_kernel "$name" "$key"
 	fi
-	grep -q ' audit_count_syscall_rule$' "$KOUT/design2023/System.map" ||
-		die "design2023: no audit_count_syscall_rule in System.map: is the port applied?"
+	grep -q " $symbol\$" "$KOUT/$name/System.map" ||
+		die "$name: no $symbol in System.map: are its patches applied?"
+}
+
+KERNELS="unpatched patched"
+shopt -s nullglob
+# The 2023 design's port (patches/KVER-2023): kernel-ab times it against
+# its prediction.
+D2023=("$ROOT/patches/$KV-2023"/0*.patch)
+# The per-arch, permission-aware masks (patches/KVER-archperm), on top of
+# the series: the exit form (its first patch) and the entry form (both).
+DARCH=("$ROOT/patches/$KV-archperm"/0*.patch)
+shopt -u nullglob
+[ ${#D2023[@]} -eq 0 ] || build_design design2023 audit_count_syscall_rule "${D2023[@]}"
+if [ ${#DARCH[@]} -ge 2 ]; then
+	build_design archperm audit_exit_masks "${PATCH_FILES[@]}" "${DARCH[0]}"
+	build_design archperm-entry audit_entry_masks "${PATCH_FILES[@]}" "${DARCH[@]:0:2}"
 fi
 
 # Warnings from the files the patches touch are errors here.
