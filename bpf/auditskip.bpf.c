@@ -291,23 +291,26 @@ static __always_inline struct count_slot *slot_of(__u64 nr, __u32 arch, bool uri
 /*
  * O(1) whatever the number of rules: one bit test against the mirror.
  * What the patched kernel (and the sharper masks) would do with a walk of
- * slot: enum walk_flag. The sharper masks are subsets of the patch's, so
- * what it skips they skip too; masks built against an older mirror than
- * the one in force (a rule changed since the loader last listed them) are
- * not used: the patch's decision stands until they are rebuilt.
+ * slot: enum walk_flag. The exit masks are subsets of the patch's, so what
+ * it skips they skip too; the entry mask also holds the watches, which the
+ * patch's leaves out. Masks built against an older mirror than the one in
+ * force (a rule changed since the loader last listed them) are not used:
+ * the patch's decision stands until they are rebuilt.
  */
 static __always_inline __u32 classify(__u32 slot, __u32 arch)
 {
 	__u32 flags = 0;
 
+	if (whatif_differs && whatif.mirror_seq == mirror.seq) {
+		if (!mask_bit(whatif.arch_mask[arch & 1], slot))
+			flags |= WALK_SKIP_ARCH;
+		if (!mask_bit(whatif.perm_mask[arch & 1], slot))
+			flags |= WALK_SKIP_PERM;
+		if (!mask_bit(whatif.entry_mask[arch & 1], slot))
+			flags |= WALK_SKIP_ENTRY;
+	}
 	if (!slot_bit(mirror.mask, slot))
-		return WALK_SKIP | WALK_SKIP_ARCH | WALK_SKIP_PERM;
-	if (!whatif_differs || whatif.mirror_seq != mirror.seq)
-		return 0;
-	if (!mask_bit(whatif.arch_mask[arch & 1], slot))
-		flags |= WALK_SKIP_ARCH;
-	if (!mask_bit(whatif.perm_mask, slot))
-		flags |= WALK_SKIP_PERM;
+		flags |= WALK_SKIP | WALK_SKIP_ARCH | WALK_SKIP_PERM;
 	return flags;
 }
 
@@ -342,6 +345,9 @@ static __always_inline struct count_slot *count_walk(__u64 nr, __u32 arch, bool 
 		if (verdict & WALK_SKIP_PERM)
 			c->skippable_perm_mask++;
 	}
+	/* Not a subset of the patch's: counted whatever it decided. */
+	if (verdict & WALK_SKIP_ENTRY)
+		c->skippable_entry_mask++;
 	if (detailed && per_comm && !uring)
 		count_comm(verdict & WALK_SKIP, mirror.exit_rules);
 	return s;
@@ -408,6 +414,7 @@ static __always_inline void count_outcome(struct scan_counts *c, const struct wa
 	}
 	c->missed_arch_mask += !!(w->flags & WALK_SKIP_ARCH);
 	c->missed_perm_mask += !!(w->flags & WALK_SKIP_PERM);
+	c->missed_entry_mask += !!(w->flags & WALK_SKIP_ENTRY);
 	if (!skip)
 		return;
 	c->missed_matches++;

@@ -73,10 +73,11 @@ struct walk_start {
 };
 
 enum walk_flag {
-	WALK_ACTIVE = 1,    /* begun, its end not yet seen */
-	WALK_SKIP = 2,	    /* the patch's mask would skip it */
-	WALK_SKIP_ARCH = 4, /* so would the per-arch mask */
-	WALK_SKIP_PERM = 8, /* and the perm-narrowed one */
+	WALK_ACTIVE = 1,      /* begun, its end not yet seen */
+	WALK_SKIP = 2,	      /* the patch's mask would skip it */
+	WALK_SKIP_ARCH = 4,   /* so would the per-arch mask */
+	WALK_SKIP_PERM = 8,   /* and the perm-narrowed one */
+	WALK_SKIP_ENTRY = 16, /* the entry form would give it a dummy context */
 };
 
 /*
@@ -127,15 +128,21 @@ struct mask_mirror {
 };
 
 /*
- * Sharper masks than the patch's, kept by the loader from the rule list:
- * one aggregate per arch (the kernel's ignores each rule's arch field), and
- * one where rules with a perm= field and every syscall bit are narrowed to
- * the syscalls that can satisfy it (audit_match_perm()).
+ * Sharper masks than the patch's, kept by the loader from the rule list,
+ * each per arch (the kernel's ignores each rule's arch field):
+ * - arch_mask: the patch's aggregate, kept per arch;
+ * - perm_mask: the same with every rule that names every syscall and has
+ *   perm= narrowed to the syscalls its permission classes reach
+ *   (audit_match_perm()): the exit form of patches/KVER-archperm;
+ * - entry_mask: perm_mask's rules and the watches and inode rules beside
+ *   them, every bit set while a task or io_uring rule is loaded: its entry
+ *   form gives a syscall whose bit is clear a dummy context.
  */
 struct whatif_masks {
 	__u32 arch_elf[NR_ARCHES]; /* native and compat AUDIT_ARCH_*, 0: none */
 	__u32 arch_mask[NR_ARCHES][MASK_WORDS];
-	__u32 perm_mask[MASK_WORDS];
+	__u32 perm_mask[NR_ARCHES][MASK_WORDS];
+	__u32 entry_mask[NR_ARCHES][MASK_WORDS];
 	__u64 mirror_seq; /* the mirror's write count they were built against */
 };
 

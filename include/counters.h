@@ -13,6 +13,8 @@
  *   metric: METRIC_PER_SYSCALL, METRIC_TOTAL (no label), METRIC_NONE
  * In the BPF maps walks, skippable_arch_mask and skippable_perm_mask hold only
  * the walks the patch's mask would not skip; reading them adds skippable_walks.
+ * skippable_entry_mask counts every walk of a syscall the entry form would
+ * give a dummy context (one walk per context on the unpatched kernel).
  */
 #ifndef __COUNTERS_H
 #define __COUNTERS_H
@@ -35,12 +37,18 @@
 	X(skippable_arch_mask, COUNTER_WHATIF, METRIC_PER_SYSCALL, "skippable, arch masks",         \
 	  "Walks one aggregate mask per arch would skip (beyond the patch).")                       \
 	X(skippable_perm_mask, COUNTER_WHATIF, METRIC_PER_SYSCALL, "skippable, perm masks",         \
-	  "Walks the mask with perm= rules narrowed to their syscalls would skip.")                 \
+	  "Walks the per-arch masks with perm= rules narrowed to their syscalls would skip "        \
+	  "(design archperm).")                                                                     \
+	X(skippable_entry_mask, COUNTER_WHATIF, METRIC_PER_SYSCALL, "dummy, entry masks",           \
+	  "Syscalls whose context the same masks over watches too would make dummy at entry "       \
+	  "(design archperm-entry).")                                                               \
 	X(missed_arch_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, arch masks",             \
 	  "Walks in which a rule matched although the per-arch mask's bit was clear; must stay 0.") \
 	X(missed_perm_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, perm masks",             \
 	  "Walks in which a rule matched although the perm-narrowed mask's bit was clear; must "    \
 	  "stay 0.")                                                                                \
+	X(missed_entry_mask, COUNTER_WHATIF_OUTCOME, METRIC_TOTAL, "missed, entry masks",           \
+	  "Walks in which a rule matched although the entry mask's bit was clear; must stay 0.")    \
 	X(measured_walk_ns, COUNTER_TIMING, METRIC_NONE, "measured walk time, ns",                  \
 	  "Nanoseconds the walks took between fentry and fexit, less one clock read.")              \
 	X(measured_skippable_walk_ns, COUNTER_TIMING, METRIC_NONE,                                  \

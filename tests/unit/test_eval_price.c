@@ -268,6 +268,26 @@ static void test_designs(void **state)
 	/* 2023: getpid only (the watch names read), the visit and the whole context. */
 	assert_int_equal(d.total_walks[DESIGN_2023], 100);
 	assert_true(d.total_ns[DESIGN_2023] == 100 * (2.0 + 100));
+	assert_int_equal(d.total_contexts[DESIGN_2023], 100);
+	assert_int_equal(d.all_walks, 0); /* pr.total is not filled in here */
+	design_savings_free(&d);
+
+	/*
+	 * archperm skips the walks its masks leave out; archperm-entry skips
+	 * the same walks, and of them gives those its entry masks leave out a
+	 * dummy context, priced like the 2023 design's.
+	 */
+	pr.slot[getpid].skippable_perm_mask = pr.slot[getpid].skippable_entry_mask = 100;
+	pr.slot[read].skippable_perm_mask = 5;
+	pr.slot[chmod].skippable_perm_mask = 0;
+	assert_int_equal(design_savings_make(&rs, &pr, &kc, &c, &d), 0);
+	assert_int_equal(d.total_walks[DESIGN_ARCHPERM], 105);
+	assert_true(d.total_ns[DESIGN_ARCHPERM] == 105 * 5.0);
+	assert_int_equal(d.total_walks[DESIGN_ARCHPERM_ENTRY], 105);
+	assert_int_equal(d.total_contexts[DESIGN_ARCHPERM_ENTRY], 100);
+	assert_true(d.total_ns[DESIGN_ARCHPERM_ENTRY] == 100 * (2.0 + 100) + 5 * 5.0);
+	pr.slot[getpid].skippable_perm_mask = pr.slot[getpid].skippable_entry_mask = 0;
+	pr.slot[read].skippable_perm_mask = 0;
 	/*
 	 * One exit rule: a walk the prefix ends trades its one visit for the
 	 * prefix's match, and chmod's walks visit the prefix too. Fitted to

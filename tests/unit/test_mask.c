@@ -268,7 +268,45 @@ static void test_arch_masks(void **state)
 	assert_false(mask_test(w.arch_mask[0], nr_of("getpid")));
 	assert_true(mask_test(w.arch_mask[1], audit_name_to_syscall("mkdir", MACH_X86)));
 	assert_true(mask_test(w.arch_mask[0], nr_of("openat")));
-	assert_int_equal(mask_count(w.perm_mask), 2);
+	/* The archperm masks are per arch too. */
+	assert_int_equal(mask_count(w.perm_mask[0]), 1);
+	assert_int_equal(mask_count(w.perm_mask[1]), 1);
+	assert_true(mask_test(w.perm_mask[1], audit_name_to_syscall("mkdir", MACH_X86)));
+}
+
+/*
+ * The entry form's masks: watches count by their permission classes, the
+ * exit form's do not hold them, and a task rule keeps every context whole.
+ */
+static void test_entry_masks(void **state)
+{
+	struct audit_rule rules[3];
+	struct ruleset rs = { .rules = rules, .n = 2 };
+	struct whatif_masks w;
+	int chmod32 = audit_name_to_syscall("chmod", MACH_X86);
+
+	(void)state;
+	rules[0] = build_rule("openat", "arch=b64", "uid=4242", NULL);
+	rules[1] = build_rule(NULL, "path=/etc/passwd", "perm=wa", NULL);
+	assert_true(rules[1].inode_hash);
+	whatif_build(&rs, NULL, &w);
+	assert_int_equal(mask_count(w.perm_mask[0]), 1);
+	assert_int_equal(mask_count(w.perm_mask[1]), 0);
+	assert_true(mask_test(w.entry_mask[0], nr_of("openat")));
+	assert_true(mask_test(w.entry_mask[0], nr_of("chmod")));
+	assert_true(mask_test(w.entry_mask[0], nr_of("ftruncate")));
+	assert_false(mask_test(w.entry_mask[0], nr_of("getpid")));
+	assert_false(mask_test(w.entry_mask[0], nr_of("execve")));
+	assert_true(mask_test(w.entry_mask[1], chmod32));
+	assert_false(mask_test(w.entry_mask[1], audit_name_to_syscall("getpid", MACH_X86)));
+	assert_true(whatif_differs(&rs, &w));
+
+	rules[2] = build_rule(NULL, "uid=4242", NULL);
+	rules[2].list = AUDIT_FILTER_TASK;
+	rs.n = 3;
+	whatif_build(&rs, NULL, &w);
+	assert_true(mask_is_full(w.entry_mask[0]) && mask_is_full(w.entry_mask[1]));
+	assert_false(mask_test(w.perm_mask[0], nr_of("getpid")));
 }
 
 static void test_rejects_truncated(void **state)
@@ -291,15 +329,11 @@ static void test_rejects_truncated(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bits),
-		cmocka_unit_test(test_full_mask),
-		cmocka_unit_test(test_parse_fields),
-		cmocka_unit_test(test_inode_hash_rules),
-		cmocka_unit_test(test_aggregate),
-		cmocka_unit_test(test_counted_rules),
-		cmocka_unit_test(test_perm_narrowing),
-		cmocka_unit_test(test_arch_masks),
-		cmocka_unit_test(test_rejects_truncated),
+		cmocka_unit_test(test_bits),	       cmocka_unit_test(test_full_mask),
+		cmocka_unit_test(test_parse_fields),   cmocka_unit_test(test_inode_hash_rules),
+		cmocka_unit_test(test_aggregate),      cmocka_unit_test(test_counted_rules),
+		cmocka_unit_test(test_perm_narrowing), cmocka_unit_test(test_arch_masks),
+		cmocka_unit_test(test_entry_masks),    cmocka_unit_test(test_rejects_truncated),
 	};
 
 	return unit_main(argc, argv, "mask and rules", tests, NULL, NULL);

@@ -234,6 +234,8 @@ static void predicts_walks_and_skips(void **state)
 	/* Per arch the same here: i386's mask has 20, and only i386 calls 20. */
 	assert_int_equal(pr.total.skippable_arch_mask, 1002);
 	assert_int_equal(pr.total.skippable_perm_mask, 1002);
+	/* The watch names every syscall with no perm=: no context is spared but out of range. */
+	assert_int_equal(pr.total.skippable_entry_mask, 2);
 	/* Field checks: every call whose bit the rule sets, any arch. */
 	assert_int_equal(pr.field_checks[0], 10);
 	assert_int_equal(pr.field_checks[2], 5);
@@ -271,6 +273,13 @@ static void narrows_perm_rules(void **state)
 	assert_int_equal(pr.slot[NATIVE_GETPID].skippable_perm_mask, 1000);
 	assert_int_equal(pr.slot[NATIVE_OPENAT].skippable_perm_mask, 0);
 	assert_int_equal(pr.slot[NR_SLOTS + COMPAT_GETPID].skippable_arch_mask, 5);
+	/* Per arch: a b64 rule leaves every i386 call out of both archperm forms. */
+	assert_int_equal(pr.slot[NR_SLOTS + COMPAT_GETPID].skippable_perm_mask, 5);
+	assert_int_equal(pr.slot[NR_SLOTS + COMPAT_GETPID].skippable_entry_mask, 5);
+	/* No watch: the entry form spares the same calls' contexts. */
+	assert_int_equal(pr.slot[NATIVE_GETPID].skippable_entry_mask, 1000);
+	assert_int_equal(pr.slot[NATIVE_OPENAT].skippable_entry_mask, 0);
+	assert_int_equal(pr.perm_mask_bits[ARCH_COMPAT], 0);
 	prediction_free(&pr);
 	ruleset_free(&rs);
 }

@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The three designs priced on one workload: see designs.h. */
+/* The designs priced on one workload: see designs.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/designs.h"
 
 const char *const design_names[NR_DESIGNS] = {
-	[DESIGN_SERIES] = "series",
-	[DESIGN_2023] = "2023",
+	[DESIGN_SERIES] = "series",	[DESIGN_2023] = "2023",
+	[DESIGN_ARCHPERM] = "archperm", [DESIGN_ARCHPERM_ENTRY] = "archperm-entry",
 	[DESIGN_PREFIX] = "prefix",
 };
 
 const char *const design_needs[NR_DESIGNS] = {
 	[DESIGN_SERIES] = "a kernel patch",
 	[DESIGN_2023] = "a kernel patch",
+	[DESIGN_ARCHPERM] = "a kernel patch (patches/7.2-archperm/0001)",
+	[DESIGN_ARCHPERM_ENTRY] = "a kernel patch (patches/7.2-archperm/0001 and 0002)",
 	[DESIGN_PREFIX] = "a rule change (advise --never-prefix), no patch",
 };
 
@@ -22,14 +24,19 @@ const char *const design_records[NR_DESIGNS] = {
 		"none: the context stays whole, only the walk no rule can match is skipped",
 	[DESIGN_2023] =
 		"a record logged during a call it makes dummy (an LSM denial, seccomp's) comes without its SYSCALL record",
+	[DESIGN_ARCHPERM] =
+		"none: the context stays whole, only the walk no rule can match is skipped",
+	[DESIGN_ARCHPERM_ENTRY] =
+		"a record logged during a call it makes dummy (an LSM denial, seccomp's) comes without its SYSCALL record",
 	[DESIGN_PREFIX] =
 		"a record logged during a call it names comes without its SYSCALL record (doc/never-prefix.md)",
 };
 
 /*
- * Why the 2023 design never fires: it needs every rule counted in
- * audit_n_rules to be one it counts per syscall (added under the exit
- * list's number: exit rules and watches).
+ * Why no context is made dummy at entry (the 2023 design, archperm-entry's
+ * entry part): that needs every rule counted in audit_n_rules to be one
+ * counted per syscall (added under the exit list's number: exit rules and
+ * watches).
  */
 static const char *blocks_2023(const struct ruleset *rs)
 {
@@ -53,24 +60,43 @@ static void mask_2023(const struct ruleset *rs, syscall_mask m)
 			mask_or(m, rs->rules[i].mask);
 }
 
-static void price_series_and_2023(const struct ruleset *rs, const struct prediction *pr,
-				  const struct calibration *c, struct design_savings *d)
+/*
+ * A context made dummy at entry saves the walk and the context's upkeep;
+ * the empty walk's latency holds the call, counted once.
+ */
+static double dummy_context_ns(const struct calibration *c, double walk)
+{
+	return walk - c->ns_walk_call + c->ns_context;
+}
+
+static void price_kernel_designs(const struct ruleset *rs, const struct prediction *pr,
+				 const struct calibration *c, struct design_savings *d)
 {
 	double walk = calibration_walk_ns(c, (double)pr->exit_rules);
 	syscall_mask m;
 
 	mask_2023(rs, m);
 	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
-		__u64 walks = pr->slot[s].walks;
+		const struct scan_counts *p = &pr->slot[s];
+		__u64 exit_only = p->skippable_perm_mask > p->skippable_entry_mask ?
+					  p->skippable_perm_mask - p->skippable_entry_mask :
+					  0;
 
-		d->walks[DESIGN_SERIES][s] = pr->slot[s].skippable_walks;
-		d->ns[DESIGN_SERIES][s] = (double)pr->slot[s].skippable_walks * walk;
-		if (!d->not_2023 && walks && !mask_test(m, s % NR_SLOTS)) {
-			d->walks[DESIGN_2023][s] = walks;
-			/* The empty walk's latency holds the call: counted once. */
-			d->ns[DESIGN_2023][s] =
-				(double)walks * (walk - c->ns_walk_call + c->ns_context);
+		d->walks[DESIGN_SERIES][s] = p->skippable_walks;
+		d->ns[DESIGN_SERIES][s] = (double)p->skippable_walks * walk;
+		if (!d->not_2023 && p->walks && !mask_test(m, s % NR_SLOTS)) {
+			d->walks[DESIGN_2023][s] = p->walks;
+			d->ns[DESIGN_2023][s] = (double)p->walks * dummy_context_ns(c, walk);
+			d->total_contexts[DESIGN_2023] += p->walks;
 		}
+		d->walks[DESIGN_ARCHPERM][s] = p->skippable_perm_mask;
+		d->ns[DESIGN_ARCHPERM][s] = (double)p->skippable_perm_mask * walk;
+		/* The contexts it makes dummy are walks the exit form skips too. */
+		d->walks[DESIGN_ARCHPERM_ENTRY][s] = p->skippable_perm_mask;
+		d->ns[DESIGN_ARCHPERM_ENTRY][s] =
+			(double)p->skippable_entry_mask * dummy_context_ns(c, walk) +
+			(double)exit_only * walk;
+		d->total_contexts[DESIGN_ARCHPERM_ENTRY] += p->skippable_entry_mask;
 	}
 }
 
@@ -113,8 +139,9 @@ int design_savings_make(const struct ruleset *rs, const struct prediction *pr,
 			err = -ENOMEM;
 	}
 	out->not_2023 = blocks_2023(rs);
+	out->all_walks = pr->total.walks;
 	if (!err && pr->walks_at_all) {
-		price_series_and_2023(rs, pr, c, out);
+		price_kernel_designs(rs, pr, c, out);
 		err = price_prefix(rs, pr, kc, c, out);
 	}
 	for (int k = 0; k < NR_DESIGNS && !err; k++)

@@ -42,12 +42,14 @@ static void predict_slot(struct prediction *pr, const syscall_mask all,
 		c->needless_rule_visits = calls * pr->exit_rules;
 	}
 	c->skippable_arch_mask = skip || !mask_bit(w->arch_mask[arch], nr) ? calls : 0;
-	c->skippable_perm_mask = skip || !mask_bit(w->perm_mask, nr) ? calls : 0;
+	c->skippable_perm_mask = skip || !mask_bit(w->perm_mask[arch], nr) ? calls : 0;
+	c->skippable_entry_mask = !mask_bit(w->entry_mask[arch], nr) ? calls : 0;
 	pr->total.walks += c->walks;
 	pr->total.skippable_walks += c->skippable_walks;
 	pr->total.needless_rule_visits += c->needless_rule_visits;
 	pr->total.skippable_arch_mask += c->skippable_arch_mask;
 	pr->total.skippable_perm_mask += c->skippable_perm_mask;
+	pr->total.skippable_entry_mask += c->skippable_entry_mask;
 }
 
 static void count_field_checks(const struct ruleset *rs, const struct profile *p,
@@ -89,7 +91,10 @@ int prediction_make(const struct ruleset *rs, const struct profile *p,
 	pr->mask_bits = mask_count(all);
 	pr->native_arch_mask_bits = mask_count(w.arch_mask[ARCH_NATIVE]);
 	pr->compat_arch_mask_bits = mask_count(w.arch_mask[ARCH_COMPAT]);
-	pr->perm_mask_bits = mask_count(w.perm_mask);
+	for (int a = 0; a < NR_ARCHES; a++) {
+		pr->perm_mask_bits[a] = mask_count(w.perm_mask[a]);
+		pr->entry_mask_bits[a] = mask_count(w.entry_mask[a]);
+	}
 	read_task_rules(rs, pr);
 	pr->audit_disabled = rs->disables_audit;
 	pr->walks_at_all = ruleset_counted_rules(rs) > 0 && !pr->task_never && !pr->audit_disabled;

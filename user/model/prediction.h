@@ -21,7 +21,9 @@ struct prediction {
 	struct scan_counts slot[NR_COUNT_SLOTS];
 	struct scan_counts total;
 	size_t exit_rules;
-	unsigned int mask_bits, native_arch_mask_bits, compat_arch_mask_bits, perm_mask_bits;
+	unsigned int mask_bits, native_arch_mask_bits, compat_arch_mask_bits;
+	/* Per arch (ARCH_NATIVE, ARCH_COMPAT): the archperm designs' masks. */
+	unsigned int perm_mask_bits[NR_ARCHES], entry_mask_bits[NR_ARCHES];
 	/*
 	 * Whether the profiled calls walk at all: a rule that counts in
 	 * audit_n_rules makes contexts non-dummy, and an unconditional

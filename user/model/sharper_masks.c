@@ -74,38 +74,75 @@ void whatif_arches(__u32 elf[NR_ARCHES])
 	}
 }
 
-void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out)
+/*
+ * Whether rule r counts in arch a's masks, as patches/KVER-archperm has it:
+ * an arch= rule in the masks of the arch audit_classify_arch() sorts it to
+ * (the compat one's, else the native one's), any other rule in both.
+ */
+static bool rule_counts_in_arch(const struct audit_rule *r, const __u32 elf[NR_ARCHES], int a)
 {
-	__u32 elf[2];
+	bool compat;
 
-	if (!r->perm || !mask_is_full(r->mask)) {
-		memcpy(out, r->mask, sizeof(syscall_mask));
-		return;
-	}
+	if (!elf[a])
+		return false;
+	if (!r->arch_elf)
+		return true;
+	compat = elf[ARCH_COMPAT] && r->arch_elf == elf[ARCH_COMPAT];
+	return a == (compat ? ARCH_COMPAT : ARCH_NATIVE);
+}
+
+void rule_arch_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, int a,
+			 syscall_mask out)
+{
+	__u32 elf[NR_ARCHES];
+
 	memset(out, 0, sizeof(syscall_mask));
 	whatif_arches(elf);
-	for (int i = 0; i < 2; i++)
-		if (elf[i] && (!r->arch_elf || r->arch_elf == elf[i]))
-			perm_syscalls(r->perm, audit_elf_to_machine(elf[i]), i == ARCH_COMPAT, kc,
-				      out);
+	if (!rule_counts_in_arch(r, elf, a))
+		return;
+	if (r->perm && mask_is_full(r->mask))
+		perm_syscalls(r->perm, audit_elf_to_machine(elf[a]), a == ARCH_COMPAT, kc, out);
+	else
+		memcpy(out, r->mask, sizeof(syscall_mask));
+}
+
+void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out)
+{
+	syscall_mask arch;
+
+	memset(out, 0, sizeof(syscall_mask));
+	for (int a = 0; a < NR_ARCHES; a++) {
+		rule_arch_perm_mask(r, kc, a, arch);
+		mask_or(out, arch);
+	}
 }
 
 void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc, struct whatif_masks *w)
 {
+	size_t exit_numbered = 0;
+
 	memset(w, 0, sizeof(*w));
 	whatif_arches(w->arch_elf);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct audit_rule *r = &rs->rules[i];
 		syscall_mask narrowed;
 
-		if (!rule_on_exit_list(r))
+		if (r->list != AUDIT_FILTER_EXIT)
 			continue;
-		for (int a = 0; a < 2; a++)
+		exit_numbered++;
+		for (int a = 0; a < NR_ARCHES; a++) {
+			rule_arch_perm_mask(r, kc, a, narrowed);
+			mask_or(w->entry_mask[a], narrowed);
+			if (!rule_on_exit_list(r))
+				continue;
+			mask_or(w->perm_mask[a], narrowed);
 			if (w->arch_elf[a] && (!r->arch_elf || r->arch_elf == w->arch_elf[a]))
 				mask_or(w->arch_mask[a], r->mask);
-		rule_perm_mask(r, kc, narrowed);
-		mask_or(w->perm_mask, narrowed);
+		}
 	}
+	/* A task or io_uring rule needs every context whole. */
+	if (ruleset_counted_rules(rs) != exit_numbered)
+		memset(w->entry_mask, 0xff, sizeof(w->entry_mask));
 }
 
 bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w)
@@ -114,9 +151,11 @@ bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w)
 
 	ruleset_exit_mask(rs, -1, all);
 	for (int a = 0; a < NR_ARCHES; a++)
-		if (w->arch_elf[a] && !mask_equal(w->arch_mask[a], all))
+		if (w->arch_elf[a] &&
+		    (!mask_equal(w->arch_mask[a], all) || !mask_equal(w->perm_mask[a], all) ||
+		     !mask_is_full(w->entry_mask[a])))
 			return true;
-	return !mask_equal(w->perm_mask, all);
+	return false;
 }
 
 const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *kc)

@@ -7,10 +7,14 @@
 #include "audit/ruleset.h"
 
 /*
- * The syscalls a rule can match on the arches it applies to: its own mask,
- * or for a rule with a perm= field and every syscall bit, only those
- * audit_match_perm() can accept.
+ * The syscalls of arch a (ARCH_NATIVE, ARCH_COMPAT) a rule can match, as
+ * patches/KVER-archperm counts them: none when its arch= names the other
+ * one; its own mask; or for a rule with a perm= field and every syscall
+ * bit, only those audit_match_perm() can accept with some arguments.
  */
+void rule_arch_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, int a,
+			 syscall_mask out);
+/* The same over both arches. */
 void rule_perm_mask(const struct audit_rule *r, const struct kernel_classes *kc, syscall_mask out);
 /*
  * ORs into `m` the syscalls of arch `machine` (compat: this machine's compat
@@ -23,12 +27,13 @@ void perm_syscalls(unsigned int perm, int machine, bool compat, const struct ker
 		   syscall_mask m);
 /* This machine's AUDIT_ARCH and its compat one (0: none), in slot order. */
 void whatif_arches(__u32 elf[NR_ARCHES]);
-/* Per-arch and perm-narrowed aggregates of the exit rules; kc NULL: the tables' classes. */
+/* The masks of struct whatif_masks from the rules rs; kc NULL: the tables' classes. */
 void whatif_build(const struct ruleset *rs, const struct kernel_classes *kc,
 		  struct whatif_masks *w);
 /* kc if it holds audit's classes as BPF read them, else NULL. */
 const struct kernel_classes *kernel_classes_valid(const struct kernel_classes *kc);
-/* Whether a what-if mask differs from the patch's: else BPF need not look them up. */
+/* Whether an exit mask differs from the patch's or the entry mask can skip: else BPF need not look.
+ */
 bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w);
 /* Where the perm-narrowed mask's syscall classes come from, for the report. */
 const char *whatif_perm_classes(const struct kernel_classes *kc);

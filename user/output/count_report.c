@@ -538,6 +538,7 @@ static void print_safety(const struct report_ctx *r, const struct scan_counts *t
 		      "a rule matched with its bit clear: must be 0");
 	print_counter(r, t, COUNTER_ID_missed_arch_mask, "the same for the per-arch masks");
 	print_counter(r, t, COUNTER_ID_missed_perm_mask, "the same for the perm-narrowed mask");
+	print_counter(r, t, COUNTER_ID_missed_entry_mask, "the same for the entry masks");
 	if (!r->run->cfg.outcomes)
 		return;
 	print_counter(r, t, COUNTER_ID_needless_despite_mask, "bit set, no rule matched");
@@ -754,6 +755,8 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 	print_counter(r, &t->total, COUNTER_ID_skippable_arch_mask,
 		      "one aggregate per arch, beyond the patch");
 	print_counter(r, &t->total, COUNTER_ID_skippable_perm_mask, r->run->live.perm_classes);
+	print_counter(r, &t->total, COUNTER_ID_skippable_entry_mask,
+		      "calls the entry form would give a dummy context");
 	print_safety(r, &t->total);
 	print_prefix(r, t);
 	if (r->run->cfg.uring)

@@ -365,7 +365,7 @@ static void designs(FILE *out, const struct run_state *r)
 	if (!d)
 		return;
 	family(out, "auditskip_design_spared_walks", "gauge",
-	       "Walks so far each design would spare or cut short: series, 2023 or prefix (doc/profiles.md).");
+	       "Walks so far each design would spare or cut short: series, 2023, archperm, archperm-entry or prefix (doc/profiles.md).");
 	for (int k = 0; k < NR_DESIGNS; k++)
 		fprintf(out, "auditskip_design_spared_walks{design=\"%s\"} %llu\n", design_names[k],
 			(unsigned long long)d->total_walks[k]);

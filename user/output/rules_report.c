@@ -114,11 +114,12 @@ static void print_rules_text(FILE *out, const struct ruleset *rs, const syscall_
 		ruleset_exit_rules(rs), plural(ruleset_exit_rules(rs)), mask_count(all), MASK_BITS);
 	whatif_build(rs, NULL, &w);
 	fprintf(out,
-		"Beyond the patch: native-arch mask %u bit%s, compat-arch mask %u bit%s, "
-		"perm-narrowed mask %u bit%s\n",
+		"Beyond the patch: native-arch mask %u bit%s, compat-arch mask %u bit%s;\n"
+		"  perm-narrowed (archperm) %u and %u bits, with watches (archperm-entry) %u and %u\n",
 		mask_count(w.arch_mask[0]), plural(mask_count(w.arch_mask[0])),
 		mask_count(w.arch_mask[1]), plural(mask_count(w.arch_mask[1])),
-		mask_count(w.perm_mask), plural(mask_count(w.perm_mask)));
+		mask_count(w.perm_mask[0]), mask_count(w.perm_mask[1]), mask_count(w.entry_mask[0]),
+		mask_count(w.entry_mask[1]));
 	print_syscall_count_note(out);
 	print_syscalls(out, all, true, "Syscalls that still walk the list");
 	print_syscalls(out, all, false, "Syscalls the fast path would skip");
@@ -194,7 +195,10 @@ static void print_rules_json(FILE *out, const struct ruleset *rs, const syscall_
 	whatif_build(rs, NULL, &w);
 	add_u64(o, "native_arch_mask_bits", mask_count(w.arch_mask[0]));
 	add_u64(o, "compat_arch_mask_bits", mask_count(w.arch_mask[1]));
-	add_u64(o, "perm_mask_bits", mask_count(w.perm_mask));
+	add_u64(o, "native_perm_mask_bits", mask_count(w.perm_mask[0]));
+	add_u64(o, "compat_perm_mask_bits", mask_count(w.perm_mask[1]));
+	add_u64(o, "native_entry_mask_bits", mask_count(w.entry_mask[0]));
+	add_u64(o, "compat_entry_mask_bits", mask_count(w.entry_mask[1]));
 	ruleset_id(rs, id);
 	add_str(o, "ruleset_id", id);
 	print_json(out, o);

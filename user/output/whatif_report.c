@@ -185,7 +185,10 @@ static void print_whatif_json(FILE *out, const struct whatif_run *w)
 	add_u64(o, "mask_bits", pr->mask_bits);
 	add_u64(o, "native_arch_mask_bits", pr->native_arch_mask_bits);
 	add_u64(o, "compat_arch_mask_bits", pr->compat_arch_mask_bits);
-	add_u64(o, "perm_mask_bits", pr->perm_mask_bits);
+	add_u64(o, "native_perm_mask_bits", pr->perm_mask_bits[ARCH_NATIVE]);
+	add_u64(o, "compat_perm_mask_bits", pr->perm_mask_bits[ARCH_COMPAT]);
+	add_u64(o, "native_entry_mask_bits", pr->entry_mask_bits[ARCH_NATIVE]);
+	add_u64(o, "compat_entry_mask_bits", pr->entry_mask_bits[ARCH_COMPAT]);
 	add_str_or_null(o, "perm_classes", w->perm_classes);
 	json_object_object_add(o, "walks_at_all", json_object_new_boolean(pr->walks_at_all));
 	add_counters(o, &pr->total);
@@ -371,9 +374,14 @@ static void print_text(FILE *out, const struct whatif_run *w)
 		"skippable, per-arch masks", (unsigned long long)t->skippable_arch_mask,
 		share(t->skippable_arch_mask, t->walks), pr->native_arch_mask_bits,
 		pr->compat_arch_mask_bits);
-	fprintf(out, "  %-30s %12llu  (%.1f%%; %u bits, %s)\n", "skippable, perm-narrowed",
-		(unsigned long long)t->skippable_perm_mask, share(t->skippable_perm_mask, t->walks),
-		pr->perm_mask_bits, w->perm_classes);
+	fprintf(out, "  %-30s %12llu  (%.1f%%; masks of %u and %u bits, %s)\n",
+		"skippable, perm-narrowed", (unsigned long long)t->skippable_perm_mask,
+		share(t->skippable_perm_mask, t->walks), pr->perm_mask_bits[ARCH_NATIVE],
+		pr->perm_mask_bits[ARCH_COMPAT], w->perm_classes);
+	fprintf(out, "  %-30s %12llu  (%.1f%%; masks of %u and %u bits, watches too)\n",
+		"dummy contexts, entry masks", (unsigned long long)t->skippable_entry_mask,
+		share(t->skippable_entry_mask, t->walks), pr->entry_mask_bits[ARCH_NATIVE],
+		pr->entry_mask_bits[ARCH_COMPAT]);
 	fprintf(out, "  %-30s %12llu  (rule entries the skippable walks visit)\n",
 		"needless rule visits", (unsigned long long)t->needless_rule_visits);
 	fprintf(out, "  %-30s %12.3f ms  (per-arch masks %.3f ms, perm-narrowed %.3f ms)\n",
