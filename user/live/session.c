@@ -707,6 +707,8 @@ int session_lower_privileges(struct session *ss)
 		fprintf(stderr, "auditskip: --metrics-textfile %s: %s\n", textfile, why);
 		return -EACCES;
 	}
+	if (!ss->metrics)
+		return 0;
 	if (metrics_serve(ss->metrics, why, sizeof(why))) {
 		fprintf(stderr, "auditskip: cannot serve metrics on %s: %s\n", ss->opt->metrics,
 			why);
