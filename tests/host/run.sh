@@ -220,6 +220,18 @@ test_whatif() {
 	check_eq whatif "$(syscall_field "$out" getpid skippable_walks)" 0 "tree rule: patch's mask skips nothing"
 	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" "$N" "perm-narrowed: getpid skippable"
 	check_eq whatif "$(syscall_field "$out" openat skippable_perm_mask)" 0 "perm-narrowed: openat still walks"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_entry_mask)" "$N" "entry masks: getpid's context dummy"
+	# A watch -p wa counts at entry by its classes: getpid still spared;
+	# a task rule needs every context.
+	touch "$TMP/tree/f"
+	auditctl -w "$TMP/tree/f" -p wa -k "$KEY" >/dev/null
+	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_entry_mask)" "$N" "entry masks: a watch -p wa spares getpid"
+	auditctl -a always,task -F uid=4242 >/dev/null
+	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
+	auditctl -d always,task -F uid=4242 >/dev/null
+	check_eq whatif "$(syscall_field "$out" getpid skippable_entry_mask)" 0 "entry masks: a task rule spares nothing"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" "$N" "the exit form still skips getpid"
 	remove_rules
 	# i386's mkdir is 39, x86_64's getpid: the patch's arch-blind mask keeps
 	# getpid walking, a native-arch mask would not.
@@ -228,7 +240,7 @@ test_whatif() {
 	"$AUDITSKIP" --json -- "$GETPID_LOOP" "$N" >"$out"
 	check_eq whatif "$(syscall_field "$out" getpid skippable_walks)" 0 "b32 mkdir rule keeps getpid walking"
 	check_eq whatif "$(syscall_field "$out" getpid skippable_arch_mask)" "$N" "arch masks: getpid skippable"
-	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" 0 "perm masks leave it alone"
+	check_eq whatif "$(syscall_field "$out" getpid skippable_perm_mask)" "$N" "archperm's masks are per arch too"
 	remove_rules
 }
 

@@ -220,6 +220,10 @@ static void print_whatif_json(FILE *out, const struct whatif_run *w)
 				       json_rounded(slot_saved_ns(w, &pr->slot[s]), 0));
 		json_object_object_add(e, "saved_ns_2023",
 				       json_rounded(w->designs->ns[DESIGN_2023][s], 0));
+		json_object_object_add(e, "saved_ns_archperm",
+				       json_rounded(w->designs->ns[DESIGN_ARCHPERM][s], 0));
+		json_object_object_add(e, "saved_ns_archperm_entry",
+				       json_rounded(w->designs->ns[DESIGN_ARCHPERM_ENTRY][s], 0));
 		json_object_object_add(e, "saved_ns_prefix",
 				       json_rounded(w->designs->ns[DESIGN_PREFIX][s], 0));
 		json_object_array_add(sys, e);
