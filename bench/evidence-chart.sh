@@ -7,11 +7,12 @@
 #
 # Reads the "Per rule set and workload" table of `bench/evidence.sh`'s
 # output (columns found by their header: rule set, workload, PATCH, ARCH,
-# PERM, 2023, PREFIX) and the header's kernel release and run date. Draws
-# five panels side by side, one per mask (the patch's aggregate mask, the
-# safe per-arch masks, the safe perm-narrowed mask), one for the 2023
-# design (a dummy context for syscalls no rule names) and one for the
-# never,exit prefix a stock kernel can load today, horizontal bars with the rule sets
+# ARCHPERM (PERM in results before it), ENTRY, 2023, PREFIX) and the
+# header's kernel release and run date. Draws six panels side by side: the
+# patch's aggregate mask, the per-arch masks, the archperm design's exit
+# masks, the contexts its entry form makes dummy, the 2023 design (a dummy
+# context for syscalls no rule names) and the never,exit prefix a stock
+# kernel can load today, horizontal bars with the rule sets
 # on the y axis in the table's order and one bar per workload. A value of 0
 # is drawn as a "0" at the axis; a value the table lacks (empty, "-", or a
 # column an older result has not got) is left blank, as the caption says.
@@ -27,7 +28,7 @@ command -v gnuplot >/dev/null || die "gnuplot not found (apt-get install gnuplot
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
-# Data lines: set index, workload index, PATCH, ARCH, PERM, PREFIX, 2023 ("?" where missing).
+# Data lines: set index, workload index, PATCH, ARCH, ARCHPERM, PREFIX, 2023, ENTRY ("?" where missing).
 # Also sets.txt and workloads.txt, each in the table's order of first sight.
 awk -F'|' -v dat="$W/chart.dat" -v sets="$W/sets.txt" -v wls="$W/workloads.txt" '
 	function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
@@ -49,8 +50,9 @@ awk -F'|' -v dat="$W/chart.dat" -v sets="$W/sets.txt" -v wls="$W/workloads.txt" 
 		s = trim($col["rule set"]); w = trim($col["workload"])
 		if (!(s in si)) { si[s] = ns++; print s > sets }
 		if (!(w in wi)) { wi[w] = nw++; print w > wls }
-		printf "%d %d %s %s %s %s %s\n", si[s], wi[w], val(col["PATCH"]), val(col["ARCH"]), val(col["PERM"]),
-			val(col["PREFIX"]), val(col["2023"]) > dat
+		printf "%d %d %s %s %s %s %s %s\n", si[s], wi[w], val(col["PATCH"]), val(col["ARCH"]),
+			val(col["ARCHPERM"] ? col["ARCHPERM"] : col["PERM"]), val(col["PREFIX"]), val(col["2023"]),
+			val(col["ENTRY"]) > dat
 		rows++
 	}
 	END { if (!rows) { print "no \"Per rule set and workload\" table" > "/dev/stderr"; exit 1 } }
@@ -61,7 +63,7 @@ KERNEL=$(sed -n 's/^- uname -r: `\([^`]*\)`.*/\1/p' "$MD" | head -n 1)
 RUNDATE=$(sed -n 's/^Run \([0-9-]*\) .*/\1/p' "$MD" | head -n 1)
 NSETS=$(wc -l <"$W/sets.txt")
 NWL=$(wc -l <"$W/workloads.txt")
-MISSING=$(awk '{ for (i = 3; i <= 7; i++) m += ($i == "?") } END { print m + 0 }' "$W/chart.dat")
+MISSING=$(awk '{ for (i = 3; i <= 8; i++) m += ($i == "?") } END { print m + 0 }' "$W/chart.dat")
 
 # Okabe-Ito colours (told apart with colour-blindness too), cycled if needed.
 COLOURS=(0072B2 E69F00 009E73 CC79A7 D55E00 56B4E9 000000)
@@ -84,7 +86,7 @@ for ((i = 0; i < NSETS; i += 2)); do
 done
 
 # One series per workload: the bar, then a "0" where the value is 0.
-# $1: the data column (3 PATCH, 4 ARCH, 5 PERM, 6 PREFIX, 7 2023).
+# $1: the data column (3 PATCH, 4 ARCH, 5 ARCHPERM, 6 PREFIX, 7 2023, 8 ENTRY).
 series() {
 	local plot="" j=0 w y c
 	while IFS= read -r w; do
@@ -98,7 +100,7 @@ series() {
 	done <"$W/workloads.txt"
 	printf '%s' "$plot"
 }
-# The key, once for the five panels: the workloads' colours.
+# The key, once for the six panels: the workloads' colours.
 key() {
 	local plot="" j=0 w
 	while IFS= read -r w; do
@@ -108,8 +110,30 @@ key() {
 	printf '%s' "$plot"
 }
 
+# The six panels, left to right, 0.205 to 0.957 of the width.
+panels() {
+	local i=0 col title left right
+	while IFS='|' read -r col title; do
+		left=$(awk -v i=$i 'BEGIN { printf "%.4f", 0.205 + i * 0.1277 }')
+		right=$(awk -v l="$left" 'BEGIN { printf "%.4f", l + 0.1137 }')
+		[ $i -eq 1 ] && echo "set ytics ($blanks)"
+		echo "set lmargin at screen $left"
+		echo "set rmargin at screen $right"
+		echo "set title $(q "$title") font ',10'"
+		echo "plot $(series "$col")"
+		i=$((i + 1))
+	done <<-PANELS
+		3|the patch's aggregate mask (PATCH)
+		4|per-arch masks (ARCH)
+		5|archperm, exit masks (ARCHPERM)
+		8|archperm, dummy at entry (ENTRY)
+		7|2023 design, dummy context (2023)
+		6|stock kernel, prefix (PREFIX)
+	PANELS
+}
+
 HEIGHT=$((230 + 16 * NWL * NSETS / 2 + 14 * NSETS))
-caption="Bars: share of the exit-filter walks each mask would skip, the 2023 design would spare with a dummy context, or a stock kernel ends at once behind the never,exit prefix (auditskip whatif and advise --never-prefix, offline; rule sets as Debian's auditctl reads them)."
+caption="Bars: share of the exit-filter walks each mask would skip, archperm's entry form or the 2023 design would spare with a dummy context, or a stock kernel ends at once behind the never,exit prefix (auditskip whatif and advise --never-prefix, offline; rule sets as auditctl reads them)."
 caption2="A \"0\" at the axis: the design spares no walk. No bar and no \"0\": no value in the table"
 if [ "$MISSING" -gt 0 ]; then caption2+=" ($MISSING here)."; else caption2+=" (none here)."; fi
 
@@ -131,31 +155,7 @@ set bmargin at screen $(awk -v h="$HEIGHT" 'BEGIN { printf "%.4f", 110 / h }')
 set xlabel '% of walks skipped'
 unset key
 
-set lmargin at screen 0.205
-set rmargin at screen 0.341
-set title "the patch's aggregate mask (PATCH)" font ',11'
-plot $(series 3)
-
-set ytics ($blanks)
-set lmargin at screen 0.359
-set rmargin at screen 0.495
-set title 'the safe per-arch masks (ARCH)' font ',11'
-plot $(series 4)
-
-set lmargin at screen 0.513
-set rmargin at screen 0.649
-set title 'the safe perm-narrowed mask (PERM)' font ',11'
-plot $(series 5)
-
-set lmargin at screen 0.667
-set rmargin at screen 0.803
-set title '2023 design, dummy context (2023)' font ',11'
-plot $(series 7)
-
-set lmargin at screen 0.821
-set rmargin at screen 0.957
-set title 'stock kernel, never,exit prefix (PREFIX)' font ',11'
-plot $(series 6)
+$(panels)
 
 set label 1 $(q "$caption") at screen 0.01, screen $(awk -v h="$HEIGHT" 'BEGIN { printf "%.4f", 36 / h }') font ',9'
 set label 2 $(q "$caption2") at screen 0.01, screen $(awk -v h="$HEIGHT" 'BEGIN { printf "%.4f", 18 / h }') font ',9'

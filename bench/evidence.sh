@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `make evidence`: what the aggregate-mask skip would do for the rule sets
-# Debian's auditd ships, on real workloads, without loading them.
+# `make evidence`: what the aggregate-mask skip and the other designs would
+# do for the rule sets Debian's auditd ships and three public ones, on real
+# workloads, without loading them.
 #
 #   bench/evidence.sh [-o FILE]       markdown on stdout (and in FILE, with
 #                                     the chart beside it as FILE's .png,
@@ -12,9 +13,11 @@
 # own), tar and gzip of a tree and back, git operations on a clone of this
 # repository, a Python program hashing a tree, and nginx serving a file to
 # wrk over loopback (the server alone, by pid). Then `auditskip whatif`
-# predicts, for every example rules file with exit rules, the share of walks
-# the patch would skip, the share the perm-narrowed and per-arch masks would
-# skip, the rule entries those walks visit and the ns saved per syscall.
+# predicts, for every example rules file with exit rules (and the public
+# sets of tests/data/public), the share of walks the patch would skip, the
+# share the per-arch masks and the archperm design (patches/7.2-archperm)
+# would skip, the calls archperm's entry form would make dummy, the rule
+# entries those walks visit and the ns saved per syscall.
 # A subset is cross-checked: rule files this machine loads are loaded for
 # real, the tar workload counted with `auditskip --json`, and the count held
 # to the prediction (within 1%: the workload's own calls vary a little).
@@ -26,6 +29,7 @@
 #
 # The machine's rules and enabled flag are saved first and restored on exit
 # (bench/lib-audit.sh). Environment: RULES_DIR (default Debian's examples),
+# EVIDENCE_EXTRA (more rules files, default tests/data/public/*.rules),
 # EVIDENCE_CROSS (rule files to load for the cross-check, default
 # "21-no32bit 42-injection 43-module-load 71-networking"), EVIDENCE_CALIBRATION.
 set -euo pipefail
@@ -35,6 +39,7 @@ COMMAND="$0${*:+ $*}"
 
 bench_parse_args "$@"
 RULES_DIR=${RULES_DIR:-/usr/share/doc/auditd/examples/rules}
+EVIDENCE_EXTRA=${EVIDENCE_EXTRA-$(echo tests/data/public/*.rules)}
 EVIDENCE_CROSS=${EVIDENCE_CROSS:-"21-no32bit 42-injection 43-module-load 71-networking"}
 W=$BENCH_TMP
 PNG=${OUTFILE:+${OUTFILE%.md}.png}
@@ -160,14 +165,18 @@ done
 # ------------------------------------------------------------- what-ifs ---
 # One TSV line per rule set and workload:
 # set workload exit_rules mask_bits calls walks skippable arch perm visits saved_ns
-#     walks_2023 saved_2023 prefix_walks prefix_ns rewrite_ns
+#     walks_2023 saved_2023 saved_archperm contexts_entry saved_entry
+#     prefix_walks prefix_ns rewrite_ns
 # (walks_2023, saved_2023: the walks the 2023 design gives a dummy context
-# and what it saves, from whatif's designs; the last three from `advise
+# and what it saves; saved_archperm: what archperm's exit form saves on the
+# `perm` walks; contexts_entry, saved_entry: the calls its entry form makes
+# dummy and what that form saves, all from whatif's designs; the last three
+# from `advise
 # --never-prefix --profile`: the walks the never,exit prefix ends on a stock
 # kernel, what it saves, and what the patch saves under advise's rewrite of
 # the set)
 : >"$W/table.tsv"
-for f in "$RULES_DIR"/*.rules; do
+for f in "$RULES_DIR"/*.rules $EVIDENCE_EXTRA; do
 	set_name=$(basename "$f" .rules)
 	# Each set as written (--keep-refused: a rule on a directory this host
 	# lacks stays in, as on the hosts the set is for).
@@ -187,7 +196,10 @@ for f in "$RULES_DIR"/*.rules; do
 		paste <(jq -r --arg s "$set_name" --arg w "$w" '[$s, $w, .exit_rules, .mask_bits,
 			([.syscalls[].calls] | add), .walks, .skippable_walks, .skippable_arch_mask,
 			.skippable_perm_mask, .needless_rule_visits, .saved_ns,
-			(.designs[] | select(.design == "2023") | .walks, .saved_ns)] | @tsv' "$W/$set_name.$w.json") \
+			(.designs[] | select(.design == "2023") | .walks, .saved_ns),
+			(.designs[] | select(.design == "archperm") | .saved_ns),
+			(.designs[] | select(.design == "archperm-entry") | .dummy_contexts, .saved_ns)] | @tsv' \
+			"$W/$set_name.$w.json") \
 			<(jq -r '[.prediction.walks_ended_by_prefix, .prediction.prefix_ns,
 			.prediction.patch_rewrite_ns] | @tsv' "$W/$set_name.$w.prefix.json") >>"$W/table.tsv"
 	done
@@ -222,12 +234,12 @@ auditctl -D >/dev/null
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }'; }
 per() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b ? a / b : 0 }'; }
 report() {
-	echo "# What the aggregate-mask skip would do for Debian's shipped rule sets"
+	echo "# What the aggregate-mask skip and the other designs would do for real rule sets"
 	echo
 	echo "Run $STARTED with \`$COMMAND\` (\`make evidence\`)."
 	echo
 	echo "- uname -r: \`$(uname -r)\`; $(nproc) CPUs; auditskip $(cat VERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-	echo "- rule sets: every file of \`$RULES_DIR\` with exit rules, read with \`auditskip rules --file\` (nothing loaded)"
+	echo "- rule sets: every file of \`$RULES_DIR\` with exit rules${EVIDENCE_EXTRA:+, and $EVIDENCE_EXTRA}, read with \`auditskip rules --file\` (nothing loaded)"
 	echo "- workloads, each profiled once with no rule loaded (\`auditskip profile -m tracepoint\`):"
 	for w in $WORKLOADS; do
 		echo "  - $w: ${WHAT[$w]}, $(jq '[.syscalls[].calls] | add' "$W/$w.prof") calls"
@@ -240,19 +252,23 @@ report() {
 	echo
 	echo "## Per rule set and workload"
 	echo
-	echo "PATCH: walks the patch's aggregate mask would skip; ARCH, PERM: the same under the safe"
-	echo "per-arch and perm-narrowed masks; VISITS: rule entries the patch's skippable walks visit,"
+	echo "PATCH: walks the patch's aggregate mask would skip; ARCH: the same under one aggregate per"
+	echo "arch; ARCHPERM: under the archperm design's exit masks (per arch, perm= rules that name every"
+	echo "syscall narrowed to their classes: patches/7.2-archperm/0001, doc/upstream.md), AP NS the ns it"
+	echo "saves per syscall; ENTRY: the calls its entry form (0002) gives a dummy context, ENTRY NS what"
+	echo "that form saves per syscall; VISITS: rule entries the patch's skippable walks visit,"
 	echo "per syscall; NS: ns saved per syscall. PREFIX: walks a stock kernel ends at once behind"
 	echo "\`advise --never-prefix\`'s never,exit rules (doc/never-prefix.md); PREFIX NS: ns it saves per"
 	echo "syscall today; BEST NS: ns the patch saves per syscall under advise's rewrite of the set."
 	echo "2023, 2023 NS: the walks the 2023 design (a dummy context at entry, doc/profiles.md) spares"
 	echo "and the ns it saves per syscall, the context's fixed cost included."
 	echo
-	echo "| rule set | exit rules | mask bits | workload | walks | PATCH | ARCH | PERM | VISITS | NS | 2023 | 2023 NS | PREFIX | PREFIX NS | BEST NS |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-	while IFS=$'\t' read -r s w er mb calls walks sk ar pe vi ns w23 ns23 pw pns bns; do
-		printf '| %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s | %s%% | %s | %s%% | %s | %s |\n' "$s" "$er" "$mb" "$w" "$walks" \
+	echo "| rule set | exit rules | mask bits | workload | walks | PATCH | ARCH | ARCHPERM | AP NS | ENTRY | ENTRY NS | VISITS | NS | 2023 | 2023 NS | PREFIX | PREFIX NS | BEST NS |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	while IFS=$'\t' read -r s w er mb calls walks sk ar pe vi ns w23 ns23 nsap ctxe nse pw pns bns; do
+		printf '| %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s%% | %s | %s | %s | %s%% | %s | %s%% | %s | %s |\n' "$s" "$er" "$mb" "$w" "$walks" \
 			"$(pct "$sk" "$walks")" "$(pct "$ar" "$walks")" "$(pct "$pe" "$walks")" \
+			"$(per "${nsap:-0}" "$calls")" "$(pct "${ctxe:-0}" "$walks")" "$(per "${nse:-0}" "$calls")" \
 			"$(per "$vi" "$calls")" "$(per "$ns" "$calls")" \
 			"$(pct "${w23:-0}" "$walks")" "$(per "${ns23:-0}" "$calls")" \
 			"$(pct "${pw:-0}" "$walks")" "$(per "${pns:-0}" "$calls")" "$(per "${bns:-0}" "$calls")"
@@ -262,6 +278,12 @@ report() {
 	echo
 	awk -F'\t' '$7 == 0 { z[$1]++ } END { for (s in z) print s }' "$W/table.tsv" | sort | while read -r s; do
 		echo "- $s: $(jq -r '.skip_blockers.patch | "the fewest rules whose removal or narrowing lets the skip fire (\(.rule_count)): " + ([.rules[].text] | join("; ")) + "; without them the mask has \(.mask_bits_without) bits"' "$W/$s.rules.json")"
+	done
+	echo
+	echo "## Where archperm does nothing"
+	echo
+	awk -F'\t' '$9 == 0 { z[$1]++ } END { for (s in z) print s }' "$W/table.tsv" | sort | while read -r s; do
+		echo "- $s: $(jq -r '.skip_blockers.perm_narrowed | "the fewest rules whose removal or narrowing lets it fire (\(.rule_count)): " + ([.rules[].text] | join("; ")) + "; without them the mask has \(.mask_bits_without) bits"' "$W/$s.rules.json")"
 	done
 	echo
 	echo "## Where the time goes"
