@@ -157,14 +157,14 @@ unpack() {
 KIND=
 KERNELVERSION=$(make -s -C "$TREE" kernelversion)
 
-# revert_patches: back to the source as shipped.
+# revert_patches: back to the source as shipped, last applied first.
 revert_patches() {
 	local p
 	[ -d "$APPLIED" ] || return 0
 	for p in $(ls "$APPLIED" | sort -r); do
-		log "reverting $p"
+		log "reverting ${p#*-}"
 		if ! patch -p1 -R -s -d "$TREE" <"$APPLIED/$p"; then
-			log "cannot revert $p: unpacking the source again"
+			log "cannot revert ${p#*-}: unpacking the source again"
 			unpack
 			return 0
 		fi
@@ -173,10 +173,21 @@ revert_patches() {
 	rmdir "$APPLIED"
 }
 
-# apply_patches FILE...: the tree with exactly these patches applied.
+# applied_names FILE...: what $APPLIED holds once FILE... are applied: each
+# name behind its place in the order (a design's 0001 follows the series'
+# 0002, and must be reverted before it).
+applied_names() {
+	local i=0 p
+	for p in "$@"; do
+		printf '%02d-%s\n' $i "$(basename "$p")"
+		i=$((i + 1))
+	done
+}
+
+# apply_patches FILE...: the tree with exactly these patches applied, in order.
 apply_patches() {
-	local p
-	if [ -d "$APPLIED" ] && [ "$(cd "$APPLIED" && ls)" = "$(for p in "$@"; do basename "$p"; done)" ] &&
+	local p i=0
+	if [ -d "$APPLIED" ] && [ "$(ls "$APPLIED")" = "$(applied_names "$@")" ] &&
 		[ "$(cat "$APPLIED"/*)" = "$(cat "$@")" ]; then
 		return 0
 	fi
@@ -185,7 +196,8 @@ apply_patches() {
 	for p in "$@"; do
 		log "applying $(basename "$p")"
 		patch -p1 -s -N -d "$TREE" <"$p" || die "$(basename "$p") does not apply to $SRC_PKG $SRC_VER"
-		cp "$p" "$APPLIED/"
+		cp "$p" "$APPLIED/$(applied_names "$@" | sed -n "$((i + 1))p")"
+		i=$((i + 1))
 	done
 }
 
