@@ -246,7 +246,7 @@ report() {
 	done
 	echo "- perm-narrowed masks: $(jq -r .perm_classes "$W/30-stig.build.json")"
 	echo "- predictions: \`auditskip whatif --file FILE --profile PROFILE --json\`, priced by this"
-	echo "  machine's calibration (\`auditskip calibrate\`): $(jq -r '"\(.ns_per_entry * 100 | round / 100) ns per visited entry (fit), an evaluation " + ([.evaluation_ns | to_entries[] | "\(.key) \(.value * 10 | round / 10)"] | join(", ")) + " ns"' "$CAL")"
+	echo "  machine's calibration (\`auditskip calibrate\`): $(jq -r '"\(.ns_per_entry * 100 | round / 100) ns per visited entry (fit), a full context \(.ns_context | round) ns, an evaluation " + ([.evaluation_ns | to_entries[] | "\(.key) \(.value * 10 | round / 10)"] | join(", ")) + " ns"' "$CAL")"
 	echo
 	echo "![share of walks skipped](${PNG##*/})"
 	echo
