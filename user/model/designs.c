@@ -27,7 +27,7 @@ const char *const design_records[NR_DESIGNS] = {
 	[DESIGN_ARCHPERM] =
 		"none: the context stays whole, only the walk no rule can match is skipped",
 	[DESIGN_ARCHPERM_ENTRY] =
-		"a record logged during a call it makes dummy (an LSM denial, seccomp's) comes without its SYSCALL record",
+		"a record logged during a call it makes dummy (an LSM denial, seccomp's) keeps its SYSCALL record but lacks the PATH records of names looked up before it",
 	[DESIGN_PREFIX] =
 		"a record logged during a call it names comes without its SYSCALL record (doc/never-prefix.md)",
 };

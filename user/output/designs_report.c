@@ -75,7 +75,7 @@ void designs_print(FILE *out, const struct design_savings *d, double seconds)
 				(unsigned long long)d->total_contexts[k]);
 	}
 	fprintf(out,
-		"  records: the series and archperm change none; 2023, archperm-entry and the\n"
-		"  prefix drop the SYSCALL record of a record logged without a rule during a\n"
-		"  call they cover.\n");
+		"  records: the series and archperm change none; 2023 and the prefix drop the\n"
+		"  SYSCALL record of a record logged without a rule during a call they cover,\n"
+		"  archperm-entry the PATH records of names the call looked up before it.\n");
 }
