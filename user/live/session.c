@@ -515,7 +515,7 @@ struct design_inputs {
 	struct kernel_classes classes; /* the tables', as the counts' perm-narrowed mask */
 };
 
-/* --per-rule: the three designs (designs.h) on the walks so far, under the rules now. */
+/* --per-rule: the designs (designs.h) on the walks so far, under the rules now. */
 static void compare_designs(struct session *ss)
 {
 	struct design_inputs *in = ss->design_inputs;

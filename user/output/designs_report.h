@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The three designs on the same walks (designs.h), as whatif and a counting run print them. */
+/* The designs on the same walks (designs.h), as whatif and a counting run print them. */
 #ifndef __DESIGNS_REPORT_H
 #define __DESIGNS_REPORT_H
 

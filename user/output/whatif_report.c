@@ -348,7 +348,7 @@ static void print_compared(FILE *out, const struct whatif_run *w)
 		a, b, b - a, (b - a) / 1e7);
 }
 
-/* The three designs on the same walks, side by side. */
+/* The designs on the same walks, side by side. */
 static void print_designs(FILE *out, const struct whatif_run *w)
 {
 	if (w->pred->walks_at_all)
