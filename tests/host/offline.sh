@@ -17,7 +17,7 @@ FULL=$OUT/auditskip
 OFFLINE=$OUT/auditskip-offline
 EXAMPLES=${EXAMPLES:-/usr/share/doc/auditd/examples/rules}
 PROFILE=fuzz/corpus/profile/seed.json
-select_tests "no-libbpf rules-same whatif-same whatif-compare shadowed" "$@"
+select_tests "no-libbpf rules-same whatif-same whatif-compare shadowed prefix-priced" "$@"
 
 for f in "$FULL" "$OFFLINE"; do
 	[ -x "$f" ] || die "no $f: run make all $OFFLINE"
@@ -145,6 +145,43 @@ test_shadowed() {
 	check_eq shadowed "$(as_nobody "$OFFLINE" rules --file "$TMP/prefixed.rules" --json |
 		jq -c '[(.shadowed_rules | length), (.may_shadow_rules | length)]')" "[0,0]" \
 		"30-stig behind advise's never,exit prefix: nothing shadowed"
+}
+
+# prefix-priced: without a profile, advise --never-prefix prices each walk
+# with the calibration. Behind nine openat rules and a dir= rule, a 2 ns
+# entry, a 5 ns dir check and a 30 ns match, a native walk it ends costs
+# 7 ns more (2 + 30 against 20 + 5): its rule is left out, and with no rule
+# left nothing is written (exit 1, an older file it wrote removed); with a
+# 15 ns match it saves 8 ns, less than the 17 it still costs: written, and
+# said to be unlikely to pay.
+test_prefix_priced() {
+	local f=$TMP/ten.rules out=$TMP/priced.rules m rc
+	for m in 1 2 3 4 5 6 7 8 9; do
+		echo "-a always,exit -F arch=b64 -S openat -F uid=400000$m -k o"
+	done >"$f"
+	echo '-a always,exit -S all -F dir=/etc -F perm=wa -k etc' >>"$f"
+	for m in 15 30; do
+		printf '{"schema":1,"ns_per_entry":2,"ns_context":200,"rules_used":64,"kernel":"k","when":1,"evaluation_ns":{"arch":10,"uid":5,"dir":5,"arch_pass":15,"match":%s}}\n' \
+			$m >"$TMP/cal$m.json"
+	done
+	chmod 644 "$f" "$TMP"/cal*.json
+	"$FULL" advise --file "$f" --never-prefix --calibration "$TMP/cal15.json" -o "$out" \
+		>"$TMP/p15.txt" 2>&1
+	rc=$?
+	check_eq prefix-priced "$rc $(grep -c '^-a never,exit -F arch=b64' "$out" 2>/dev/null)" "0 1" \
+		"a prefix that saves a walk it ends something is written"
+	check_eq prefix-priced "$(grep -c '^Unlikely to pay: a walk it ends saves 8.0 ns, less than the 17.0 ns' "$TMP/p15.txt")" 1 \
+		"and said to be unlikely to pay"
+	"$FULL" advise --file "$f" --never-prefix --calibration "$TMP/cal30.json" -o "$out" \
+		>"$TMP/p30.txt" 2>&1
+	rc=$?
+	check_eq prefix-priced "$rc $([ -e "$out" ] && echo kept || echo gone)" "1 gone" \
+		"a prefix whose every line is a loss: exit 1, the older file removed"
+	check_eq prefix-priced "$(grep -c '^  x86_64  no rule: a walk it would end costs 7.0 ns more on average' "$TMP/p30.txt")" 1 \
+		"the native line is named a loss with its cost"
+	check_eq prefix-priced "$("$FULL" advise --file "$f" --never-prefix --calibration "$TMP/cal30.json" --json |
+		jq -c '[.prefix_rules, .written, .priced_without_profile.arches.x86_64.rule_left_out_costs_ns]')" \
+		"[0,null,7]" "JSON: no rule, nothing written, the line's cost"
 }
 
 for name in $SELECTED; do

@@ -357,6 +357,81 @@ static void test_fit_leaves_unpaid_rule_out(void **state)
 	ruleset_free(&rs);
 }
 
+/* Nine openat rules and a dir= rule on every syscall: ten exit rules. */
+static const char ten_rules[] =
+	"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000002 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000003 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000004 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000005 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000006 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000007 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000008 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000009 -k o\n"
+	"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n";
+
+/*
+ * Without a profile, each walk priced once: a native walk the prefix ends
+ * saves its ten visits and the dir rule's evaluation less the prefix
+ * entry's visit and match; one it does not end pays two visits. A match
+ * dearer than the walk it ends makes the rule a loss, left out; one that
+ * leaves less saved than it costs makes the prefix unlikely to pay.
+ */
+static void test_priced_without_profile(void **state)
+{
+	struct calibration c = { .ns_per_entry = 2.0 };
+	struct never_prefix_price pr;
+	struct never_prefix p;
+	struct ruleset rs;
+
+	(void)state;
+	read_set(ten_rules, &rs);
+
+	/* Visits alone: 10 entries cut to 1 (18 ns saved), 2 more visited (4 ns). */
+	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(never_prefix_price(&p, &rs, &c, &pr), 0);
+	assert_int_equal(p.rules, 2);
+	assert_false(pr.evaluations_priced);
+	assert_float_equal(pr.ended_ns[ARCH_NATIVE], 18.0, 1e-9);
+	assert_float_equal(pr.ended_min_ns[ARCH_NATIVE], 18.0, 1e-9);
+	assert_float_equal(pr.passed_ns, 4.0, 1e-9);
+	assert_float_equal(pr.break_even, 4.0 / 22.0, 1e-9);
+	assert_false(pr.unlikely);
+	assert_false(pr.lost[ARCH_NATIVE]);
+	never_prefix_free(&p);
+
+	c.eval_measured[EVAL_ARCH] = c.eval_measured[EVAL_ARCH_PASS] = true;
+	c.eval_measured[EVAL_UID] = c.eval_measured[EVAL_DIR] = true;
+	c.eval_measured[EVAL_MATCH] = true;
+	c.ns_eval[EVAL_ARCH] = 10;
+	c.ns_eval[EVAL_UID] = 5;
+	c.ns_eval[EVAL_ARCH_PASS] = 15;
+	c.ns_eval[EVAL_DIR] = 5;
+
+	/* A walk it ends: 20 + 5 before, 2 + 15 behind it: 8 saved, 17 still paid. */
+	c.ns_eval[EVAL_MATCH] = 15;
+	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(never_prefix_price(&p, &rs, &c, &pr), 0);
+	assert_true(pr.evaluations_priced);
+	assert_false(pr.lost[ARCH_NATIVE]);
+	assert_true(p.nnamed[ARCH_NATIVE] > 0);
+	assert_float_equal(pr.ended_ns[ARCH_NATIVE], 8.0, 1e-9);
+	assert_float_equal(pr.ended_cost_ns[ARCH_NATIVE], 17.0, 1e-9);
+	assert_true(pr.unlikely);
+	never_prefix_free(&p);
+
+	/* 2 + 30 behind it against 25: a loss on every walk it ends, no rule written. */
+	c.ns_eval[EVAL_MATCH] = 30;
+	never_prefix_build(&rs, &kc, &p);
+	assert_int_equal(never_prefix_price(&p, &rs, &c, &pr), 0);
+	assert_true(pr.lost[ARCH_NATIVE]);
+	assert_float_equal(pr.lost_ns[ARCH_NATIVE], 7.0, 1e-9);
+	assert_int_equal(p.nnamed[ARCH_NATIVE], 0);
+	assert_int_equal(p.rules, !pr.lost[ARCH_COMPAT]);
+	never_prefix_free(&p);
+	ruleset_free(&rs);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +443,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_prefix_replaced),
 		cmocka_unit_test(test_prediction_priced),
 		cmocka_unit_test(test_fit_leaves_unpaid_rule_out),
+		cmocka_unit_test(test_priced_without_profile),
 	};
 
 	kernel_classes_from_tables(&kc);

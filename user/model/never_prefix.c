@@ -384,6 +384,90 @@ int never_prefix_slot_savings(const struct never_prefix *p, const struct ruleset
 	return 0;
 }
 
+/*
+ * Per arch with a rule, what the walks it ends save (mean, least, most), and
+ * the mean a native walk it does not end pays.
+ */
+static int price_walks(const struct never_prefix *p, const struct ruleset *rs,
+		       const struct calibration *c, struct never_prefix_price *out)
+{
+	struct audit_rule prefix[NR_ARCHES];
+	struct rule_field arch[NR_ARCHES];
+	unsigned int passed = 0;
+	struct ruleset with;
+
+	if (prefixed_set(rs, p, prefix, arch, &with))
+		return -ENOMEM;
+	out->passed_ns = 0;
+	for (int a = 0; a < NR_ARCHES; a++) {
+		int machine = audit_elf_to_machine(p->arch_elf[a]);
+		unsigned int ended = 0;
+
+		out->ended_ns[a] = out->ended_min_ns[a] = out->ended_max_ns[a] = 0;
+		out->ended_cost_ns[a] = 0;
+		if (!p->arch_elf[a])
+			continue;
+		for (unsigned int nr = 0; nr < MASK_SYSCALL_BITS; nr++) {
+			double d, behind;
+
+			if (!syscall_table_name(nr, machine))
+				continue;
+			behind = walk_cost_ns(c, &with, p->arch_elf[a], nr);
+			d = walk_cost_ns(c, rs, p->arch_elf[a], nr) - behind;
+			if (p->nnamed[a] && mask_test(p->named[a], nr)) {
+				out->ended_cost_ns[a] += behind;
+				if (!ended++ || d < out->ended_min_ns[a])
+					out->ended_min_ns[a] = d;
+				if (ended == 1 || d > out->ended_max_ns[a])
+					out->ended_max_ns[a] = d;
+				out->ended_ns[a] += d;
+			} else if (a == ARCH_NATIVE) {
+				out->passed_ns -= d;
+				passed++;
+			}
+		}
+		if (ended) {
+			out->ended_ns[a] /= ended;
+			out->ended_cost_ns[a] /= ended;
+		}
+	}
+	if (passed)
+		out->passed_ns /= passed;
+	free(with.rules);
+	return 0;
+}
+
+int never_prefix_price(struct never_prefix *p, const struct ruleset *rs,
+		       const struct calibration *c, struct never_prefix_price *out)
+{
+	double ended;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->evaluations_priced = calibration_prices_evaluations(c);
+	out->ns_context = c->ns_context;
+	err = price_walks(p, rs, c, out);
+	for (int a = 0; a < NR_ARCHES && !err; a++) {
+		if (!p->nnamed[a] || out->ended_ns[a] > 0)
+			continue;
+		out->lost[a] = true;
+		out->lost_ns[a] = -out->ended_ns[a];
+		out->lost_min_ns[a] = out->ended_min_ns[a];
+		out->lost_max_ns[a] = out->ended_max_ns[a];
+		memset(p->named[a], 0, sizeof(syscall_mask));
+		p->nnamed[a] = 0;
+		p->rules--;
+		/* The other arch's walks no longer visit it. */
+		err = price_walks(p, rs, c, out);
+	}
+	ended = out->ended_ns[ARCH_NATIVE];
+	if (!err && p->nnamed[ARCH_NATIVE] && ended + out->passed_ns > 0) {
+		out->break_even = out->passed_ns / (ended + out->passed_ns);
+		out->unlikely = ended <= out->passed_ns || ended < out->ended_cost_ns[ARCH_NATIVE];
+	}
+	return err;
+}
+
 /* What prefix `p` saves on the walks of `before`, into *ns. 0 or -ENOMEM. */
 static int prefix_saving(const struct never_prefix *p, const struct ruleset *rs,
 			 const struct prediction *before, const struct calibration *c, double *ns)

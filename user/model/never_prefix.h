@@ -72,12 +72,54 @@ struct never_prefix {
 };
 
 /*
- * Without a profile, counting rule visits alone: the share of the exit
- * walks that must be of syscalls the prefix names for it to pay (a walk it
- * ends visits one entry instead of every exit rule; every other walk
- * visits its entries first). 0 when it writes no rule.
+ * Counting rule visits alone: the share of the exit walks that must be of
+ * syscalls the prefix names for it to pay (a walk it ends visits one entry
+ * instead of every exit rule; every other walk visits its entries first).
+ * 0 when it writes no rule.
  */
 double never_prefix_break_even(const struct never_prefix *p);
+
+/*
+ * Without a profile: the prefix priced walk by walk with the calibration
+ * on the set's rules (visits on the latency curve, evaluations by field
+ * kind, as with a profile), each syscall counted once, the workload's mix
+ * unknown.
+ */
+struct never_prefix_price {
+	/* Per arch: what a walk its rule ends saves, over the syscalls it names. */
+	double ended_ns[NR_ARCHES]; /* the mean */
+	double ended_min_ns[NR_ARCHES], ended_max_ns[NR_ARCHES];
+	double ended_cost_ns[NR_ARCHES]; /* the mean such a walk still costs: entries and match */
+	/*
+	 * Per arch: a rule left out, as a walk it ends saves nothing on average
+	 * (each other walk pays for it too); lost_ns: what such a walk costs
+	 * more behind it on average, lost_min_ns and lost_max_ns the savings'
+	 * range by syscall (below 0: a cost).
+	 */
+	bool lost[NR_ARCHES];
+	double lost_ns[NR_ARCHES], lost_min_ns[NR_ARCHES], lost_max_ns[NR_ARCHES];
+	/* The mean cost of a native walk it does not end (the prefix entries visited first). */
+	double passed_ns;
+	/* The share of native walks it must end to pay (passed / (ended + passed)); 0: none. */
+	double break_even;
+	/*
+	 * A native walk it ends saves no more than one it does not end pays
+	 * (it pays only where most walks are of its syscalls), or less than the
+	 * prefix's own entries and match cost it (a small error in either
+	 * price turns the saving into a cost).
+	 */
+	bool unlikely;
+	bool evaluations_priced; /* the calibration priced evaluations, not visits alone */
+	double ns_context; /* what an audited call's context costs (calibration), 0: unknown */
+};
+
+/*
+ * Prices prefix `p` for `rs` as above, and leaves out each arch's rule
+ * whose walks it ends save nothing on average (a loss judged without the
+ * workload's mix). 0 or -ENOMEM.
+ */
+int never_prefix_price(struct never_prefix *p, const struct ruleset *rs,
+		       const struct calibration *c, struct never_prefix_price *out);
 
 /* The syscalls left out for the records they log (NULL-terminated), and why. */
 extern const char *const never_prefix_left_out_names[];

@@ -103,8 +103,46 @@ static json_object *prediction_json(const struct never_prefix_prediction *pp, co
 	return o;
 }
 
+static json_object *price_json(const struct never_prefix *p, const struct never_prefix_price *pr,
+			       const char *calib_from)
+{
+	json_object *o = json_object_new_object(), *arches = json_object_new_object();
+
+	add_str_or_null(o, "calibration", calib_from);
+	json_object_object_add(o, "evaluations_priced",
+			       json_object_new_boolean(pr->evaluations_priced));
+	for (int a = 0; a < NR_ARCHES; a++) {
+		json_object *e;
+
+		if (!p->arch_elf[a])
+			continue;
+		e = json_object_new_object();
+		json_object_object_add(e, "ended_walk_saves_ns",
+				       p->nnamed[a] ? json_rounded(pr->ended_ns[a], 2) : NULL);
+		json_object_object_add(e, "ended_walk_saves_min_ns",
+				       p->nnamed[a] ? json_rounded(pr->ended_min_ns[a], 2) : NULL);
+		json_object_object_add(e, "ended_walk_saves_max_ns",
+				       p->nnamed[a] ? json_rounded(pr->ended_max_ns[a], 2) : NULL);
+		json_object_object_add(e, "rule_left_out_costs_ns",
+				       pr->lost[a] ? json_rounded(pr->lost_ns[a], 2) : NULL);
+		json_object_object_add(e, "ended_walk_costs_ns",
+				       p->nnamed[a] ? json_rounded(pr->ended_cost_ns[a], 2) : NULL);
+		json_object_object_add(arches, arch_name(a), e);
+	}
+	json_object_object_add(o, "arches", arches);
+	json_object_object_add(o, "passed_walk_costs_ns", json_rounded(pr->passed_ns, 2));
+	json_object_object_add(o, "break_even_share",
+			       pr->break_even > 0 ? json_rounded(pr->break_even, 3) : NULL);
+	json_object_object_add(o, "unlikely_to_pay",
+			       json_object_new_boolean(pr->unlikely || !p->rules));
+	json_object_object_add(o, "ns_context",
+			       pr->ns_context > 0 ? json_rounded(pr->ns_context, 1) : NULL);
+	return o;
+}
+
 static void report_json(FILE *out, const struct never_prefix *p,
 			const struct never_prefix_prediction *pp, const char *profile,
+			const struct never_prefix_price *price, const char *calib_from,
 			const struct never_prefix_classes *classes, const char *output)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array(), *names;
@@ -135,6 +173,8 @@ static void report_json(FILE *out, const struct never_prefix *p,
 	if (pp)
 		json_object_object_add(o, "prediction",
 				       prediction_json(pp, profile, p->watch_rules));
+	json_object_object_add(o, "priced_without_profile",
+			       price ? price_json(p, price, calib_from) : NULL);
 	print_json(out, o);
 	free(line);
 }
@@ -225,12 +265,85 @@ static void report_keepers(FILE *out, const struct never_prefix *p)
 	}
 }
 
+/* A signed saving in words: "a saving of 3.1 ns", or as a cost. */
+static const char *saving_words(double ns, char *buf, size_t size)
+{
+	snprintf(buf, size, "a %s of %.1f ns", ns < 0 ? "cost" : "saving", ns < 0 ? -ns : ns);
+	return buf;
+}
+
+/* "from a cost of 11.5 ns to a saving of 37.6 ns", or "the same for each". */
+static const char *range_words(double lo, double hi, char *buf, size_t size)
+{
+	char a[48], b[48];
+
+	if (hi - lo < 0.05)
+		snprintf(buf, size, "the same for each");
+	else
+		snprintf(buf, size, "from %s to %s", saving_words(lo, a, sizeof(a)),
+			 saving_words(hi, b, sizeof(b)));
+	return buf;
+}
+
+/* Without a profile: the prefix priced walk by walk, and whether it is likely to pay. */
+static void report_price(FILE *out, const struct never_prefix *p,
+			 const struct never_prefix_price *pr, const char *calib_from)
+{
+	const double ended = pr->ended_ns[ARCH_NATIVE];
+	char mean[48], range[112];
+
+	if (calib_from)
+		fprintf(out, "\nPriced without a profile, each syscall once, with %s (%s):\n",
+			calib_from,
+			pr->evaluations_priced ? "rule visits and field evaluations priced" :
+						 "rule visits priced, no evaluations");
+	else
+		fprintf(out,
+			"\nPriced without a profile, each syscall once, with the series' 2.8 ns an entry and\n"
+			"no evaluation prices (no calibration here: auditskip calibrate measures them):\n");
+	for (int a = 0; a < NR_ARCHES; a++) {
+		if (!p->nnamed[a])
+			continue;
+		fprintf(out, "  %s walks it ends: %s on average (by syscall: %s)\n", arch_name(a),
+			saving_words(pr->ended_ns[a], mean, sizeof(mean)),
+			range_words(pr->ended_min_ns[a], pr->ended_max_ns[a], range,
+				    sizeof(range)));
+	}
+	fprintf(out,
+		"  %s walks it does not end: a cost of %.1f ns on average (they visit the prefix first)\n",
+		arch_name(ARCH_NATIVE), pr->passed_ns);
+	if (!p->nnamed[ARCH_NATIVE])
+		return;
+	if (pr->break_even > 0)
+		fprintf(out,
+			"  it pays only where more than %.0f%% of the %s walks are of the syscalls it names\n",
+			100 * pr->break_even, arch_name(ARCH_NATIVE));
+	if (ended <= pr->passed_ns)
+		fprintf(out,
+			"Unlikely to pay: a walk it ends saves no more than one it does not end costs.\n");
+	else if (pr->unlikely)
+		fprintf(out,
+			"Unlikely to pay: a walk it ends saves %.1f ns, less than the %.1f ns its own entries\n"
+			"and match cost that walk, so a small error in either price turns the saving into a cost.\n",
+			ended, pr->ended_cost_ns[ARCH_NATIVE]);
+	if (pr->ns_context > 0 && ended > 0)
+		fprintf(out,
+			"A walk it ends saves %.1f%% of the %.0f ns an audited call's context costs here.\n",
+			100 * ended / pr->ns_context, pr->ns_context);
+	fprintf(out,
+		"Profile a typical workload (auditskip profile) and pass it with --profile to\n"
+		"price the prefix on that mix, and to leave out a line the mix does not pay for.\n");
+}
+
 void never_prefix_report(FILE *out, const struct never_prefix *p,
 			 const struct never_prefix_prediction *pp, const char *profile,
+			 const struct never_prefix_price *price, const char *calib_from,
 			 const struct never_prefix_classes *classes, const char *output, bool json)
 {
+	char range[112];
+
 	if (json) {
-		report_json(out, p, pp, profile, classes, output);
+		report_json(out, p, pp, profile, price, calib_from, classes, output);
 		return;
 	}
 	if (p->refused) {
@@ -241,7 +354,16 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 	for (int a = 0; a < NR_ARCHES; a++) {
 		if (!p->arch_elf[a])
 			continue;
-		if (p->unpaid[a])
+		if (price && price->lost[a])
+			fprintf(out,
+				"  %-7s no rule: a walk it would end costs %.1f ns more on average\n"
+				"          behind it (by syscall: %s), and\n"
+				"          every walk it does not end pays to visit it; %u syscalls some rule can match\n",
+				arch_name(a), price->lost_ns[a],
+				range_words(price->lost_min_ns[a], price->lost_max_ns[a], range,
+					    sizeof(range)),
+				p->can_match[a]);
+		else if (p->unpaid[a])
 			fprintf(out,
 				"  %-7s no rule: on the profile it would cost %.0f ns per second more than it\n"
 				"          saves (the other arch's walks, which it does not end, test it on\n"
@@ -268,6 +390,10 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 	if (!p->rules && pp && (p->unpaid[ARCH_NATIVE] || p->unpaid[ARCH_COMPAT]))
 		fprintf(out,
 			"On the profile no prefix rule saves more than it costs. Nothing written.\n");
+	else if (!p->rules && price && (price->lost[ARCH_NATIVE] || price->lost[ARCH_COMPAT]))
+		fprintf(out,
+			"Priced without a profile, no prefix rule saves the walks it ends anything on average.\n"
+			"Nothing written.\n");
 	else if (!p->rules)
 		fprintf(out,
 			"Every syscall can be matched by some rule: no prefix. Nothing written.\n");
@@ -277,11 +403,6 @@ void never_prefix_report(FILE *out, const struct never_prefix *p,
 			output, p->rules, p->rules == 1 ? "" : "s");
 	if (pp)
 		report_prediction(out, pp, profile, p->watch_rules);
-	else if (p->rules)
-		fprintf(out,
-			"Not priced without --profile: counting rule visits alone, it pays only where more\n"
-			"than %.0f%% of the exit walks are of the syscalls it names (such a walk visits 1\n"
-			"entry instead of %zu; every other walk visits the %u prefix entries first).\n"
-			"Profile a typical workload (auditskip profile) and pass it with --profile.\n",
-			100 * never_prefix_break_even(p), p->exit_rules, p->rules);
+	else if (price && p->rules)
+		report_price(out, p, price, calib_from);
 }
