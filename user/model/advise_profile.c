@@ -51,8 +51,20 @@ static __u64 field_checks(const struct ruleset *rs, const struct profile *p, __u
 	return total;
 }
 
+/* What the walks of prediction `pr` cost under `rs`, as whatif prices them. */
+static int walk_costs(const struct ruleset *rs, const struct prediction *pr,
+		      const struct profile *p, const struct calibration *c, struct rule_costs *out)
+{
+	static const __u64 no_walks[NR_COUNT_SLOTS];
+
+	return rule_costs_make(
+		rs, &(struct walk_tally){ .walks = pr->walks_at_all ? p->calls : no_walks }, c,
+		out);
+}
+
 int advise_predict(const struct ruleset *rs, const struct advice *a, const struct profile *p,
-		   const struct kernel_classes *kc, struct advise_prediction *ap)
+		   const struct kernel_classes *kc, const struct calibration *c,
+		   struct advise_prediction *ap)
 {
 	int err;
 
@@ -67,6 +79,10 @@ int advise_predict(const struct ruleset *rs, const struct advice *a, const struc
 		return -ENOMEM;
 	ap->total_checks_before = field_checks(rs, p, ap->checks_before);
 	ap->total_checks_after = field_checks(&ap->rewritten, p, ap->checks_after);
+	ap->evaluations_priced = calibration_prices_evaluations(c);
+	if (walk_costs(rs, &ap->before, p, c, &ap->costs_before) ||
+	    walk_costs(&ap->rewritten, &ap->after, p, c, &ap->costs_after))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -77,6 +93,8 @@ void advise_prediction_free(struct advise_prediction *ap)
 	ruleset_free(&ap->rewritten);
 	free(ap->checks_before);
 	free(ap->checks_after);
+	rule_costs_free(&ap->costs_before);
+	rule_costs_free(&ap->costs_after);
 }
 
 static double share(__u64 part, __u64 whole)
@@ -118,6 +136,7 @@ static void report_json(FILE *out, const struct advise_prediction *ap, const str
 {
 	const struct prediction *side[2] = { &ap->before, &ap->after };
 	const __u64 checks[2] = { ap->total_checks_before, ap->total_checks_after };
+	const struct rule_costs *costs[2] = { &ap->costs_before, &ap->costs_after };
 	const char *key[2] = { "as_loaded", "rewritten" };
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	char name[64];
@@ -135,8 +154,12 @@ static void report_json(FILE *out, const struct advise_prediction *ap, const str
 		json_object_object_add(e, "saved_ns",
 				       json_object_new_double(round(prediction_saved_ns(
 					       side[k], c, COUNTER_ID_skippable_walks))));
+		json_object_object_add(e, "walks_ns",
+				       json_object_new_double(round(costs[k]->walks_ns)));
 		json_object_object_add(o, key[k], e);
 	}
+	json_object_object_add(o, "evaluations_priced",
+			       json_object_new_boolean(ap->evaluations_priced));
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int s = order[i];
 		json_object *e = json_object_new_object();
@@ -193,7 +216,14 @@ void advise_prediction_report(FILE *out, const struct advise_prediction *ap,
 	fprintf(out, "  %-44s %11.3f ms %11.3f ms\n", "time the patch would save",
 		prediction_saved_ns(b, c, COUNTER_ID_skippable_walks) / 1e6,
 		prediction_saved_ns(a, c, COUNTER_ID_skippable_walks) / 1e6);
-	fprintf(out, "  (a field check's own cost depends on the rule's fields: not priced)\n");
+	fprintf(out, "  %-44s %11.3f ms %11.3f ms\n", "time the walks take on a stock kernel",
+		ap->costs_before.walks_ns / 1e6, ap->costs_after.walks_ns / 1e6);
+	fprintf(out, "  (%s)\n",
+		ap->evaluations_priced ?
+			"priced as whatif prices them: visits on the calibration's curve, each\n"
+			"  field check by its field's kind" :
+			"visits priced; field checks not: the calibration has no evaluation prices\n"
+			"  (auditskip calibrate measures them)");
 	fprintf(out, "  %-8s %-20s %10s %12s %12s %10s %10s\n", "ARCH", "SYSCALL", "CALLS",
 		"CHECKS NOW", "CHECKS NEW", "SKIP NOW", "SKIP NEW");
 	for (unsigned int i = 0; i < n && (int)i < top; i++) {
