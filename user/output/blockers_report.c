@@ -129,11 +129,12 @@ void print_skip_blockers(FILE *out, const struct ruleset *rs, bool always)
 		blockers_free(&b);
 		return;
 	}
-	fprintf(out,
-		"\nFewest exit rules that keep the skip from firing (exact: the rules naming the least-named syscall):\n");
-	/* The rules report says it before its own lists of syscalls. */
+	fprintf(out, "\n");
+	/* Before the heading, which its items follow at once; the rules report says it earlier. */
 	if (!always)
 		print_syscall_count_note(out);
+	fprintf(out,
+		"Fewest exit rules that keep the skip from firing (exact: the rules naming the least-named syscall):\n");
 	print_one(out, rs, &b);
 	blockers_free(&b);
 	for (int a = 0; a < NR_ARCHES; a++) {

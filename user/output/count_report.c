@@ -22,12 +22,28 @@ static double share(__u64 part, __u64 whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
-static unsigned int rules_naming(const struct ruleset *rs, unsigned int nr)
+/*
+ * The exit rules whose mask has nr's bit, as a walk of slot arch `arch`
+ * meets them: into *own those for its arch or every arch, which name its
+ * syscall; the rest are another arch's, naming that arch's syscall of the
+ * same number (the mask is arch-blind: the walk tests them too).
+ */
+static unsigned int rules_naming(const struct ruleset *rs, unsigned int arch, unsigned int nr,
+				 unsigned int *own)
 {
+	int machine = arch_machine(arch);
+	__u32 elf = machine >= 0 ? (__u32)audit_machine_to_elf(machine) : 0;
 	unsigned int n = 0;
 
-	for (size_t i = 0; i < rs->n; i++)
-		n += rule_on_exit_list(&rs->rules[i]) && mask_test(rs->rules[i].mask, nr);
+	*own = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct audit_rule *rule = &rs->rules[i];
+
+		if (!rule_on_exit_list(rule) || !mask_test(rule->mask, nr))
+			continue;
+		n++;
+		*own += !rule->arch_elf || rule->arch_elf == elf;
+	}
 	return n;
 }
 
@@ -803,23 +819,31 @@ static void print_top_syscalls(const struct report_ctx *r, const struct counts_s
 
 	if (!n)
 		return;
-	fprintf(out, "\nTop syscalls by skippable walks (RULES: exit rules naming it):\n");
+	fprintf(out,
+		"\nTop syscalls by skippable walks (RULES: exit rules naming it; + N as NAME (ARCH): another\n"
+		"arch's rules naming its syscall of that number, which the walk tests too):\n");
 	fprintf(out, "  %5s %-20s %12s %12s %7s %15s %6s\n", "NR", "SYSCALL", "WALKS", "SKIPPABLE",
 		"SHARE", "NEEDLESS VISITS", "RULES");
 	for (unsigned int i = 0; i < n && i < (unsigned int)r->top; i++) {
 		const struct scan_counts *c = &t->slot[order[i]];
-		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS;
-		char name[64];
+		unsigned int nr = order[i] % NR_SLOTS, arch = order[i] / NR_SLOTS, own, all;
+		unsigned int them = arch == ARCH_NATIVE ? ARCH_COMPAT : ARCH_NATIVE;
+		char name[64], other[64];
 
 		slot_name(arch, nr, name, sizeof(name));
 		if (arch != ARCH_NATIVE)
 			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (%s)",
 				 arch_name(arch));
-		fprintf(out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u\n", nr, name,
+		all = rules_naming(r->run->live.rules, arch, nr, &own);
+		fprintf(out, "  %5u %-20s %12llu %12llu %6.1f%% %15llu %6u", nr, name,
 			(unsigned long long)c->walks, (unsigned long long)c->skippable_walks,
 			share(c->skippable_walks, c->walks),
-			(unsigned long long)c->needless_rule_visits,
-			rules_naming(r->run->live.rules, nr));
+			(unsigned long long)c->needless_rule_visits, own);
+		if (all > own && arch_machine(them) >= 0) {
+			slot_name(them, nr, other, sizeof(other));
+			fprintf(out, " + %u as %s (%s)", all - own, other, arch_name(them));
+		}
+		fprintf(out, "\n");
 	}
 }
 
