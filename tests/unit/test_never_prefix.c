@@ -237,6 +237,19 @@ static void test_prefix_replaced(void **state)
 	ruleset_free(&rs);
 }
 
+/* Nine openat rules and a dir= rule on every syscall: ten exit rules. */
+static const char ten_rules[] =
+	"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000002 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000003 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000004 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000005 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000006 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000007 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000008 -k o\n"
+	"-a always,exit -F arch=b64 -S openat -F uid=4000009 -k o\n"
+	"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n";
+
 /*
  * Each ended walk saves its visits and evaluations less the prefix entry's;
  * every other walk pays the prefix entries it now visits first.
@@ -252,18 +265,7 @@ static void test_prediction_priced(void **state)
 	double compat_eval;
 
 	(void)state;
-	read_set(
-		"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000002 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000003 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000004 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000005 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000006 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000007 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000008 -k o\n"
-		"-a always,exit -F arch=b64 -S openat -F uid=4000009 -k o\n"
-		"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n",
-		&rs);
+	read_set(ten_rules, &rs);
 	never_prefix_build(&rs, &kc, &p);
 	assert_int_equal(p.rules, 2);
 	before.slot[getpid].walks = 1000;
@@ -356,19 +358,6 @@ static void test_fit_leaves_unpaid_rule_out(void **state)
 	assert_false(fitted.unpaid[ARCH_COMPAT]);
 	ruleset_free(&rs);
 }
-
-/* Nine openat rules and a dir= rule on every syscall: ten exit rules. */
-static const char ten_rules[] =
-	"-a always,exit -F arch=b64 -S openat -F uid=4000001 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000002 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000003 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000004 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000005 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000006 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000007 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000008 -k o\n"
-	"-a always,exit -F arch=b64 -S openat -F uid=4000009 -k o\n"
-	"-a always,exit -S all -F dir=/etc -F perm=wa -k etc\n";
 
 /*
  * Without a profile, each walk priced once: a native walk the prefix ends
