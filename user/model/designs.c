@@ -5,11 +5,15 @@
 #include <string.h>
 #include "model/designs.h"
 
+/* clang-format off: one per line */
 const char *const design_names[NR_DESIGNS] = {
-	[DESIGN_SERIES] = "series",	[DESIGN_2023] = "2023",
-	[DESIGN_ARCHPERM] = "archperm", [DESIGN_ARCHPERM_ENTRY] = "archperm-entry",
+	[DESIGN_SERIES] = "series",
+	[DESIGN_2023] = "2023",
+	[DESIGN_ARCHPERM] = "archperm",
+	[DESIGN_ARCHPERM_ENTRY] = "archperm-entry",
 	[DESIGN_PREFIX] = "prefix",
 };
+/* clang-format on */
 
 const char *const design_needs[NR_DESIGNS] = {
 	[DESIGN_SERIES] = "a kernel patch",
