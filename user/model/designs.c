@@ -5,7 +5,7 @@
 #include <string.h>
 #include "model/designs.h"
 
-/* clang-format off: one per line */
+/* clang-format off */
 const char *const design_names[NR_DESIGNS] = {
 	[DESIGN_SERIES] = "series",
 	[DESIGN_2023] = "2023",
