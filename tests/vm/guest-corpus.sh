@@ -55,9 +55,9 @@ run_mode() {
 	case " $OUTCOME_MODES " in
 	*" $3 "*)
 		# The patch's mask and the sharper what-if masks alike.
-		_mm="$(get "$T/$_id.flat" missed_matches) $(get "$T/$_id.flat" missed_arch_mask) $(get "$T/$_id.flat" missed_perm_mask)"
-		if [ "$_mm" != "0 0 0" ]; then
-			fail "corpus/$1/$2/$3" "missed matches (patch, arch, perm masks): $_mm"
+		_mm="$(get "$T/$_id.flat" missed_matches) $(get "$T/$_id.flat" missed_arch_mask) $(get "$T/$_id.flat" missed_perm_mask) $(get "$T/$_id.flat" missed_entry_mask)"
+		if [ "$_mm" != "0 0 0 0" ]; then
+			fail "corpus/$1/$2/$3" "missed matches (patch, arch, perm, entry masks): $_mm"
 			return 1
 		fi
 		;;
