@@ -42,8 +42,15 @@ for w in $(cat /proc/cmdline); do
 done
 
 # The patched kernel has the aggregate mask (patches/KVER/0002); the 2023
-# design's port counts rules per syscall (patches/KVER-2023).
-if grep -q ' audit_exit_syscalls$' /proc/kallsyms; then
+# design's port counts rules per syscall (patches/KVER-2023); the per-arch,
+# permission-aware masks (patches/KVER-archperm) keep audit_exit_masks, and
+# their entry form audit_entry_masks beside them. (The archperm kernels
+# carry the series too: their symbols are looked for first.)
+if grep -q ' audit_entry_masks$' /proc/kallsyms; then
+	VARIANT=archperm-entry
+elif grep -q ' audit_exit_masks$' /proc/kallsyms; then
+	VARIANT=archperm
+elif grep -q ' audit_exit_syscalls$' /proc/kallsyms; then
 	VARIANT=patched
 elif grep -q ' audit_count_syscall_rule$' /proc/kallsyms; then
 	VARIANT=design2023
@@ -53,17 +60,20 @@ fi
 
 # ---------------------------------------------------------------- helpers ---
 
-# per_syscall FLAT: "arch/nr:walks:skippable_walks" for every syscalls[]
-# entry (a syscall is its arch and number: i386's 20 is not x86_64's 20),
-# sorted, comma-separated.
+# per_syscall FLAT: "arch/nr:walks:skippable_walks:skippable_perm_mask:
+# skippable_entry_mask" for every syscalls[] entry (a syscall is its arch
+# and number: i386's 20 is not x86_64's 20), sorted, comma-separated. The
+# last two are what the archperm kernels' exit form and entry form would
+# spare (0 where this auditskip does not report them).
 per_syscall() {
 	awk -F= '
-		/^syscalls\.[0-9]+\.(nr|arch|walks|skippable_walks)=/ {
+		/^syscalls\.[0-9]+\.(nr|arch|walks|skippable_walks|skippable_perm_mask|skippable_entry_mask)=/ {
 			split($1, p, "."); v[p[2], p[3]] = $2; if (p[2] + 1 > n) n = p[2] + 1
 		}
 		END {
 			for (i = 0; i < n; i++)
-				print v[i, "arch"] "/" v[i, "nr"] ":" v[i, "walks"] ":" v[i, "skippable_walks"]
+				print v[i, "arch"] "/" v[i, "nr"] ":" v[i, "walks"] ":" v[i, "skippable_walks"] \
+					":" v[i, "skippable_perm_mask"] + 0 ":" v[i, "skippable_entry_mask"] + 0
 		}' "$1" |
 		sort -t/ -k1,1 -k2,2n | tr '\n' ',' | sed 's/,$//'
 }
@@ -90,6 +100,7 @@ measure() {
 	jlast "$T/$name.out" summary >"$f"
 	echo "VMTEST RESULT $name variant=$VARIANT rc=$rc mode=$(get $f mode)" \
 		"walks=$(get $f walks) skippable_walks=$(get $f skippable_walks)" \
+		"skippable_perm_mask=$(get $f skippable_perm_mask) skippable_entry_mask=$(get $f skippable_entry_mask)" \
 		"needless_rule_visits=$(get $f needless_rule_visits) exit_rules=$(get $f exit_rules)" \
 		"mask_bits=$(get $f mask_bits)" \
 		"getpid_walks=$(scget_arch $f x86_64 $NR_GETPID walks)" \
@@ -111,26 +122,35 @@ measure() {
 # skippable count S, in each mode, must equal the walks the patched kernel no
 # longer performs (compared on the host).
 
-# write_stig_file stig.advised|stig.prefixed: $T/FILE, 30-stig as `auditskip
-# advise` rewrites it or behind `advise --never-prefix`'s prefix (fitted to
-# the tar workload where the time boot has profiled it), unless written
-# already. Written once per boot, not at each load: advise loads BPF
+# write_stig_file SET.advised|SET.prefixed: $T/FILE, the real set SET
+# (stig, pci, ospp: set_file) as `auditskip advise` rewrites it or behind
+# `advise --never-prefix`'s prefix (fitted to the tar workload where the
+# time boot has profiled it), unless written already. Written once per boot, not at each load: advise loads BPF
 # programs to read the kernel's permission classes, and the kernel's
 # deferred teardown of them (on 7.2, some 80 us of each tar run that
 # followed) would be timed with the rules loaded next.
 write_stig_file() {
 	[ -s $T/$1 ] && return 0
 	case $1 in
-	stig.advised) _args= ;;
+	*.advised) _args= ;;
 	*) _args=--never-prefix
 	   [ -s $T/tar.prof ] && [ -s $T/calibration.json ] &&
 		_args="$_args --profile $T/tar.prof --calibration $T/calibration.json" ;;
 	esac
 	rules_reset
-	load_ruleset $RULES_DIR/30-stig.rules
+	load_ruleset $(set_file ${1%%.*})
 	auditskip advise $_args -o $T/$1.new >$T/$1.out 2>&1 ||
 		{ fail predict-$set "auditskip advise $_args: $(tail -n 1 $T/$1.out)"; rm -f $T/$1.new; return 1; }
 	mv $T/$1.new $T/$1
+}
+
+# set_file SET: Debian's example set the short name stands for.
+set_file() {
+	case $1 in
+	stig) echo $RULES_DIR/30-stig.rules ;;
+	pci) echo $RULES_DIR/30-pci-dss-v31.rules ;;
+	ospp) echo $RULES_DIR/30-ospp-v42.rules ;;
+	esac
 }
 
 # load_rules SET: one of the rule sets below; non-zero (after a FAIL line
@@ -206,6 +226,29 @@ load_rules() {
 			auditctl -a always,exit -F arch=b64 -S mount -S chroot -F uid=4300003 -k ab-mixed ||
 			{ fail predict-$set "could not add the rules"; return 1; }
 		;;
+	perm)
+		# One rule that names every syscall, narrowed by its permission
+		# classes only: the series' mask is full, the archperm masks
+		# count it per class (open-class syscalls kept: flags decide).
+		auditctl -a always,exit -F dir=$WL -F perm=rwxa -k ab-perm ||
+			{ fail predict-$set "could not add the perm rule"; return 1; }
+		;;
+	watch)
+		# A watch the workloads never touch (no record), and one exit
+		# rule that cannot match: the series skips all but openat, the
+		# entry form also gives a dummy context to what the watch's
+		# classes (write, attribute) leave out.
+		: >$WL/watched
+		auditctl -w $WL/watched -p wa -k ab-watch &&
+			auditctl -a always,exit -F arch=b64 -S openat -F uid=4000000 -k ab-watch ||
+			{ fail predict-$set "could not add the watch and its exit rule"; return 1; }
+		;;
+	arch32chmod)
+		# i386's chmod is 15, as x86_64's rt_sigreturn: the series' one
+		# mask sets the bit for both, the per-arch masks for i386 only.
+		auditctl -a always,exit -F arch=b32 -S chmod -F uid=4242 -k ab-a32c ||
+			{ fail predict-$set "could not add the b32 chmod rule"; return 1; }
+		;;
 	*)
 		fail predict-$set "unknown rule set $1"
 		return 1
@@ -216,17 +259,21 @@ load_rules() {
 
 # The other modes this kernel loads (guest-lib's MODES). On the unpatched
 # kernel each counts the same workload again (RESULT NAME@MODE), held on the
-# host, like filter-op, to the walks the patched kernel no longer makes.
+# host, like filter-op, to the walks the patched kernel no longer makes. On
+# archperm-entry too: those modes count a walk per syscall whose context is
+# not dummy at exit, so their drop from the unpatched kernel's is the
+# contexts the entry form made dummy.
 OTHER_MODES=$(echo $MODES | sed 's/filter-op *//')
 
 # measure_all NAME WORKLOAD...: NAME in filter-op mode, and on the unpatched
-# kernel NAME@MODE in each other mode; BEFORE_RUN (if set) runs before each.
+# and the archperm-entry kernel NAME@MODE in each other mode; BEFORE_RUN (if
+# set) runs before each.
 measure_all() {
 	_name=$1
 	shift
 	${BEFORE_RUN:-:}
 	measure $_name filter-op "$@"
-	[ $VARIANT = unpatched ] || return 0
+	case $VARIANT in unpatched | archperm-entry) ;; *) return 0 ;; esac
 	for _m in $OTHER_MODES; do
 		${BEFORE_RUN:-:}
 		measure $_name@$_m $_m "$@"
@@ -324,6 +371,25 @@ wl_ns() {
 	time_runs $TM_WL_RUNS sh -c "$WL_TAR_TIMED"
 }
 
+# The server-like workload: the guest kernels have no INET, so busybox
+# httpd serves in inetd mode (httpd -i), a request read from a file
+# (never a pipe: see WL_SH), a process started per request as inetd
+# starts one; a run is TM_HTTPD_REQS requests.
+TM_HTTPD_REQS=20
+TM_HTTPD_RUNS=10
+WL_HTTPD="i=0; while [ \$i -lt $TM_HTTPD_REQS ]; do httpd -i -h /tmp/www </tmp/wl/req >/dev/null; i=\$((i + 1)); done"
+httpd_setup() {
+	mkdir -p /tmp/www
+	head -c 4096 /bin/busybox | od -An -tx1 >/tmp/www/index.html
+	printf 'GET /index.html HTTP/1.0\r\nHost: vmtest\r\n\r\n' >/tmp/wl/req
+	sh -c "$WL_HTTPD" && httpd -i -h /tmp/www </tmp/wl/req | head -n 1 | grep -q ' 200 '
+}
+
+# httpd_ns: nanoseconds for TM_HTTPD_RUNS runs of the httpd workload.
+httpd_ns() {
+	time_runs $TM_HTTPD_RUNS sh -c "$WL_HTTPD"
+}
+
 # tm_load POINT: the rules of a time-model point (a rule count, stig,
 # stig-advised or stig-prefix).
 tm_load() {
@@ -332,6 +398,8 @@ tm_load() {
 	case "$1" in
 	0) ;;
 	stig | stig-advised | stig-prefix) load_rules $1 >/dev/null ;;
+	pci | ospp) load_ruleset $(set_file $1) >/dev/null ;;
+	pci-prefix | ospp-prefix) auditctl -R $T/${1%-prefix}.prefixed >/dev/null 2>&1 ;;
 	*) load_openat_rules $1 ;;
 	esac
 }
@@ -357,19 +425,31 @@ t_time() {
 			echo "VMTEST RESULT time-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|ns_empty_walk|ns_walk_call|points\.[0-9]+\.(rules|ns)|evaluation_ns\.[a-z_]+)=' | tr '\n' ' ')"
 		fi
 	fi
-	points="$TM_COUNTS stig stig-advised stig-prefix"
-	workloads="stig stig-advised stig-prefix"
+	points="$TM_COUNTS stig stig-advised stig-prefix pci ospp"
+	workloads="stig stig-advised stig-prefix pci ospp"
+	# The prefixes of the other real sets: the stock kernel's answer.
+	if [ $VARIANT = unpatched ]; then
+		points="$points pci-prefix ospp-prefix"
+		workloads="$workloads pci-prefix ospp-prefix"
+	fi
 	# The 2023 design is held to the rule counts and advise's rewrite only.
 	if [ $VARIANT = design2023 ]; then
 		points="$TM_COUNTS stig-advised"
 		workloads=stig-advised
 	fi
+	httpd_setup || fail time-httpd "busybox httpd -i did not serve the page"
 	[ $VARIANT = unpatched ] && [ -s $cal ] && tm_profiles
 	# Before anything is timed (write_stig_file says why).
 	set=time-stig-advised
 	write_stig_file stig.advised
 	set=time-stig-prefix
 	write_stig_file stig.prefixed
+	if [ $VARIANT = unpatched ]; then
+		for _s in pci ospp; do
+			set=time-$_s-prefix
+			write_stig_file $_s.prefixed
+		done
+	fi
 	rev=$(echo $points | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
 	pass=0
 	while [ $pass -lt $TM_PASSES ]; do
@@ -389,6 +469,9 @@ t_time() {
 			ns=$(wl_ns) || fail time-workload "the tar workload failed"
 			eval "wl_$v=\$(min \"\${wl_$v:-}\" \"$ns\")"
 			log "time: pass $((pass + 1)), $p: $TM_WL_RUNS tar runs $ns ns"
+			ns=$(httpd_ns) || fail time-httpd-workload "the httpd workload failed"
+			eval "hd_$v=\$(min \"\${hd_$v:-}\" \"$ns\")"
+			log "time: pass $((pass + 1)), $p: $TM_HTTPD_RUNS httpd runs $ns ns"
 		done
 		pass=$((pass + 1))
 	done
@@ -399,6 +482,8 @@ t_time() {
 		pred=
 		pred_walks=
 		pred_2023=
+		pred_ap=
+		pred_ape=
 		tm_load $p
 		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
 			tool time-pred-$p --mode filter-op --json --calibration $cal -- getpid_loop $N
@@ -411,6 +496,7 @@ t_time() {
 		fi
 		echo "VMTEST RESULT time-$p variant=$VARIANT getpid_ns=$ns getpid_min_ns=$ns_min calls=$N" \
 			"pred_ns=$pred pred_walks=$pred_walks pred_2023_ns=$pred_2023" \
+			"pred_archperm_ns=$pred_ap pred_archperm_entry_ns=$pred_ape" \
 			"exit_rules=$(auditctl -l | grep -vc '^No rules')"
 	done
 	[ $VARIANT = unpatched ] && [ -s $cal ] && t_prefix_predict
@@ -422,6 +508,8 @@ t_time() {
 	for p in $workloads; do
 		pred=
 		pred_2023=
+		pred_ap=
+		pred_ape=
 		tm_load $p
 		audit_work=$(audit_exit_ns $TM_WL_RUNS sh -c "$WL_TAR_TIMED") ||
 			fail time-audit-work-$p "audit_exit_ns could not time audit's exit work: exit status $?"
@@ -438,7 +526,10 @@ t_time() {
 		eval "ns=\${wl_$(tm_var $p):-}"
 		set -- $audit_work
 		echo "VMTEST RESULT time-$p-tar variant=$VARIANT ns=$ns runs=$TM_WL_RUNS pred_ns_per_run=$pred" \
-			"pred_2023_ns_per_run=$pred_2023 audit_calls=${2:-} audit_ns=${4:-}"
+			"pred_2023_ns_per_run=$pred_2023 audit_calls=${2:-} audit_ns=${4:-}" \
+			"pred_archperm_ns_per_run=$pred_ap pred_archperm_entry_ns_per_run=$pred_ape"
+		eval "ns=\${hd_$(tm_var $p):-}"
+		echo "VMTEST RESULT time-$p-httpd variant=$VARIANT ns=$ns runs=$TM_HTTPD_RUNS requests=$TM_HTTPD_REQS"
 	done
 	rules_reset
 	t_kernel_log
@@ -452,21 +543,41 @@ tm_profiles() {
 	tool time-prof-tar profile -o $T/tar.prof -- sh -c "$WL_TAR_TIMED"
 }
 
-# whatif_2023 POINT WORKLOAD: pred_2023, what `auditskip whatif` predicts
+# whatif_2023 POINT WORKLOAD: pred_2023 (pred_ap, pred_ape: archperm's exit
+# and entry form), what `auditskip whatif` predicts
 # the 2023 design saves under the rules loaded now: per getpid (the getpid
 # loop's getpid entry over its calls) or per tar run (the whole profile).
 whatif_2023() {
 	pred_2023=
+	pred_ap=
+	pred_ape=
 	tool time-2023-$1-$2 whatif --profile $T/$2.prof --calibration $cal --json
 	[ $rc -eq 0 ] || { fail time-2023-$1-$2 "auditskip whatif exit status $rc"; dump time-2023-$1-$2; return; }
 	jflat <$T/time-2023-$1-$2.out >$T/time-2023-$1-$2.flat
 	if [ $2 = getpid ]; then
 		pred_2023=$(awk -F= -v n=$N '/^syscalls\.[0-9]+\.name=getpid$/ { split($1, k, "."); i = k[2] }
 			{ v[$1] = $2 } END { printf "%.2f", v["syscalls." i ".saved_ns_2023"] / n }' $T/time-2023-$1-$2.flat)
+		# (the archperm designs' too, where this auditskip has them)
+		set -- $(awk -F= -v n=$N '/^syscalls\.[0-9]+\.name=getpid$/ { split($1, k, "."); i = k[2] }
+			{ v[$1] = $2 } END {
+				for (j = 0; j < 2; j++) {
+					f = "syscalls." i (j ? ".saved_ns_archperm_entry" : ".saved_ns_archperm")
+					if (f in v) printf "%.2f ", v[f] / n; else printf "- "
+				}
+			}' $T/time-2023-$1-$2.flat)
 	else
 		pred_2023=$(awk -F= '/^designs\.[0-9]+\.design=2023$/ { split($1, k, "."); i = k[2] }
 			{ v[$1] = $2 } END { printf "%.0f", v["designs." i ".saved_ns"] }' $T/time-2023-$1-$2.flat)
+		set -- $(awk -F= '/^designs\.[0-9]+\.design=/ { split($1, k, "."); d[$2] = k[2] }
+			{ v[$1] = $2 } END {
+				for (j = 0; j < 2; j++) {
+					n = j ? "archperm-entry" : "archperm"
+					if (n in d) printf "%.0f ", v["designs." d[n] ".saved_ns"]; else printf "- "
+				}
+			}' $T/time-2023-$1-$2.flat)
 	fi
+	[ "${1:--}" = - ] || pred_ap=$1
+	[ "${2:--}" = - ] || pred_ape=$2
 }
 
 # What `advise --never-prefix --profile` predicts the prefix saves on 30-stig
@@ -581,6 +692,146 @@ names_point() {
 	done
 	eval "_pred=\${pred_${1}_${2%-shift}}"
 	echo "VMTEST RESULT names-$1-$2-$3 set_ns=$_base prefix_ns=$_pre runs=$4 passes=$5 pred_ns_per_run=$_pred"
+}
+
+# ---------------------------------------------------------- design records ---
+# abtest=records, on the unpatched kernel and on the archperm kernels: real
+# rule sets, each rule keyed on its own (-k wN, N its line: a key changes no
+# match, so records per key are records per rule), loaded as far as the
+# kernel takes them, and the witness workload (tests/tools/witness.c) that
+# fires every rule it can, as the witness suite runs it
+# (tests/vm/guest-witness.sh); the records, reduced as guest-records.sh
+# reduces them and counted per key of their event (witness --reduce), are
+# printed as "VMTEST WREC SET COUNT key=... type=N ..." lines, compared
+# across the kernels on the host.
+
+RW=/wit     # a tmpfs no rule set names; the witness's scratch tree is $RW/s
+ROWN=/witown
+
+# rec_own_rules: watches, path= perm=x, dir= perm=wa, and -S rules of both
+# arches, among them a b32 chmod (i386's 15, x86_64's rt_sigreturn).
+rec_own_rules() {
+	cat <<EOF
+-w $ROWN/watched -p wa
+-w $ROWN/tool -p x
+-a always,exit -F path=$ROWN/tool2 -F perm=x
+-a always,exit -F dir=$ROWN/tree -F perm=wa
+-w $ROWN/cfg/ -p wa
+-a always,exit -F arch=b32 -S chmod,fchmodat -F auid>=1000 -F auid!=unset
+-a always,exit -F arch=b32 -S open,openat,unlink -F dir=$ROWN/tree32
+-a always,exit -F arch=b64 -S openat,truncate -F exit=-EPERM
+-a always,exit -F arch=b64 -S rename,renameat -F success=1 -F auid=1000
+-a always,exit -F arch=b64 -S getpid -F auid=1000
+-a always,exit -F arch=b64 -S setuid -F exit=-EPERM
+EOF
+}
+
+# rec_keyed SET OUT: the -a and -w lines of SET, each with the key wN in
+# place of its own (guest-witness.sh's keyed()).
+rec_keyed() {
+	awk '{
+		l = $0
+		sub(/^[ \t]+/, "", l)
+		if (l !~ /^-[aAw] /)
+			next
+		gsub(/ +-k +[^ ]+/, " ", l)
+		gsub(/ +-F +key=[^ ]+/, " ", l)
+		sub(/[ \t\r]+$/, "", l)
+		if (l ~ /^-[aA] +([a-z]+,)?(exclude|user|filesystem)(,[a-z]+)? /)
+			print l
+		else
+			print l " -k w" NR
+	}' "$1" >"$2"
+}
+
+# rec_load NAME: $RW/NAME.keyed as far as this kernel takes it (the lines
+# auditctl refuses dropped, the rest loaded with one auditctl -R); sets
+# LOADED and DROPPED.
+rec_load() {
+	rules_reset
+	{
+		echo -i
+		cat "$RW/$1.keyed"
+	} >"$RW/$1.try"
+	auditctl -R "$RW/$1.try" >"$RW/$1.try.out" 2>&1
+	sed -n 's/^There was an error in line \([0-9]*\) of .*/\1/p' "$RW/$1.try.out" |
+		awk '{ print $1 - 1 }' >"$RW/$1.refused"
+	awk 'FILENAME == ARGV[1] { bad[$1] = 1; next } !(FNR in bad)' "$RW/$1.refused" \
+		"$RW/$1.keyed" >"$RW/$1.rules"
+	DROPPED=$(wc -l <"$RW/$1.refused")
+	LOADED=$(wc -l <"$RW/$1.rules")
+	rules_reset
+	[ "$LOADED" -gt 0 ] || return 1
+	auditctl -R "$RW/$1.rules" >"$RW/$1.load" 2>&1 && ! grep -qi error "$RW/$1.load"
+}
+
+# rec_set NAME FILE: one set's witness run, its records on WREC lines and a
+# RESULT records-NAME line (rules loaded and dropped, records, keys fired).
+rec_set() {
+	rec_keyed "$2" "$RW/$1.keyed"
+	witness --prepare "$RW/$1.keyed" >"$RW/$1.prepare" 2>&1
+	if ! rec_load "$1"; then
+		fail records-$1-load "$LOADED lines left of $((LOADED + DROPPED)); auditctl -R: $(grep -i error "$RW/$1.load" 2>/dev/null | head -n 2 | tr '\n' ' ')"
+		rules_reset
+		return
+	fi
+	auditctl -l >"$RW/$1.list"
+	# The plan before the records are read: planning looks at the paths
+	# the rules name, which some rules record.
+	if ! witness --save "$RW/$1.batches" "$RW/$1.list" >"$RW/$1.plan" 2>&1; then
+		fail records-$1-run "witness --save: $(tail -n 2 "$RW/$1.plan" | tr '\n' ' ')"
+		rules_reset
+		return
+	fi
+	# What loading logged while no daemon listened waits in the hold
+	# queue: a first listener takes it, the second hears the run only.
+	listen "$RW/held" "$RW/ready"
+	kill -TERM $LISTENER
+	wait $LISTENER
+	listen "$RW/raw" "$RW/ready"
+	_rp=$LISTENER
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	witness --run "$RW/$1.batches" </dev/null >"$RW/$1.out" 2>&1
+	_wrc=$?
+	kill -TERM $_rp
+	wait $_rp
+	_rrc=$?
+	_t1=$(cut -d' ' -f1 /proc/uptime)
+	rules_reset
+	if [ $_wrc -ne 0 ] || [ $_rrc -ne 0 ]; then
+		fail records-$1-run "witness exit status $_wrc ($(tail -n 2 "$RW/$1.out" | tr '\n' ' ' | cut -c1-300)), audit_records exit status $_rrc ($(head -n 2 "$RW/raw.err" | tr '\n' ' '))"
+		return
+	fi
+	witness --reduce "$RW/raw" >"$RW/$1.recs"
+	echo "VMTEST RESULT records-$1 variant=$VARIANT loaded=$LOADED dropped=$DROPPED" \
+		"records=$(awk '{ s += $1 } END { print s + 0 }' "$RW/$1.recs") lines=$(wc -l <"$RW/$1.recs")" \
+		"keys_fired=$(awk '$3 == "type=1300" && $2 ~ /^key="w/ { print $2 }' "$RW/$1.recs" | sort -u | wc -l)" \
+		"cannot=$(grep -c '^CANNOT ' "$RW/$1.plan")" \
+		"seconds=$(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.1f", b - a }')"
+	sed "s/^/VMTEST WREC $1 /" "$RW/$1.recs"
+	pass records-$1-run
+}
+
+t_design_records() {
+	for _b in witness witness32 audit_records; do
+		command -v $_b >/dev/null || { fail records-tools "$_b missing from the initramfs (make static)"; return; }
+	done
+	mkdir -p $RW
+	mount -t tmpfs tmpfs $RW
+	mkdir -p $ROWN/tree $ROWN/tree32 $ROWN/cfg
+	: >$ROWN/watched
+	: >$ROWN/tool
+	: >$ROWN/tool2
+	chmod 755 $ROWN/tool $ROWN/tool2
+	rec_own_rules >$RW/own.set
+	auditctl -b 65536 >/dev/null
+	rec_set stig $RULES_DIR/30-stig.rules
+	rec_set pci $RULES_DIR/30-pci-dss-v31.rules
+	rec_set ospp $RULES_DIR/30-ospp-v42.rules
+	rec_set neo23x0 /vmtest/witness/public/neo23x0-auditd.rules
+	rec_set own $RW/own.set
+	rules_reset
+	t_kernel_log
 }
 
 # --------------------------------------------------------------- safety ---
@@ -744,6 +995,11 @@ main)
 	t_predict stig-tar stig sh -c "$WL_TAR"
 	t_predict stig-advised stig-advised getpid_loop $N
 	t_predict stig-advised-tar stig-advised sh -c "$WL_TAR"
+	# Where the archperm designs differ from the series.
+	t_predict perm-tar perm sh -c "$WL_TAR"
+	t_predict watch-getpid watch getpid_loop $N
+	t_predict watch-sh watch sh -c "$WL_SH"
+	t_predict arch32-signal arch32chmod sh -c "$WL_SIG"
 	t_safety_records
 	# Netlink deletes (auditctl -D) of watch and tree rules are balanced.
 	t_stale stale-after-deletes
@@ -772,6 +1028,9 @@ corpus)
 	t_corpus arch32 "getpid|int80|getpid32|fork32|rawclone32|threads32|signals32|exec32"
 	t_corpus perm "perm|bb-tar|bb-gzip|bb-sh"
 	t_kernel_log
+	;;
+records)
+	t_design_records
 	;;
 tree)
 	t_stale stale-baseline-tree

@@ -35,6 +35,31 @@
 #               not a test: only that every point was measured passes or
 #               fails (TCG with -icount: emulated nanoseconds that count
 #               instructions, comparable only within the run).
+#   perm-mask/DESIGN/CASE[@MODE]
+#               for every predict-* and corpus-* case, where the archperm
+#               kernels are built (patches/KVER-archperm: archperm, the exit
+#               form; archperm-entry, the exit and the entry form): the
+#               unpatched kernel's skippable_perm_mask (each mode's count)
+#               equals, per syscall, the walks DESIGN no longer makes
+#               (unpatched minus DESIGN filter-op walks), and DESIGN's own
+#               count of them is 0.
+#   entry-mask/archperm-entry/CASE[@MODE]
+#               the unpatched kernel's skippable_entry_mask (each mode's)
+#               equals, per syscall, the contexts archperm-entry made dummy:
+#               unpatched minus archperm-entry walks counted in
+#               syscall-exit mode (MODE's own count for tracepoint).
+#   records/SET/DESIGN
+#               (abtest=records) 30-stig, 30-pci-dss-v31, 30-ospp-v42,
+#               Neo23x0's public set and a set of its own, a key per rule,
+#               under the witness workload (tests/tools/witness.c): the
+#               records per key on DESIGN are the unpatched kernel's, but
+#               for what the entry form documents it drops (context records
+#               of unkeyed events in calls it made dummy: counted, printed).
+#   time-designs-measured
+#               every timed kernel side by side (unpatched, series, 2023,
+#               archperm, archperm-entry, and the prefix on the unpatched
+#               kernel): getpid, tar and an inetd-style httpd under the real
+#               sets; a table in .output/kernel-ab/KVER/run/designs-time.txt.
 #   names-*     (KERNEL_AB_TESTS=names, the unpatched kernel alone, -icount)
 #               what the prefix's prediction leaves out, the names' checks
 #               against watch rules: 30-stig with and without its watch
@@ -42,7 +67,8 @@
 #               runs whose new files' inode numbers are shifted; a table
 #               in .output/kernel-ab/KVER/run/names.txt.
 #
-# Each kernel boots four times: abtest=main runs everything else;
+# Each kernel boots four times (the archperm kernels: main, corpus, records
+# and time; the unpatched one five): abtest=main runs everything else;
 # abtest=tree runs only the tree-rule staleness test on a fresh kernel (on
 # the main boot the watch test has made the unpatched kernel stale
 # already); abtest=corpus the corpus; abtest=time runs the time model on a fresh kernel, the two
@@ -60,7 +86,8 @@
 # guest at a time; by default the two kernels boot side by side),
 # VMTEST_STATIC (another directory with the static tools, as for
 # tests/vm/run.sh), KERNEL_AB_TESTS (boots to run, default "main tree
-# corpus time"), KERNEL_AB_REPORT_ONLY=1 (boot nothing: the results and
+# corpus records time"), KERNEL_AB_VARIANTS (only these kernels boot),
+# KERNEL_AB_GUESTS (guests side by side, default 4), KERNEL_AB_REPORT_ONLY=1 (boot nothing: the results and
 # tables again from the last run's console logs).
 
 set -euo pipefail
@@ -75,7 +102,7 @@ case "$KV" in
 esac
 KOUT=${KERNEL_AB_KERNELS:-$ROOT/.output/kernels}/$KV
 WORK=$ROOT/.output/kernel-ab/$KV/run
-TESTS=${KERNEL_AB_TESTS:-main tree corpus time}
+TESTS=${KERNEL_AB_TESTS:-main tree corpus records time}
 # (TIMEOUT, MEM and SMP are read by vm_boot.)
 TIMEOUT=${KERNEL_AB_TIMEOUT:-600}
 # shellcheck disable=SC2034
@@ -85,16 +112,46 @@ SMP=${KERNEL_AB_SMP:-1}
 VARIANTS="unpatched patched"
 # The 2023 design's port (patches/KVER-2023), timed beside them where built.
 [ -d "$ROOT/patches/$KV-2023" ] && TIME_VARIANTS="$VARIANTS design2023" || TIME_VARIANTS=$VARIANTS
+# The per-arch, permission-aware masks (patches/KVER-archperm): the exit
+# form (archperm) and the entry form (archperm-entry), where built. They
+# run the main and corpus boots (their skips held to auditskip's
+# skippable_perm_mask and skippable_entry_mask), the records boot and the
+# time boot.
+DESIGNS=
+if [ -d "$ROOT/patches/$KV-archperm" ]; then
+	for v in archperm archperm-entry; do
+		if [ -f "$KOUT/$v/bzImage" ]; then
+			DESIGNS="$DESIGNS $v"
+		else
+			echo "kernel-ab: no $KOUT/$v/bzImage: $v not booted (tests/kernel-ab/build-kernels.sh $KV builds it)" >&2
+		fi
+	done
+	DESIGNS=${DESIGNS# }
+fi
 # timed TEST: true for the boots that time (one guest at a time, -icount).
 timed() { [ "$1" = time ] || [ "$1" = names ]; }
+# KERNEL_AB_VARIANTS (a list): boot only those kernels, for work on one
+# design; checks that need another kernel then fail for want of results.
+only_variants() {
+	local v
+	for v in "$@"; do
+		case " ${KERNEL_AB_VARIANTS:-$v} " in *" $v "*) printf '%s ' $v ;; esac
+	done
+}
 # variants_of TEST: the kernels a test boots.
 variants_of() {
 	case $1 in
-	time) echo "$TIME_VARIANTS" ;;
-	names) echo unpatched ;;
-	*) echo "$VARIANTS" ;;
+	time) only_variants $TIME_VARIANTS $DESIGNS ;;
+	names) only_variants unpatched ;;
+	main | corpus) only_variants $VARIANTS $DESIGNS ;;
+	records) only_variants unpatched $DESIGNS ;;
+	*) only_variants $VARIANTS ;;
 	esac
 }
+# Every kernel some test boots.
+ALL_VARIANTS=$(only_variants $TIME_VARIANTS $DESIGNS)
+# has_variant V: V is booted by this run.
+has_variant() { case " $ALL_VARIANTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # Result lines as the guests print them (pass, fail: tests/lib/common.sh).
 RESULT_PREFIX="VMTEST "
@@ -115,7 +172,7 @@ die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
 T_START=$(date +%s)
 vm_host_tools
-for v in $(variants_of time); do
+for v in $ALL_VARIANTS; do
 	[ -f "$KOUT/$v/bzImage" ] || die "no $KOUT/$v/bzImage: run 'make kernels KVER=$KV' first"
 done
 mkdir -p "$WORK"
@@ -126,7 +183,7 @@ mkdir -p "$WORK"
 	echo "VMTEST INFO tools: $STATIC/auditskip (sha256 $(sha256sum <"$STATIC/auditskip" | cut -c1-12)," \
 		"repository at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- bpf user include tests 2>/dev/null ||
 			echo ', with uncommitted changes in bpf/ user/ include/ tests/'))"
-	for v in $(variants_of time); do
+	for v in $ALL_VARIANTS; do
 		echo "VMTEST INFO $v kernel: $KOUT/$v/bzImage, $(grep -o '^# Linux/x86 [^ ]*' "$KOUT/$v/config" 2>/dev/null | cut -d' ' -f3)," \
 			"built in $(cat "$KOUT/$v/build-seconds" 2>/dev/null || echo '?') s"
 	done
@@ -149,7 +206,7 @@ boot() {
 		icount=1 smp=1 limit=$((TIMEOUT * 2))
 	fi
 	case $t in
-	main) limit=$((TIMEOUT * 2)) ;;
+	main | records) limit=$((TIMEOUT * 2)) ;;
 	corpus) limit=$((TIMEOUT * 4)) ;;
 	esac
 	ICOUNT=$icount SMP=$smp TIMEOUT=$limit \
@@ -158,17 +215,24 @@ boot() {
 }
 
 # Every boot but time's and names' side by side (each takes one host
-# thread), unless KERNEL_AB_SERIAL; those after them, one at a time:
-# timings only mean something with one guest on the machine.
+# thread), at most KERNEL_AB_GUESTS (default 4) at once, the longest
+# (corpus, then main) first, unless KERNEL_AB_SERIAL; those after them,
+# one at a time: timings only mean something with one guest on the machine.
+GUESTS=${KERNEL_AB_GUESTS:-4}
 pids=()
 for t in $TESTS; do
 	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
-	rm -f "$WORK"/status-*-$t
-	if [ -n "${KERNEL_AB_SERIAL:-}" ] || timed $t; then
-		continue
-	fi
-	log "booting both kernels, abtest=$t (timeout ${TIMEOUT}s each)"
+	for v in $(variants_of $t); do rm -f "$WORK/status-$v-$t"; done
+done
+SIDE_BY_SIDE=$(for t in corpus main records tree $TESTS; do
+	case " $TESTS " in *" $t "*) timed $t || echo $t ;; esac
+done | awk '!seen[$0]++')
+for t in $SIDE_BY_SIDE; do
+	[ -n "${KERNEL_AB_REPORT_ONLY:-}" ] && break
+	[ -z "${KERNEL_AB_SERIAL:-}" ] || continue
+	log "booting $(variants_of $t), abtest=$t (timeout ${TIMEOUT}s each, at most $GUESTS guests at once)"
 	for v in $(variants_of $t); do
+		while [ "$(jobs -rp | wc -l)" -ge "$GUESTS" ]; do wait -n || true; done
 		boot $v $t &
 		pids+=($!)
 	done
@@ -348,8 +412,103 @@ check_mode() {
 	fi
 }
 
+# ------------------------------------------------------- archperm designs ---
+# design_mismatch PRED FIELD A B: syscalls where the prediction's FIELD of
+# the per-syscall list PRED (4: skippable_perm_mask, 5:
+# skippable_entry_mask) is not A's walks less B's.
+design_mismatch() {
+	awk -v p="$1" -v f="$2" -v a="$3" -v b="$4" 'BEGIN {
+		np = split(p, pp, ","); na = split(a, pa, ","); nb = split(b, pb, ",")
+		for (i = 1; i <= np; i++) { split(pp[i], x, ":"); if (x[1] != "") { pr[x[1]] = x[f]; seen[x[1]] = 1 } }
+		for (i = 1; i <= na; i++) { split(pa[i], x, ":"); if (x[1] != "") { aw[x[1]] = x[2]; seen[x[1]] = 1 } }
+		for (i = 1; i <= nb; i++) { split(pb[i], x, ":"); if (x[1] != "") { bw[x[1]] = x[2]; seen[x[1]] = 1 } }
+		for (k in seen)
+			if (pr[k] + 0 != aw[k] - bw[k])
+				printf "%s: predicted %d, unpatched %d walks - %d = %d\n", k, pr[k], aw[k], bw[k], aw[k] - bw[k]
+	}' | sort -t/ -k1,1 -k2,2n
+}
+
+# check_design CHECK PRED FIELD A DESIGN B: the unpatched kernel's
+# prediction (RESULT PRED: its skippable_perm_mask for FIELD 4,
+# skippable_entry_mask for 5) against the walks DESIGN no longer makes, the
+# unpatched kernel's RESULT A less DESIGN's RESULT B, in total and per
+# syscall; what DESIGN itself still counts as so skippable must be none. A
+# tracepoint prediction whose report counts io_uring_enter's blind spot
+# (check_mode) leaves io_uring_enter out.
+check_design() {
+	local check=$1 pred=$2 f=$3 a=$4 design=$5 b=$6 fname p_per a_per b_per p_tot saved own mism uring=x86_64/426
+	[ "$f" = 4 ] && fname=skippable_perm_mask || fname=skippable_entry_mask
+	if [ -z "$(r unpatched $pred present)" ] || [ -z "$(r unpatched $a present)" ] || [ -z "$(r $design $b present)" ]; then
+		fail $check "no result (unpatched $pred, unpatched $a, $design $b)"
+		return
+	fi
+	p_tot=$(r unpatched $pred $fname)
+	own=$(r $design $b $fname)
+	if [ "$(r unpatched $pred rc)" != 0 ] || [ "$(r unpatched $a rc)" != 0 ] || [ "$(r $design $b rc)" != 0 ]; then
+		fail $check "auditskip exit status: unpatched $pred $(r unpatched $pred rc), $a $(r unpatched $a rc), $design $b $(r $design $b rc)"
+		return
+	elif [ -z "$p_tot" ]; then
+		fail $check "the unpatched kernel's $pred reports no $fname (an auditskip without it?)"
+		return
+	fi
+	p_per=$(r unpatched $pred per)
+	a_per=$(r unpatched $a per)
+	b_per=$(r $design $b per)
+	saved=$(($(r unpatched $a walks) - $(r $design $b walks)))
+	case $pred in
+	*@tracepoint)
+		if [ "$(per_field "$p_per" $uring 2)" -gt 0 ] &&
+			[ "$(r unpatched $pred uring_enter_walks)" = "$(per_field "$p_per" $uring 2)" ]; then
+			p_tot=$((p_tot - $(per_field "$p_per" $uring $f)))
+			saved=$((saved - $(per_field "$a_per" $uring 2) + $(per_field "$b_per" $uring 2)))
+			own=$((own - $(per_field "$b_per" $uring $f)))
+			p_per=$(per_without "$p_per" $uring)
+			a_per=$(per_without "$a_per" $uring)
+			b_per=$(per_without "$b_per" $uring)
+		fi
+		;;
+	esac
+	mism=$(design_mismatch "$p_per" $f "$a_per" "$b_per")
+	if [ "$p_tot" != "$saved" ] || [ -n "$mism" ]; then
+		fail $check "predicted $fname=$p_tot, $design made $saved fewer ($a - $b)${mism:+; $(echo "$mism" | head -n 1)}"
+		echo "$mism" | head -n 12 | sed 's/^/VMTEST INFO   /'
+	elif [ "${own:-0}" != 0 ]; then
+		fail $check "$design still made ${own} walks its own $b counts as $fname"
+	else
+		pass $check "$p_tot predicted, $saved fewer"
+	fi
+}
+
+# check_designs NAME: a predict-* or corpus-* case on the archperm kernels.
+# Exit form (both kernels): every mode's skippable_perm_mask on the
+# unpatched kernel is what the design's filter-op walks dropped by. Entry
+# form: every mode's skippable_entry_mask is what archperm-entry's contexts
+# dropped by, counted by syscall-exit (and tracepoint) mode on both kernels
+# (filter-op's prediction against syscall-exit's count).
+check_designs() {
+	local name=$1 d m
+	for d in $DESIGNS; do
+		has_variant $d || continue
+		check_design perm-mask/$d/$name $name 4 $name $d $name
+		for m in $OTHER_MODES; do
+			check_design perm-mask/$d/$name@$m $name@$m 4 $name $d $name
+		done
+	done
+	has_variant archperm-entry || return 0
+	check_design entry-mask/archperm-entry/$name $name 5 $name@syscall-exit archperm-entry $name@syscall-exit
+	for m in $OTHER_MODES; do
+		check_design entry-mask/archperm-entry/$name@$m $name@$m 5 $name@$m archperm-entry $name@$m
+	done
+	info "$name: walks (filter-op) unpatched $(r unpatched $name walks), patched $(r patched $name walks)," \
+		"archperm $(r archperm $name walks), archperm-entry $(r archperm-entry $name walks);" \
+		"predicted skippable_walks $(r unpatched $name skippable_walks), skippable_perm_mask $(r unpatched $name skippable_perm_mask);" \
+		"contexts (syscall-exit) unpatched $(r unpatched $name@syscall-exit walks), archperm-entry $(r archperm-entry $name@syscall-exit walks)," \
+		"predicted skippable_entry_mask $(r unpatched $name@syscall-exit skippable_entry_mask)"
+}
+
 # check_case NAME: filter-op's prediction, then every other mode's (the
-# modes 6.12 and 7.2 load beside filter-op: a missing one fails).
+# modes 6.12 and 7.2 load beside filter-op: a missing one fails), then the
+# archperm designs'.
 OTHER_MODES="syscall-exit tracepoint"
 check_case() {
 	local m
@@ -357,10 +516,12 @@ check_case() {
 	for m in $OTHER_MODES; do
 		check_mode $1 $m
 	done
+	check_designs $1
 }
 
 PREDICT_SETS="openat64 getpid fullmask stig getpid-mixed churn openat64-sh openat64-tar openat64-signal
-	mixed-sh mixed-tar mixed-signal stig-tar stig-advised stig-advised-tar"
+	mixed-sh mixed-tar mixed-signal stig-tar stig-advised stig-advised-tar
+	perm-tar watch-getpid watch-sh arch32-signal"
 case " $TESTS " in *" main "*) ;; *) PREDICT_SETS= ;; esac
 for set in $PREDICT_SETS; do
 	check_case predict-$set
@@ -390,6 +551,9 @@ if [ -n "$PREDICT_SETS" ]; then
 	# and not under the mixed set, which names it.
 	sig_a=$(r unpatched predict-openat64-signal per | tr ',' '\n' | sed -n 's|^x86_64/15:||p')
 	sig_m=$(r unpatched predict-mixed-signal per | tr ',' '\n' | sed -n 's|^x86_64/15:||p')
+	# (walks and skippable walks: the first two fields of each entry)
+	sig_a=$(echo "$sig_a" | cut -d: -f1,2)
+	sig_m=$(echo "$sig_m" | cut -d: -f1,2)
 	if [ "${sig_a%%:*}" -ge 200 ] 2>/dev/null && [ "${sig_a#*:}" = "${sig_a%%:*}" ] &&
 		[ "${sig_m%%:*}" -ge 200 ] 2>/dev/null && [ "${sig_m#*:}" = 0 ]; then
 		pass predict-signal-rt-sigreturn
@@ -463,6 +627,129 @@ else
 	info "safety: $(awk '{ s += $1 } END { print s + 0 }' "$a") records, the same on both kernels:"
 	sed 's/^/VMTEST INFO   /' "$a"
 fi
+# The same records on the archperm kernels; on archperm-entry auditctl's
+# own calls (its marks, sendto: a user message, no rule) lose the SYSCALL
+# record with key=(null) and its PROCTITLE where the entry form made them
+# dummy (the reduced lines keep no event: such lines are excluded, counted
+# and printed).
+for d in $DESIGNS; do
+	[ -n "$PREDICT_SETS" ] && has_variant $d || continue
+	b=$WORK/records-$d-main.txt
+	if [ ! -s "$a" ] || [ ! -s "$b" ]; then
+		fail safety-same-records-$d "no records from $([ -s "$a" ] || echo unpatched) $([ -s "$b" ] || echo $d)"
+		continue
+	fi
+	awk -v entry=$([ $d = archperm-entry ] && echo 1 || echo 0) '
+		FNR == 1 { f++ }
+		{ c = $1; $1 = ""; sub(/^ /, ""); if (f == 1) A[$0] += c; else B[$0] += c; seen[$0] = 1 }
+		END {
+			for (r in seen) {
+				d = A[r] - B[r]
+				if (d == 0) continue
+				if (entry && d > 0 && (r ~ /^type=1300 .*key=\(null\)/ || r ~ /^type=(1306|1327|1320)$/))
+					print "EXCUSED " d " " r
+				else
+					print (d > 0 ? "LOST " d : "GAINED " (-d)) " " r
+			}
+		}' "$a" "$b" | sort >"$WORK/safety-diff-$d.txt"
+	bad=$(grep -v '^EXCUSED ' "$WORK/safety-diff-$d.txt" || true)
+	ex=$(awk '$1 == "EXCUSED" { s += $2 } END { print s + 0 }' "$WORK/safety-diff-$d.txt")
+	if [ -n "$bad" ]; then
+		fail safety-same-records-$d "the records differ from the unpatched kernel's (LOST: unpatched only, GAINED: $d only)"
+		echo "$bad" | head -n 20 | sed 's/^/VMTEST INFO   /'
+	else
+		pass safety-same-records-$d "$(awk '{ s += $1 } END { print s + 0 }' "$b") records$([ "$ex" = 0 ] || echo ", $ex unkeyed context records (SYSCALL, SOCKADDR, PROCTITLE) fewer")"
+		grep '^EXCUSED ' "$WORK/safety-diff-$d.txt" | sed 's/^/VMTEST INFO   excluded: /' || true
+	fi
+done
+
+# ---------------------------------------------------------- design records ---
+# abtest=records: per rule set, the witness run's records (reduced, counted
+# per key of their event: "COUNT key=... type=N ...") on the unpatched kernel
+# and on each archperm kernel must be the same. The entry form documents one
+# change: a record logged during a call it made dummy by something other
+# than a rule (the witness's LOGIN as it sets its loginuid, audit_records'
+# own sendto) comes without the SYSCALL record and the others a full
+# context adds at exit (CONTEXT_TYPES: PATH, IPC, SOCKETCALL, SOCKADDR,
+# CWD, EXECVE, the MQ, FD_PAIR, OBJ_PID, EOE, BPRM_FCAPS, CAPSET, MMAP,
+# PROCTITLE, KERN_MODULE, FANOTIFY, TIME, OPENAT2 records). For archperm-entry the events no rule
+# keyed (key=(null), or key=none when there is no SYSCALL record at all) are
+# compared under one key, and such context records it lacks are counted and
+# printed, not failed; everything else must be identical.
+
+CONTEXT_TYPES='1300|1302|1303|1304|1306|1307|1309|1311|1312|1313|1314|1315|1317|1318|1320|1321|1322|1323|1327|1330|1331|1332|1333|1337'
+
+# records_diff A B ENTRY: the record lines of A and B that differ, as
+# "LOST|GAINED|EXCUSED COUNT RECORD" (ENTRY 1: archperm-entry's exclusion).
+records_diff() {
+	awk -v entry="$3" -v ctx="^type=($CONTEXT_TYPES)\$" '
+		FNR == 1 { f++ }
+		{
+			c = $1; $1 = ""; sub(/^ /, "")
+			if (entry && ($1 == "key=(null)" || $1 == "key=none")) { $1 = "key=unkeyed" }
+			if (f == 1) A[$0] += c; else B[$0] += c
+			seen[$0] = 1
+		}
+		END {
+			for (r in seen) {
+				d = A[r] - B[r]
+				if (d == 0) continue
+				split(r, w, " ")
+				if (entry && w[1] == "key=unkeyed" && w[2] ~ ctx && d > 0)
+					print "EXCUSED " d " " r
+				else if (d > 0)
+					print "LOST " d " " r
+				else
+					print "GAINED " (-d) " " r
+			}
+		}' "$1" "$2" | sort -k1,1 -k3
+}
+
+case " $TESTS " in
+*" records "*)
+	for v in $(variants_of records); do
+		grep '^VMTEST WREC ' "$WORK/results-$v-records.txt" | sed 's/^VMTEST WREC //' >"$WORK/wrec-$v.txt" || true
+	done
+	for set in stig pci ospp neo23x0 own; do
+		info "records-$set: $(for v in $(variants_of records); do
+			printf '%s: %s rules loaded (%s refused), %s records, %s keys fired, %s rules the witness cannot fire, %s s; ' \
+				$v "$(r $v records-$set loaded)" "$(r $v records-$set dropped)" "$(r $v records-$set records)" \
+				"$(r $v records-$set keys_fired)" "$(r $v records-$set cannot)" "$(r $v records-$set seconds)"
+		done)"
+		awk -v s=$set '$1 == s { $1 = ""; sub(/^ /, ""); print }' "$WORK/wrec-unpatched.txt" >"$WORK/wrec-unpatched-$set.txt"
+		for d in $DESIGNS; do
+			has_variant $d || continue
+			chk=records/$set/$d
+			awk -v s=$set '$1 == s { $1 = ""; sub(/^ /, ""); print }' "$WORK/wrec-$d.txt" >"$WORK/wrec-$d-$set.txt"
+			if [ -z "$(r unpatched records-$set present)" ] || [ -z "$(r $d records-$set present)" ]; then
+				fail $chk "no records from $([ -z "$(r unpatched records-$set present)" ] && echo unpatched) $([ -z "$(r $d records-$set present)" ] && echo $d)"
+				continue
+			fi
+			if [ "$(r unpatched records-$set loaded)" != "$(r $d records-$set loaded)" ]; then
+				fail $chk "rules loaded: unpatched $(r unpatched records-$set loaded), $d $(r $d records-$set loaded)"
+				continue
+			fi
+			entry=0
+			[ $d = archperm-entry ] && entry=1
+			records_diff "$WORK/wrec-unpatched-$set.txt" "$WORK/wrec-$d-$set.txt" $entry >"$WORK/wrec-diff-$d-$set.txt"
+			n=$(awk '{ s += $1 } END { print s + 0 }' "$WORK/wrec-unpatched-$set.txt")
+			ex=$(awk '$1 == "EXCUSED" { s += $2 } END { print s + 0 }' "$WORK/wrec-diff-$d-$set.txt")
+			bad=$(grep -v '^EXCUSED ' "$WORK/wrec-diff-$d-$set.txt" || true)
+			if [ "$n" = 0 ]; then
+				fail $chk "no record on the unpatched kernel"
+			elif [ -n "$bad" ]; then
+				fail $chk "$(echo "$bad" | wc -l) record lines differ, keys $(echo "$bad" | awk '{ print $3 }' | sort -u | sed 's/key=//; s/"//g' | tr '\n' ' ')(LOST: unpatched only, GAINED: $d only)"
+				echo "$bad" | head -n 12 | cut -c1-300 | sed 's/^/VMTEST INFO   /'
+			elif [ "$ex" != 0 ]; then
+				pass $chk "$n records, identical per key but for $ex context records of unkeyed events the entry form made dummy"
+				grep '^EXCUSED ' "$WORK/wrec-diff-$d-$set.txt" | cut -c1-300 | sed 's/^/VMTEST INFO   excluded: /' || true
+			else
+				pass $chk "$n records, identical per key"
+			fi
+		done
+	done
+	;;
+esac
 
 # ------------------------------------------------------------ time model ---
 # The table is the result; time-model-measured passes when every point was
@@ -640,6 +927,91 @@ prefix_words() {
 	}' "$1"
 }
 
+# designs_time_table: every timed kernel side by side, ns per getpid (the
+# lowest round median) or per workload run (the lowest pass over its runs),
+# and the stock kernel with the set behind its never,exit prefix; "-" where
+# a kernel does not time that point. Then the same as ns saved against the
+# unpatched kernel.
+designs_time_table() {
+	local p w v x cols="unpatched patched design2023 archperm archperm-entry"
+	for p in 0 1 32 128 256 stig stig-advised pci ospp; do
+		for w in getpid tar httpd; do
+			case $w:$p in tar:[0-9]* | httpd:[0-9]*) continue ;; esac
+			printf '%s %s' $p $w
+			for v in $cols prefix; do
+				x=$v
+				q=$p
+				[ $v = prefix ] && x=unpatched q=$p-prefix
+				case $w in
+				getpid) val=$(r $x time-$q getpid_ns) n=1 ;;
+				*) val=$(r $x time-$q-$w ns) n=$(r $x time-$q-$w runs) ;;
+				esac
+				if [ -n "$val" ] && [ -n "$n" ]; then
+					awk -v a="$val" -v n="$n" 'BEGIN { printf " %.1f", a / n }'
+				else
+					printf ' -'
+				fi
+			done
+			# what auditskip whatif predicted the archperm designs save
+			case $w in
+			getpid) printf ' %s %s' "$(r unpatched time-$p pred_archperm_ns)" "$(r unpatched time-$p pred_archperm_entry_ns)" ;;
+			tar) printf ' %s %s' "$(r unpatched time-$p-tar pred_archperm_ns_per_run)" "$(r unpatched time-$p-tar pred_archperm_entry_ns_per_run)" ;;
+			esac
+			echo
+		done
+	done >"$WORK/designs-time.points"
+	awk '
+		BEGIN {
+			print "All kernels, -icount (emulated ns: instructions executed), one guest at a time:"
+			print "getpid = ns per call (audit_bench, lowest round median of 5 passes); tar = ns per"
+			print "run of tar c, tar x (lowest of 5 passes of 50 runs); httpd = ns per run of 20"
+			print "requests to busybox httpd -i (inetd mode, a process per request; the guests have"
+			print "no INET), lowest of 5 passes of 10 runs. Sets: N openat rules that cannot match"
+			print "(0..256), Debian 30-stig, 30-stig as auditskip advise rewrites it (stig-advised),"
+			print "30-pci-dss-v31 (pci), 30-ospp-v42 (ospp). prefix = the unpatched kernel with the"
+			print "set behind auditskip advise --never-prefix (the stock kernel'"'"'s answer)."
+			printf "%-13s %-6s %11s %11s %11s %11s %11s %11s\n", "set", "load", "unpatched", "series", "2023", "archperm", "ap-entry", "prefix"
+		}
+		{
+			line[NR] = $0
+			printf "%-13s %-6s", $1, $2
+			for (i = 3; i <= 8; i++) printf " %11s", $i
+			printf "\n"
+		}
+		END {
+			print ""
+			print "Saved against the unpatched kernel (unpatched - column), same units; (+x%) of the unpatched time:"
+			printf "%-13s %-6s %18s %18s %18s %18s %18s\n", "set", "load", "series", "2023", "archperm", "ap-entry", "prefix"
+			for (k = 1; k <= NR; k++) {
+				split(line[k], f, " ")
+				printf "%-13s %-6s", f[1], f[2]
+				for (i = 4; i <= 8; i++) {
+					if (f[3] == "-" || f[i] == "-") { printf " %18s", "-"; continue }
+					d = f[3] - f[i]
+					printf " %18s", sprintf("%.1f (%+.1f%%)", d, f[3] ? d / f[3] * 100 : 0)
+				}
+				printf "\n"
+			}
+			print ""
+			print "The archperm designs'"'"' saving measured (unpatched - design) against what auditskip whatif"
+			print "predicted for them on the unpatched kernel (its calibration, the workload'"'"'s profile):"
+			printf "%-13s %-6s %27s %27s\n", "set", "load", "archperm meas/pred (err)", "ap-entry meas/pred (err)"
+			for (k = 1; k <= NR; k++) {
+				split(line[k], f, " ")
+				if (f[2] == "httpd") continue
+				printf "%-13s %-6s", f[1], f[2]
+				for (i = 6; i <= 7; i++) {
+					p = f[i + 3]
+					if (f[3] == "-" || f[i] == "-" || p == "" || p == "-") { printf " %27s", "-"; continue }
+					d = f[3] - f[i]
+					e = (d > 0.01 * f[3] || d < -0.01 * f[3]) ? sprintf("%+.0f%%", (p - d) / d * 100) : "n/a"
+					printf " %27s", sprintf("%.1f/%.1f (%s)", d, p, e)
+				}
+				printf "\n"
+			}
+		}' "$WORK/designs-time.points"
+}
+
 case " $TESTS " in
 *" time "*)
 	if time_table >"$WORK/timemodel.txt"; then
@@ -693,6 +1065,26 @@ case " $TESTS " in
 		pass time-prefix-vs-patch
 	else
 		fail time-prefix-vs-patch "the prefix saves under 80% of the patch with advise's rewrite: $bad"
+	fi
+	# The designs side by side: a table, held to nothing but that every
+	# kernel booted gave its points.
+	designs_time_table >"$WORK/designs-time.txt"
+	cat "$WORK/designs-time.txt" >>"$WORK/timemodel.txt"
+	sed 's/^/VMTEST INFO   /' "$WORK/designs-time.txt"
+	bad=$(awk -v cols="$(for v in unpatched patched design2023 archperm archperm-entry; do has_variant $v && echo -n "1 " || echo -n "0 "; done)" '
+		BEGIN { split(cols, on, " ") }
+		{
+			for (i = 1; i <= 5; i++) {
+				if (!on[i] || $(i + 2) != "-") continue
+				# (the 2023 design times the rule counts and stig-advised only)
+				if (i == 3 && $1 !~ /^[0-9]+$/ && $1 != "stig-advised") continue
+				printf "%s %s column %d; ", $1, $2, i
+			}
+		}' "$WORK/designs-time.points")
+	if [ -z "$bad" ]; then
+		pass time-designs-measured
+	else
+		fail time-designs-measured "points missing: $bad"
 	fi
 	;;
 esac
