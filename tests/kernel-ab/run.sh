@@ -744,7 +744,7 @@ case " $TESTS " in
 				fail $chk "$(echo "$bad" | wc -l) record lines differ, keys $(echo "$bad" | awk '{ print $3 }' | sort -u | sed 's/key=//; s/"//g' | tr '\n' ' ')(LOST: unpatched only, GAINED: $d only)"
 				echo "$bad" | head -n 12 | cut -c1-300 | sed 's/^/VMTEST INFO   /'
 			elif [ "$ex" != 0 ]; then
-				pass $chk "$n records, identical per key but for $ex context records of unkeyed events the entry form made dummy"
+				pass $chk "$n records, identical per key but for $ex records of unkeyed events that a dummy context does not collect (excluded, listed below)"
 				grep '^EXCUSED ' "$WORK/wrec-diff-$d-$set.txt" | cut -c1-300 | sed 's/^/VMTEST INFO   excluded: /' || true
 			else
 				pass $chk "$n records, identical per key"
