@@ -326,7 +326,8 @@ D2023=("$ROOT/patches/$KV-2023"/0*.patch)
 DARCH=("$ROOT/patches/$KV-archperm"/0*.patch)
 shopt -u nullglob
 [ ${#D2023[@]} -eq 0 ] || build_design design2023 audit_count_syscall_rule "${D2023[@]}"
-if [ ${#DARCH[@]} -ge 2 ]; then
+# (KERNEL_AB_DESIGNS=none: not built, as run.sh then boots none.)
+if [ ${#DARCH[@]} -ge 2 ] && [ "${KERNEL_AB_DESIGNS:-all}" != none ]; then
 	build_design archperm audit_exit_masks "${PATCH_FILES[@]}" "${DARCH[0]}"
 	build_design archperm-entry audit_entry_masks "${PATCH_FILES[@]}" "${DARCH[@]:0:2}"
 fi

@@ -87,6 +87,7 @@
 # VMTEST_STATIC (another directory with the static tools, as for
 # tests/vm/run.sh), KERNEL_AB_TESTS (boots to run, default "main tree
 # corpus records time"), KERNEL_AB_VARIANTS (only these kernels boot),
+# KERNEL_AB_DESIGNS=none (the archperm kernels left out: the series alone),
 # KERNEL_AB_GUESTS (guests side by side, default 4), KERNEL_AB_REPORT_ONLY=1 (boot nothing: the results and
 # tables again from the last run's console logs).
 
@@ -118,7 +119,7 @@ VARIANTS="unpatched patched"
 # skippable_perm_mask and skippable_entry_mask), the records boot and the
 # time boot.
 DESIGNS=
-if [ -d "$ROOT/patches/$KV-archperm" ]; then
+if [ "${KERNEL_AB_DESIGNS:-all}" != none ] && [ -d "$ROOT/patches/$KV-archperm" ]; then
 	for v in archperm archperm-entry; do
 		if [ -f "$KOUT/$v/bzImage" ]; then
 			DESIGNS="$DESIGNS $v"
