@@ -243,6 +243,13 @@ load_rules() {
 			auditctl -a always,exit -F arch=b64 -S openat -F uid=4000000 -k ab-watch ||
 			{ fail predict-$set "could not add the watch and its exit rule"; return 1; }
 		;;
+	extra)
+		# The rule set KERNEL_AB_RULES named on the host, as far as this
+		# kernel takes it.
+		load_ruleset /vmtest/extra.rules
+		[ "$(auditctl -l | grep -vc '^No rules')" -gt 0 ] ||
+			{ fail predict-$set "no rule of KERNEL_AB_RULES loaded"; return 1; }
+		;;
 	arch32chmod)
 		# i386's chmod is 15, as x86_64's rt_sigreturn: the series' one
 		# mask sets the bit for both, the per-arch masks for i386 only.
@@ -830,6 +837,7 @@ t_design_records() {
 	rec_set ospp $RULES_DIR/30-ospp-v42.rules
 	rec_set neo23x0 /vmtest/witness/public/neo23x0-auditd.rules
 	rec_set own $RW/own.set
+	[ -f /vmtest/extra.rules ] && rec_set extra /vmtest/extra.rules
 	rules_reset
 	t_kernel_log
 }
@@ -1000,6 +1008,12 @@ main)
 	t_predict watch-getpid watch getpid_loop $N
 	t_predict watch-sh watch sh -c "$WL_SH"
 	t_predict arch32-signal arch32chmod sh -c "$WL_SIG"
+	if [ -f /vmtest/extra.rules ]; then
+		t_predict extra extra getpid_loop $N
+		t_predict extra-sh extra sh -c "$WL_SH"
+		t_predict extra-tar extra sh -c "$WL_TAR"
+		t_predict extra-signal extra sh -c "$WL_SIG"
+	fi
 	t_safety_records
 	# Netlink deletes (auditctl -D) of watch and tree rules are balanced.
 	t_stale stale-after-deletes

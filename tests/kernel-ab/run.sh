@@ -88,6 +88,8 @@
 # tests/vm/run.sh), KERNEL_AB_TESTS (boots to run, default "main tree
 # corpus records time"), KERNEL_AB_VARIANTS (only these kernels boot),
 # KERNEL_AB_DESIGNS=none (the archperm kernels left out: the series alone),
+# KERNEL_AB_RULES (a rules file of one's own: predict cases extra*, and a
+# records set extra where the records boot runs),
 # KERNEL_AB_GUESTS (guests side by side, default 4), KERNEL_AB_REPORT_ONLY=1 (boot nothing: the results and
 # tables again from the last run's console logs).
 
@@ -190,6 +192,13 @@ mkdir -p "$WORK"
 	done
 } | if [ -n "${KERNEL_AB_REPORT_ONLY:-}" ]; then cat; else tee "$WORK/provenance.txt"; fi
 [ -n "${KERNEL_AB_REPORT_ONLY:-}" ] || rm -f "$WORK/outcome.txt"
+# KERNEL_AB_RULES: a rules file of the caller's own, run as the predict
+# cases extra* and the records set extra beside the built-in ones.
+if [ -n "${KERNEL_AB_RULES:-}" ]; then
+	[ -r "$KERNEL_AB_RULES" ] || { echo "kernel-ab: cannot read KERNEL_AB_RULES=$KERNEL_AB_RULES" >&2; exit 2; }
+	VM_EXTRA_RULES=$(readlink -f "$KERNEL_AB_RULES")
+	export VM_EXTRA_RULES
+fi
 [ -n "${KERNEL_AB_REPORT_ONLY:-}" ] ||
 	vm_build_initramfs "$WORK/initramfs-root" "$WORK/initramfs.cpio.gz" "$AB/guest-ab.sh"
 
@@ -522,7 +531,7 @@ check_case() {
 
 PREDICT_SETS="openat64 getpid fullmask stig getpid-mixed churn openat64-sh openat64-tar openat64-signal
 	mixed-sh mixed-tar mixed-signal stig-tar stig-advised stig-advised-tar
-	perm-tar watch-getpid watch-sh arch32-signal"
+	perm-tar watch-getpid watch-sh arch32-signal${KERNEL_AB_RULES:+ extra extra-sh extra-tar extra-signal}"
 case " $TESTS " in *" main "*) ;; *) PREDICT_SETS= ;; esac
 for set in $PREDICT_SETS; do
 	check_case predict-$set
@@ -714,7 +723,7 @@ case " $TESTS " in
 	for v in $(variants_of records); do
 		grep '^VMTEST WREC ' "$WORK/results-$v-records.txt" | sed 's/^VMTEST WREC //' >"$WORK/wrec-$v.txt" || true
 	done
-	for set in stig pci ospp neo23x0 own; do
+	for set in stig pci ospp neo23x0 own ${KERNEL_AB_RULES:+extra}; do
 		info "records-$set: $(for v in $(variants_of records); do
 			printf '%s: %s rules loaded (%s refused), %s records, %s keys fired, %s rules the witness cannot fire, %s s; ' \
 				$v "$(r $v records-$set loaded)" "$(r $v records-$set dropped)" "$(r $v records-$set records)" \

@@ -111,6 +111,8 @@ vm_build_initramfs() {
 	mkdir -p "$IROOT/vmtest/witness/audit-4.2.1" "$IROOT/vmtest/witness/public"
 	cp "$ROOT"/tests/data/audit-4.2.1/*.rules "$IROOT/vmtest/witness/audit-4.2.1/"
 	cp "$ROOT"/tests/data/public/*.rules "$IROOT/vmtest/witness/public/"
+	# a caller's own set (the kernel A/B's KERNEL_AB_RULES)
+	[ -z "${VM_EXTRA_RULES:-}" ] || install -m 0644 "$VM_EXTRA_RULES" "$IROOT/vmtest/extra.rules"
 
 	# The files the example rule sets watch that a Debian host has, so that
 	# their watches sit on inodes as there: a watch on a missing file waits
