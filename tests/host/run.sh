@@ -110,9 +110,11 @@ test_per_rule() {
 	check_eq per-rule "$(grep -c '^auditskip_rule_matches_total' "$page")" 0 "metrics: no matches family where the mode cannot see them"
 	# The designs on the same walks: the series spares the walks counted skippable.
 	check_eq per-rule "$(jq -c 'select(.type == "summary") | [.designs[].design]' "$out")" \
-		'["series","2023","prefix"]' "designs compared"
+		'["series","2023","archperm","archperm-entry","prefix"]' "designs compared"
 	check_eq per-rule "$(jq 'select(.type == "summary") | .designs[0].walks' "$out")" \
 		"$(summary_field "$out" skippable_walks)" "the series spares the skippable walks"
+	check_eq per-rule "$(jq 'select(.type == "summary") | .designs[2].walks' "$out")" \
+		"$(summary_field "$out" skippable_perm_mask)" "archperm spares the walks its masks skip"
 	check_eq per-rule "$(sed -n 's/^auditskip_design_spared_walks{design="series"} //p' "$page")" \
 		"$(summary_field "$out" skippable_walks)" "metrics: the same"
 	remove_rules
