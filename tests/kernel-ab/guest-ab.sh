@@ -733,51 +733,12 @@ rec_own_rules() {
 EOF
 }
 
-# rec_keyed SET OUT: the -a and -w lines of SET, each with the key wN in
-# place of its own (guest-witness.sh's keyed()).
-rec_keyed() {
-	awk '{
-		l = $0
-		sub(/^[ \t]+/, "", l)
-		if (l !~ /^-[aAw] /)
-			next
-		gsub(/ +-k +[^ ]+/, " ", l)
-		gsub(/ +-F +key=[^ ]+/, " ", l)
-		sub(/[ \t\r]+$/, "", l)
-		if (l ~ /^-[aA] +([a-z]+,)?(exclude|user|filesystem)(,[a-z]+)? /)
-			print l
-		else
-			print l " -k w" NR
-	}' "$1" >"$2"
-}
-
-# rec_load NAME: $RW/NAME.keyed as far as this kernel takes it (the lines
-# auditctl refuses dropped, the rest loaded with one auditctl -R); sets
-# LOADED and DROPPED.
-rec_load() {
-	rules_reset
-	{
-		echo -i
-		cat "$RW/$1.keyed"
-	} >"$RW/$1.try"
-	auditctl -R "$RW/$1.try" >"$RW/$1.try.out" 2>&1
-	sed -n 's/^There was an error in line \([0-9]*\) of .*/\1/p' "$RW/$1.try.out" |
-		awk '{ print $1 - 1 }' >"$RW/$1.refused"
-	awk 'FILENAME == ARGV[1] { bad[$1] = 1; next } !(FNR in bad)' "$RW/$1.refused" \
-		"$RW/$1.keyed" >"$RW/$1.rules"
-	DROPPED=$(wc -l <"$RW/$1.refused")
-	LOADED=$(wc -l <"$RW/$1.rules")
-	rules_reset
-	[ "$LOADED" -gt 0 ] || return 1
-	auditctl -R "$RW/$1.rules" >"$RW/$1.load" 2>&1 && ! grep -qi error "$RW/$1.load"
-}
-
 # rec_set NAME FILE: one set's witness run, its records on WREC lines and a
 # RESULT records-NAME line (rules loaded and dropped, records, keys fired).
 rec_set() {
-	rec_keyed "$2" "$RW/$1.keyed"
+	witness_keyed "$2" "$RW/$1.keyed"
 	witness --prepare "$RW/$1.keyed" >"$RW/$1.prepare" 2>&1
-	if ! rec_load "$1"; then
+	if ! witness_load "$RW" "$1"; then
 		fail records-$1-load "$LOADED lines left of $((LOADED + DROPPED)); auditctl -R: $(grep -i error "$RW/$1.load" 2>/dev/null | head -n 2 | tr '\n' ' ')"
 		rules_reset
 		return

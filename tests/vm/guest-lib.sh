@@ -272,3 +272,58 @@ t_audit_enable() {
 		fail audit-enable "auditctl -s: $(auditctl -s 2>&1 | head -n 1)"
 	fi
 }
+
+# ------------------------------------------------- the witness's rule sets ---
+# (tests/vm/guest-witness.sh and the kernel A/B's records boot)
+
+# witness_keyed SET OUT: the set's -a and -w lines, each with the key wN
+# (N its line in SET) in place of its own; the exclude, user and filesystem
+# lists take no key (auditctl refuses one there) and make no record a key
+# names.
+witness_keyed() {
+	awk '{
+		l = $0
+		sub(/^[ \t]+/, "", l)
+		if (l !~ /^-[aAw] /)
+			next
+		gsub(/ +-k +[^ ]+/, " ", l)
+		gsub(/ +-F +key=[^ ]+/, " ", l)
+		sub(/[ \t\r]+$/, "", l)
+		if (l ~ /^-[aA] +([a-z]+,)?(exclude|user|filesystem)(,[a-z]+)? /)
+			print l
+		else
+			print l " -k w" NR
+	}' "$1" >"$2"
+}
+
+# witness_load DIR NAME: loads DIR/NAME.keyed as far as this kernel takes
+# it: the lines auditctl refuses are dropped, the rest (DIR/NAME.rules)
+# loaded with one auditctl -R. Sets LOADED and DROPPED; returns non-zero
+# when nothing loads or the loadable lines do not load.
+witness_load() {
+	_wd=$1
+	shift
+	rules_reset
+	{
+		echo -i
+		cat "$_wd/$1.keyed"
+	} >"$_wd/$1.try"
+	auditctl -R "$_wd/$1.try" >"$_wd/$1.try.out" 2>&1
+	sed -n 's/^There was an error in line \([0-9]*\) of .*/\1/p' "$_wd/$1.try.out" |
+		awk '{ print $1 - 1 }' >"$_wd/$1.refused"
+	awk 'FILENAME == ARGV[1] { bad[$1] = 1; next } !(FNR in bad)' "$_wd/$1.refused" \
+		"$_wd/$1.keyed" >"$_wd/$1.rules"
+	DROPPED=$(wc -l <"$_wd/$1.refused")
+	LOADED=$(wc -l <"$_wd/$1.rules")
+	# nothing refused: that was the load
+	if [ "$DROPPED" -eq 0 ] && [ "$LOADED" -gt 0 ] &&
+		! grep -qi error "$_wd/$1.try.out"; then
+		cp "$_wd/$1.try.out" "$_wd/$1.load"
+		return 0
+	fi
+	[ "$DROPPED" -eq 0 ] || log "witness/$1: refused here: $(awk 'FILENAME == ARGV[1] { bad[$1] = 1; next }
+		FNR in bad { printf "%s; ", $0 }' "$_wd/$1.refused" "$_wd/$1.keyed" | cut -c1-900)"
+	rules_reset
+	[ "$LOADED" -gt 0 ] || return 1
+	auditctl -R "$_wd/$1.rules" >"$_wd/$1.load" 2>&1 && ! grep -qi error "$_wd/$1.load"
+}

@@ -77,55 +77,6 @@ own_rules() {
 EOF
 }
 
-# keyed SET OUT: the set's -a and -w lines, each with the key wN (N its line
-# in SET) in place of its own; the exclude, user and filesystem lists take
-# no key (auditctl refuses one there) and make no record a key names.
-keyed() {
-	awk '{
-		l = $0
-		sub(/^[ \t]+/, "", l)
-		if (l !~ /^-[aAw] /)
-			next
-		gsub(/ +-k +[^ ]+/, " ", l)
-		gsub(/ +-F +key=[^ ]+/, " ", l)
-		sub(/[ \t\r]+$/, "", l)
-		if (l ~ /^-[aA] +([a-z]+,)?(exclude|user|filesystem)(,[a-z]+)? /)
-			print l
-		else
-			print l " -k w" NR
-	}' "$1" >"$2"
-}
-
-# load_set NAME: loads $W/NAME.keyed as far as this kernel takes it: the
-# lines auditctl refuses are dropped, the rest ($W/NAME.rules) loaded with
-# one auditctl -R. Sets LOADED and DROPPED; returns non-zero when nothing
-# loads or the loadable lines do not load.
-load_set() {
-	rules_reset
-	{
-		echo -i
-		cat "$W/$1.keyed"
-	} >"$W/$1.try"
-	auditctl -R "$W/$1.try" >"$W/$1.try.out" 2>&1
-	sed -n 's/^There was an error in line \([0-9]*\) of .*/\1/p' "$W/$1.try.out" |
-		awk '{ print $1 - 1 }' >"$W/$1.refused"
-	awk 'FILENAME == ARGV[1] { bad[$1] = 1; next } !(FNR in bad)' "$W/$1.refused" \
-		"$W/$1.keyed" >"$W/$1.rules"
-	DROPPED=$(wc -l <"$W/$1.refused")
-	LOADED=$(wc -l <"$W/$1.rules")
-	# nothing refused: that was the load
-	if [ "$DROPPED" -eq 0 ] && [ "$LOADED" -gt 0 ] &&
-		! grep -qi error "$W/$1.try.out"; then
-		cp "$W/$1.try.out" "$W/$1.load"
-		return 0
-	fi
-	[ "$DROPPED" -eq 0 ] || log "witness/$1: refused here: $(awk 'FILENAME == ARGV[1] { bad[$1] = 1; next }
-		FNR in bad { printf "%s; ", $0 }' "$W/$1.refused" "$W/$1.keyed" | cut -c1-900)"
-	rules_reset
-	[ "$LOADED" -gt 0 ] || return 1
-	auditctl -R "$W/$1.rules" >"$W/$1.load" 2>&1 && ! grep -qi error "$W/$1.load"
-}
-
 # run_witness NAME: the witness of the set under what is loaded; its
 # records, reduced and grouped by the key of their event, counted, in
 # $W/runs/NAME.recs ("COUNT key=... type=N field=value ...").
@@ -225,10 +176,10 @@ witness_set() {
 	fi
 	ws_n=$1
 	ws_id=$(echo "$1" | tr / _)
-	keyed "$2" "$W/$ws_id.keyed"
+	witness_keyed "$2" "$W/$ws_id.keyed"
 	witness --prepare "$W/$ws_id.keyed" >"$W/$ws_id.prepare" 2>&1
 	grep -v '^witness: prepared ' "$W/$ws_id.prepare" | sed "s|^|VMTEST INFO witness/$ws_n: |"
-	if ! load_set "$ws_id"; then
+	if ! witness_load "$W" "$ws_id"; then
 		fail "witness/$ws_n/load" "$LOADED of $((LOADED + DROPPED)) lines left; auditctl -R: $(grep -i error "$W/$ws_id.load" 2>/dev/null | head -n 2)"
 		return
 	fi
