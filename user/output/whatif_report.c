@@ -164,12 +164,47 @@ static json_object *rules_json(const struct whatif_run *w)
 	return rules;
 }
 
+/* Every profiled syscall: its calls, the predicted counters and each design's saving. */
+static json_object *syscalls_json(const struct whatif_run *w)
+{
+	const struct prediction *pr = w->pred;
+	const struct profile *p = w->profile;
+	json_object *sys = json_object_new_array();
+
+	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
+		json_object *e;
+		char name[64];
+
+		if (!p->calls[s])
+			continue;
+		slot_name(s / NR_SLOTS, s % NR_SLOTS, name, sizeof(name));
+		e = json_object_new_object();
+		add_u64(e, "nr", s % NR_SLOTS);
+		add_str_or_null(e, "name", name);
+		add_str_or_null(e, "arch", arch_name(s / NR_SLOTS));
+		add_u64(e, "calls", p->calls[s]);
+		add_counters(e, &pr->slot[s]);
+		json_object_object_add(e, "saved_ns",
+				       json_rounded(slot_saved_ns(w, &pr->slot[s]), 0));
+		json_object_object_add(e, "saved_ns_2023",
+				       json_rounded(w->designs->ns[DESIGN_2023][s], 0));
+		json_object_object_add(e, "saved_ns_archperm",
+				       json_rounded(w->designs->ns[DESIGN_ARCHPERM][s], 0));
+		json_object_object_add(e, "saved_ns_archperm_entry",
+				       json_rounded(w->designs->ns[DESIGN_ARCHPERM_ENTRY][s], 0));
+		json_object_object_add(e, "saved_ns_prefix",
+				       json_rounded(w->designs->ns[DESIGN_PREFIX][s], 0));
+		json_object_array_add(sys, e);
+	}
+	return sys;
+}
+
 static void print_whatif_json(FILE *out, const struct whatif_run *w)
 {
 	const struct prediction *pr = w->pred;
 	const struct profile *p = w->profile;
 	json_object *o = json_object_new_object(), *prof = json_object_new_object();
-	json_object *sys = json_object_new_array(), *blind = NULL;
+	json_object *blind = NULL;
 
 	add_str_or_null(o, "type", "whatif");
 	json_object_object_add(o, "schema", json_object_new_int(1));
@@ -203,32 +238,7 @@ static void print_whatif_json(FILE *out, const struct whatif_run *w)
 		json_rounded(prediction_saved_ns(pr, w->calib, COUNTER_ID_skippable_perm_mask), 0));
 	json_object_object_add(o, "saved_ns_per_s", json_rounded(saved_per_s(w), 0));
 	json_object_object_add(o, "calibration", calibration_json(w));
-	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++) {
-		json_object *e;
-		char name[64];
-
-		if (!p->calls[s])
-			continue;
-		slot_name(s / NR_SLOTS, s % NR_SLOTS, name, sizeof(name));
-		e = json_object_new_object();
-		add_u64(e, "nr", s % NR_SLOTS);
-		add_str_or_null(e, "name", name);
-		add_str_or_null(e, "arch", arch_name(s / NR_SLOTS));
-		add_u64(e, "calls", p->calls[s]);
-		add_counters(e, &pr->slot[s]);
-		json_object_object_add(e, "saved_ns",
-				       json_rounded(slot_saved_ns(w, &pr->slot[s]), 0));
-		json_object_object_add(e, "saved_ns_2023",
-				       json_rounded(w->designs->ns[DESIGN_2023][s], 0));
-		json_object_object_add(e, "saved_ns_archperm",
-				       json_rounded(w->designs->ns[DESIGN_ARCHPERM][s], 0));
-		json_object_object_add(e, "saved_ns_archperm_entry",
-				       json_rounded(w->designs->ns[DESIGN_ARCHPERM_ENTRY][s], 0));
-		json_object_object_add(e, "saved_ns_prefix",
-				       json_rounded(w->designs->ns[DESIGN_PREFIX][s], 0));
-		json_object_array_add(sys, e);
-	}
-	json_object_object_add(o, "syscalls", sys);
+	json_object_object_add(o, "syscalls", syscalls_json(w));
 	json_object_object_add(o, "rules", rules_json(w));
 	json_object_object_add(o, "designs", designs_json(w->designs, w->profile->seconds));
 	json_object_object_add(o, "compared", compared_json(w));
