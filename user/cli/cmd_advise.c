@@ -311,8 +311,7 @@ static int advise_never_prefix(const struct advise_options *o, const struct rule
 		return 1;
 	}
 	if (!o->profile && !p.refused && p.rules) {
-		/* Priced walk by walk: a rule whose walks it ends save nothing on average is left
-		 * out. */
+		/* Priced walk by walk: a rule whose walks save nothing on average is left out. */
 		if (calibration_choose(o->run.calibration, &calib, &calib_from))
 			goto out;
 		if (never_prefix_price(&p, rs, &calib, &price)) {
