@@ -299,18 +299,17 @@ static __always_inline struct count_slot *slot_of(__u64 nr, __u32 arch, bool uri
  */
 static __always_inline __u32 classify(__u32 slot, __u32 arch)
 {
-	__u32 flags = 0;
+	bool fresh = whatif_differs && whatif.mirror_seq == mirror.seq;
+	__u32 flags = fresh && !mask_bit(whatif.entry_mask[arch & 1], slot) ? WALK_SKIP_ENTRY : 0;
 
-	if (whatif_differs && whatif.mirror_seq == mirror.seq) {
-		if (!mask_bit(whatif.arch_mask[arch & 1], slot))
-			flags |= WALK_SKIP_ARCH;
-		if (!mask_bit(whatif.perm_mask[arch & 1], slot))
-			flags |= WALK_SKIP_PERM;
-		if (!mask_bit(whatif.entry_mask[arch & 1], slot))
-			flags |= WALK_SKIP_ENTRY;
-	}
 	if (!slot_bit(mirror.mask, slot))
-		flags |= WALK_SKIP | WALK_SKIP_ARCH | WALK_SKIP_PERM;
+		return flags | WALK_SKIP | WALK_SKIP_ARCH | WALK_SKIP_PERM;
+	if (!fresh)
+		return flags;
+	if (!mask_bit(whatif.arch_mask[arch & 1], slot))
+		flags |= WALK_SKIP_ARCH;
+	if (!mask_bit(whatif.perm_mask[arch & 1], slot))
+		flags |= WALK_SKIP_PERM;
 	return flags;
 }
 
