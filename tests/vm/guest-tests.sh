@@ -486,13 +486,28 @@ wait_interval() {
 	return 1
 }
 
-# wait_fresh_interval: flatten into $T/iv.flat the first interval line that
-# was certainly computed after this call (so after the rule change before it):
-# the line after the next one. The next line itself may have been computed
-# before the change and written after; it is kept in $T/iv-next.flat.
-wait_fresh_interval() {
-	_n=$(interval_count)
-	wait_interval $_n "$T/iv-next.flat" && wait_interval $((_n + 1))
+# epoch_now: seconds since the epoch to the microsecond (busybox's date has
+# no %N; adjtimex with no option only reads the clock).
+epoch_now() {
+	adjtimex | awk '/tv_sec:/ { s = $2 } /tv_usec:/ { u = $2 } END { printf "%d.%06d\n", s, u }'
+}
+
+# wait_listed_interval SINCE: flatten into $T/iv.flat the first interval line
+# that reports a rule listing begun at or after SINCE (seconds since the
+# epoch), so one that saw every rule change made before SINCE. The loader
+# spaces listings after changes by what a listing costs, so this may be
+# several lines on; $T/iv-next.flat keeps the first line, which may still
+# show the old rules. Up to 30 lines.
+wait_listed_interval() {
+	_k=$(interval_count)
+	_last=$((_k + 30))
+	wait_interval $_k "$T/iv-next.flat" || return 1
+	cp "$T/iv-next.flat" "$T/iv.flat"
+	while awk -v b="$(get "$T/iv.flat" resync.listing_began)" -v s="$1" \
+		'BEGIN { exit !(b + 0 < s + 0) }'; do
+		_k=$((_k + 1))
+		[ $_k -lt $_last ] && wait_interval $_k || return 1
+	done
 }
 
 # Exit rules as auditctl lists them, counted independently of the tool.
@@ -515,17 +530,18 @@ auditctl_exit_rules() {
 mirror_check() {
 	name=mirror-$1
 	auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
-	if ! wait_fresh_interval; then
-		fail $name "no interval line within 30 s"
+	if ! wait_listed_interval "$(epoch_now)"; then
+		fail $name "no interval line from a listing after the change within 30 lines"
 		return
 	fi
 	auditskip rules --json >"$T/rules2.json" 2>>"$T/rules.err"
 	if ! cmp -s "$T/rules1.json" "$T/rules2.json"; then
 		# The kernel's list was still changing (e.g. an RCU-deferred free):
-		# compare with a later interval instead.
+		# compare with a later listing instead.
 		auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
-		wait_fresh_interval || { fail $name "no interval line within 30 s"; return; }
-		log "$name: rule list changed while waiting; used a later interval"
+		wait_listed_interval "$(epoch_now)" ||
+			{ fail $name "no interval line from a listing after the change within 30 lines"; return; }
+		log "$name: rule list changed while waiting; used a later listing"
 	fi
 	jflat <"$T/rules1.json" >"$T/rules.flat"
 	re=$(get "$T/rules.flat" exit_rules)
@@ -538,8 +554,7 @@ mirror_check() {
 	src=$(get "$T/iv.flat" mirror_source)
 	ac=$(auditctl_exit_rules)
 	log "$name: interval exit_rules=$ie mask_bits=$ib generation=$ig source=$src; rules --json exit_rules=$re mask_bits=$rb; auditctl -l exit rules=$ac"
-	# The loader reports the mirror it read at its last rule sync (every
-	# 250 ms), so the first line after a change may still show the old one.
+	# The first line after a change may still show the mirror of an earlier listing.
 	ne=$(get "$T/iv-next.flat" exit_rules)
 	nh=$(get "$T/iv-next.flat" mask_hex | tr A-F a-f)
 	if [ "$ne" != "$re" ] || [ "$nh" != "$rh" ]; then

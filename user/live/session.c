@@ -315,15 +315,17 @@ static int list_and_apply(struct session *ss)
 /* A listing's CPU time sets when the next one may run; a failed one is tried again. */
 static int list_rules(struct session *ss, enum resync_reason why)
 {
-	double cpu0 = thread_cpu_s();
+	double cpu0 = thread_cpu_s(), began = wall_s();
 	int err = list_and_apply(ss);
 
-	if (err)
+	if (err) {
 		resync_failed(&ss->resync, now_s(), thread_cpu_s() - cpu0);
-	else
-		resync_listed(&ss->resync, why, now_s(), thread_cpu_s() - cpu0,
-			      !ruleset_may_drop_config_change(&ss->rules));
-	return err;
+		return err;
+	}
+	resync_listed(&ss->resync, why, now_s(), thread_cpu_s() - cpu0,
+		      !ruleset_may_drop_config_change(&ss->rules));
+	ss->resync.began_wall_s = began;
+	return 0;
 }
 
 /* Status, rules and what BPF logged: at start, and for the summary. */

@@ -36,6 +36,7 @@ struct resync {
 	enum resync_reason why; /* of the wanted listing */
 	double cost_s;		/* CPU time of the last listing */
 	double listed_at;	/* when it ended */
+	double began_wall_s;	/* when it began, seconds since the epoch: set by the lister */
 	double period_s;	/* of the periodic check, from the last listing */
 	bool lost_known;	/* audit's lost-record counter read once */
 	__u32 lost;		/* its value then */

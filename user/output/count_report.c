@@ -364,6 +364,7 @@ static json_object *resync_json(const struct report_ctx *r)
 	add_u64(o, "notifications", r->run->live.notifications ? *r->run->live.notifications : 0);
 	json_object_object_add(o, "listing_cpu_s", json_rounded(rs ? rs->cost_s : 0, 6));
 	json_object_object_add(o, "period_s", json_rounded(rs ? rs->period_s : 0, 6));
+	json_object_object_add(o, "listing_began", json_rounded(rs ? rs->began_wall_s : 0, 6));
 	return o;
 }
 
