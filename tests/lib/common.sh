@@ -60,8 +60,20 @@ check_eq() {
 }
 
 # The closing line; false when anything failed. Under guest_test_args, a
-# pattern that named no result is a failure of its own.
+# pattern that named no result is a failure of its own; in a suite that runs
+# its tests with run_test, so is a selected test that run_test never ran.
 summary_line() {
+	if [ -n "$TESTS_RUN" ]; then
+		for _name in $SELECTED; do
+			case "$TESTS_RUN" in
+			*" $_name "*) ;;
+			*)
+				echo "${RESULT_PREFIX}FAIL $_name: declared and selected, but never run"
+				FAILED=$((FAILED + 1))
+				;;
+			esac
+		done
+	fi
 	if [ -n "$RESULT_PATTERNS" ]; then
 		while IFS= read -r _p; do
 			case " $RESULTS_SEEN " in
@@ -88,6 +100,7 @@ TEST_LIST=0
 RESULT_PATTERNS=
 RESULTS_SEEN=
 SELECTED=
+TESTS_RUN=
 
 usage_error() {
 	echo "$0: $* (usage: $0 [-l] [-t NAME]..., NAME may be a glob)" >&2
@@ -185,14 +198,23 @@ EOF
 }
 
 # run_test "NAME..." COMMAND...: runs COMMAND, whose results are NAME...,
-# unless -t picked none of them.
+# unless -t picked none of them. A COMMAND that prints no result line at
+# all (it returned early, skipped itself silently) is a FAIL of NAME.
 run_test() {
 	_names=$1
 	shift
 	for _name in $_names; do
 		if test_selected "$_name"; then
+			TESTS_RUN="$TESTS_RUN $_names "
+			_results_before=$((PASSED + FAILED))
 			"$@"
-			return
+			_rt_status=$?
+			# Host suites only: a guest function may name its results otherwise.
+			if [ -z "$RESULT_PREFIX" ] && [ $((PASSED + FAILED)) = "$_results_before" ]; then
+				echo "${RESULT_PREFIX}FAIL $_names: ran, but printed no result line"
+				FAILED=$((FAILED + 1))
+			fi
+			return $_rt_status
 		fi
 	done
 }
