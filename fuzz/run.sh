@@ -18,20 +18,22 @@ cd "$(dirname "$0")/.."
 FUZZ_OUT=${FUZZ_OUT:-${OUT:-.output}/fuzz}
 MODE=${1:-}
 SECONDS_EACH=${2:-30}
-NAMES=$(for f in fuzz/fuzz_*.c; do f=${f#fuzz/fuzz_}; echo "${f%.c}"; done)
+NAMES=$(for f in fuzz/fuzz_*.c; do [ -f "$f" ] || continue; f=${f#fuzz/fuzz_}; echo "${f%.c}"; done)
 
-harness() { # harness NAME: the binary, or a FAIL line
-	local bin=$FUZZ_OUT/fuzz_$1
+# harness NAME: sets bin to the harness binary; a missing one is a FAIL of
+# NAME and a false return. Called in this shell, never in $(...), so that
+# the FAIL line reaches the output and the count.
+harness() {
+	bin=$FUZZ_OUT/fuzz_$1
 	if [ ! -x "$bin" ]; then
 		fail "$1" "$bin is missing: run 'make fuzzers'"
 		return 1
 	fi
-	echo "$bin"
 }
 
 fuzz_one() {
 	local name=$1 bin work found log execs
-	bin=$(harness "$name") || return
+	harness "$name" || return
 	work=$FUZZ_OUT/corpus/$name
 	found=$FUZZ_OUT/findings/$name
 	log=$FUZZ_OUT/$name.log
@@ -51,7 +53,7 @@ fuzz_one() {
 
 regress_one() {
 	local name=$1 bin f
-	bin=$(harness "$name") || return
+	harness "$name" || return
 	for f in fuzz/corpus/"$name"/* fuzz/regress/"$name"/*; do
 		[ -f "$f" ] || continue
 		if "$bin" "$f" >"$FUZZ_OUT/regress.log" 2>&1; then
@@ -61,6 +63,8 @@ regress_one() {
 		fi
 	done
 }
+
+[ -n "$NAMES" ] || fail harnesses "no fuzz/fuzz_*.c: nothing to fuzz"
 
 case "$MODE" in
 fuzz) for n in $NAMES; do fuzz_one "$n"; done ;;
