@@ -22,9 +22,12 @@ mount -t bpf bpf /sys/fs/bpf
 # mounted file system rather than on the initramfs root.
 mount -t tmpfs tmpfs /tmp
 
-# Keep kernel messages (audit records are printed to the console when no
-# auditd runs) from interleaving with the result lines.
-dmesg -n 1
+# Console log level 5, as loglevel=5 on the command line (lib-qemu.sh):
+# kernel warnings and worse reach the console as they happen, where the host
+# reads them (tests/vm/lib-console.sh), even when they scroll out of the
+# ring buffer later; the audit records (printed as KERN_NOTICE when no auditd
+# runs) stay off the console, away from the result lines.
+dmesg -n 5
 
 # vmsuite=stale-watch on the kernel command line runs guest-stale.sh watch,
 # vmsuite=corpus the real-workload comparison, vmsuite=whatif profiles and

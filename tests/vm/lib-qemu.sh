@@ -48,12 +48,16 @@ vm_boot() {
 	vm_qemu_arch
 	t0=$(date +%s)
 	# -no-reboot + panic=-1: a guest whose init dies ends QEMU at once.
+	# loglevel=5 (not quiet): every kernel message from KERN_WARNING up (a
+	# WARNING, BUG, RCU stall, hung task, OOM kill...) reaches the console
+	# as it happens, from the first line of the boot, for lib-console.sh;
+	# the audit records (KERN_NOTICE) stay off it.
 	# stdin from /dev/null so QEMU never puts a developer's tty in raw mode.
 	timeout -k 10 "${TIMEOUT:-300}" "${VM_QEMU[@]}" \
 		-accel tcg,thread="${TCG_THREAD:-single}" "${clock[@]}" -m "${MEM:-1G}" -smp "${SMP:-2}" \
 		-nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=$VM_CONSOLE audit=1 panic=-1 quiet${extra:+ $extra}" \
+		-append "console=$VM_CONSOLE audit=1 panic=-1 loglevel=5${extra:+ $extra}" \
 		</dev/null >"$logf" 2>&1 || VM_STATUS=$?
 	VM_SECS=$(($(date +%s) - t0))
 	tr -d '\r' <"$logf" >"$logf.txt"
