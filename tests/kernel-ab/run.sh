@@ -172,6 +172,8 @@ die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 . "$ROOT/tests/vm/lib-initramfs.sh"
 # shellcheck source=../vm/lib-qemu.sh
 . "$ROOT/tests/vm/lib-qemu.sh"
+# shellcheck source=../vm/lib-console.sh
+. "$ROOT/tests/vm/lib-console.sh"
 
 T_START=$(date +%s)
 vm_host_tools
@@ -289,9 +291,14 @@ for t in $TESTS; do
 			esac
 		done <"$WORK/results-$v-$t.txt"
 		grep '^VMTEST REC ' "$WORK/results-$v-$t.txt" | sed 's/^VMTEST REC //' >"$WORK/records-$v-$t.txt" || true
-		if ! grep -q '^VMTEST DONE' "$WORK/results-$v-$t.txt"; then
-			fail "$v/$t/guest" "did not finish (qemu status $status after ${secs}s), console: $logf"
-			tail -n 20 "$logf" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | cut -c1-200 | sed 's/^/VMTEST INFO   /'
+		# The same accounting as every guest lane (tests/vm/lib-console.sh):
+		# DONE, rc, the summary line against the result lines, and any kernel
+		# problem on the console, each a FAIL of $v/$t.
+		console_account "$v/$t" "$logf"
+		FAILED=$((FAILED + CONSOLE_FAILS))
+		if [ "$CONSOLE_FAILS" -gt 0 ]; then
+			info "$v/$t: qemu status $status after ${secs}s, console: $logf; its tail:"
+			tail -n 20 "$logf" | console_strip | sed 's/^/VMTEST INFO   /'
 		fi
 	done
 done
@@ -540,11 +547,30 @@ for set in $PREDICT_SETS; do
 	check_case predict-$set
 done
 
+# corpus_cases_declared: corpus-SET-WORKLOAD for every "t_corpus SET SELECT"
+# of guest-ab.sh's abtest=corpus section and every workload of
+# tests/vm/corpus-workloads.sh (workloads_all) that SELECT picks (all, or a
+# grep -E alternation of names), as the guest runs them: the cases are what
+# the corpus declares, never what a guest happened to print.
+corpus_cases_declared() {
+	local workloads set select
+	workloads=$(sed -n '/^workloads_all() {/,/^EOF/p' "$ROOT/tests/vm/corpus-workloads.sh" |
+		grep '|' | cut -d'|' -f1)
+	sed -n '/^corpus)$/,/;;/p' "$AB/guest-ab.sh" | awk '$1 == "t_corpus" { print $2, $3 }' | tr -d '"' |
+		while read -r set select; do
+			if [ "$select" = all ]; then
+				echo "$workloads"
+			else
+				echo "$workloads" | grep -E "^($select)\$"
+			fi | sed "s/^/corpus-$set-/"
+		done | sort
+}
+
 # The workload corpus (abtest=corpus): every RESULT corpus-SET-WORKLOAD.
 case " $TESTS " in
 *" corpus "*)
-	CORPUS_CASES=$(for k in "${!R[@]}"; do echo "$k"; done | sed -n 's/^unpatched|\(corpus-[^|@]*\)|present$/\1/p' | sort)
-	[ -n "$CORPUS_CASES" ] || fail corpus "no corpus result from the unpatched kernel"
+	CORPUS_CASES=$(corpus_cases_declared)
+	[ -n "$CORPUS_CASES" ] || fail corpus "no corpus case declared in $AB/guest-ab.sh and tests/vm/corpus-workloads.sh"
 	for name in $CORPUS_CASES; do
 		check_case "$name"
 	done
