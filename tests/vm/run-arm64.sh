@@ -55,6 +55,8 @@ esac
 . "$VMDIR/lib-qemu.sh"
 # shellcheck source=lib-arm64.sh
 . "$VMDIR/lib-arm64.sh"
+# shellcheck source=lib-console.sh
+. "$VMDIR/lib-console.sh"
 
 vm_host_tools
 case "$(od -An -c -j 1 -N 3 "$STATIC/auditskip" 2>/dev/null | tr -d ' ')" in
@@ -70,7 +72,7 @@ SUMMARY=()
 
 # run_guest KERNEL SUITE: one boot, its results and, on failure, details.
 run_guest() {
-	local kernel=$1 suite=$2 name logf res secs npass nfail done_line initrd
+	local kernel=$1 suite=$2 name logf res secs npass nfail initrd plan
 	if [ "$suite" = main ]; then name=$series; else name=$series-$suite; fi
 	logf=$CACHE/console-$name.log
 	res=$CACHE/results-$name.txt
@@ -80,26 +82,27 @@ run_guest() {
 	vm_boot "$kernel" "$initrd" "$logf" "vmsuite=$suite"
 	secs=$VM_SECS
 
-	grep -o 'VMTEST \(PASS\|FAIL\) .*' "$logf.txt" >"$res" || true
+	console_results "$logf.txt" >"$res"
 	npass=$(grep -c '^VMTEST PASS ' "$res" || true)
 	nfail=$(grep -c '^VMTEST FAIL ' "$res" || true)
-	done_line=$(grep -o 'VMTEST DONE.*' "$logf.txt" || true)
 
 	echo "== $name: $(basename "$kernel"), ${secs}s"
 	sed 's/^VMTEST /  /' "$res"
-	if [ -z "$done_line" ]; then
-		if [ "$VM_STATUS" -eq 124 ] || [ "$VM_STATUS" -eq 137 ]; then
-			echo "  FAIL guest: did not finish within ${TIMEOUT}s"
-		else
-			echo "  FAIL guest: did not finish (qemu exit status $VM_STATUS)"
-		fi
-		nfail=$((nfail + 1))
+	if [ "$VM_STATUS" -eq 124 ] || [ "$VM_STATUS" -eq 137 ]; then
+		echo "  (qemu stopped after ${TIMEOUT}s)"
 	fi
+	# The same accounting as tests/vm/run.sh (lib-console.sh): DONE, rc,
+	# the summary against the result lines, the plan when there is one
+	# (tests/vm/plans/NAME.txt), any kernel problem on the console.
+	plan=$VMDIR/plans/$name.txt
+	[ -f "$plan" ] || plan=
+	CONSOLE_INDENT="  " console_account "$name" "$logf.txt" "$plan"
+	nfail=$((nfail + CONSOLE_FAILS))
 	if [ "$nfail" -gt 0 ]; then
 		echo "-- $name: details (VMTEST INFO lines):"
 		grep -o 'VMTEST INFO .*' "$logf.txt" | sed 's/^VMTEST INFO /  /' | tail -n 80 || true
 		echo "-- $name: console tail:"
-		tail -n 40 "$logf.txt" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | cut -c1-300
+		tail -n 40 "$logf.txt" | console_strip
 	fi
 	echo "== $name: $npass passed, $nfail failed, ${secs}s"
 	TOTAL_PASS=$((TOTAL_PASS + npass))
