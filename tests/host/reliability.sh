@@ -25,8 +25,8 @@ test_counters() {
 	check_eq counters "$(jq -s '[.[] | select(.type == "interval") | .needless_rule_visits] | add' "$out")" \
 		"$(summary_field "$out" needless_rule_visits)" "interval visits add up to the summary"
 	check_eq counters \
-		"$(jq -s '[.[] | select(.type == "interval") | .walks >= 0 and .skippable_walks <= .walks] | all' "$out")" \
-		true "no interval goes negative"
+		"$(jq -s '[.[] | select(.type == "interval") | .skippable_walks <= .walks] | all' "$out")" \
+		true "no interval counts more skippable walks than walks"
 	remove_rules
 }
 
