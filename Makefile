@@ -87,7 +87,7 @@ endif
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
 	soak soak-reload evidence evidence-chart bench-endpoint rules-test resync-bench fuzz fuzzers fuzz-regress kernels kernel-ab today kernel-tables man deb \
-	check-layers
+	check-layers mutants
 
 all: $(TOOLS)
 
@@ -340,6 +340,12 @@ vmtest-arm64:
 # Everything .ci/run runs: unit tests, host tests, guest tests.
 test: all static man $(UNIT_TESTS) $(FUZZERS) $(OUTPUT)/auditskip-offline $(OUTPUT)/metrics_fixture
 	$(Q)tests/run-all.sh
+
+# Every named mutant (tests/mutants/*.patch) in a clean clone against the
+# suite that must catch it; the report is kept in tests/mutants/results.txt.
+# make test runs the quick ones (tests/mutants/run.sh --quick).
+mutants: all static
+	$(Q)tests/mutants/run.sh -o tests/mutants/results.txt
 
 # The Prometheus rules and their unit tests, the dashboard against a rendered
 # page and the dashboard model's schema, and a fleet of three made-up hosts

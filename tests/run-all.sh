@@ -147,6 +147,7 @@ run_suite "rule advisor (host)" tests/host/advise.sh
 run_suite "nothing lost: advise's files keep every record, load whole (host)" tests/host/nothing-lost.sh
 run_suite "calibrate as an admin meets it: clean report, Ctrl-C (host)" tests/host/calibrate.sh
 run_suite "help, man page, messages and numbers (offline)" tests/host/surface.sh
+run_suite "named mutants, the quick ones: each must fail its suite (tests/mutants)" tests/mutants/run.sh --quick
 # Waited for here, not in run_suite's pipeline: a subshell cannot wait for
 # its parent's child.
 GUEST_STATUS=()

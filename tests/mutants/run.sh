@@ -16,12 +16,15 @@
 # that breaks, or a suite that fails unmutated is a failure of this run.
 #
 # Prints `PASS mutant-NAME: killed ...` or `FAIL mutant-NAME: ...` per
-# mutant, then `N killed, N survived` and `N passed, N failed`. -o FILE also
-# writes that report, with the commit and each suite's time (`make mutants`
-# keeps it in tests/mutants/results.txt). The clones are under
+# mutant, then `N killed, N survived` and `N passed, N failed`. -o FILE
+# keeps a line per mutant there, stamped with the commit it was judged at
+# (`make mutants` keeps tests/mutants/results.txt): the mutants run replace
+# their lines, the others stay. The clones are under
 # $MUTANTS_WORK (default .output/mutants); the guests' kernel cache is shared
 # with the tree's, the A/B's kernels are KERNEL_AB_KERNELS' (default
-# /var/cache/auditskip/kernels, as in make test).
+# /var/cache/auditskip/kernels, as in make test), except for a mutant of
+# patches/: its kernels are built in a copy of that cache, which it leaves
+# as it was.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=$ROOT/tests/mutants
@@ -86,7 +89,7 @@ declare -A BASELINE # suite command -> "pass SECONDS" or "fail"
 clone() {
 	rm -rf "$1"
 	git clone -q "$ROOT" "$1" || return 1
-	[ ! -d "$ROOT/tests/vm/cache" ] || ln -s "$ROOT/tests/vm/cache" "$1/tests/vm/cache"
+	mkdir -p "$ROOT/tests/vm/cache" && ln -s "$ROOT/tests/vm/cache" "$1/tests/vm/cache"
 	make -C "$1" -j"$(nproc)" all static >"$1.build.log" 2>&1
 }
 
@@ -95,7 +98,7 @@ clone() {
 suite() {
 	(cd "$1" && bash -c "$2") >"$3" 2>&1
 	local status=$?
-	[ $status = 0 ] && ! grep -qE '(^|VMTEST )FAIL ' "$3"
+	[ $status = 0 ] && ! grep -qE '(^[[:space:]]*|VMTEST )FAIL ' "$3"
 }
 
 say() { echo "$*" | tee -a "$REPORT"; }
@@ -106,7 +109,9 @@ for n in "${NAMES[@]}"; do
 	echo "mutants: $n: $cmd" >&2
 	base=$WORK/base
 	if [ -z "${BASELINE[$cmd]:-}" ]; then
-		if [ ! -x "$base/.output/auditskip" ] && ! clone "$base"; then
+		if { [ ! -x "$base/.output/auditskip" ] ||
+			[ "$(git -C "$base" rev-parse HEAD)" != "$(git -C "$ROOT" rev-parse HEAD)" ]; } &&
+			! clone "$base"; then
 			say "FAIL mutant-$n: the unmutated clone does not build (see $base.build.log)"
 			broken=$((broken + 1))
 			continue
@@ -139,25 +144,48 @@ for n in "${NAMES[@]}"; do
 		broken=$((broken + 1))
 		continue
 	fi
+	kernels=$KERNEL_AB_KERNELS
+	if grep -q '^diff --git a/patches/' "$f"; then
+		kernels=$m.kernels
+		rm -rf "$kernels" && mkdir -p "$kernels"
+		[ ! -d "$KERNEL_AB_KERNELS" ] || cp -a "$KERNEL_AB_KERNELS/." "$kernels/"
+	fi
 	t0=$(date +%s)
-	if suite "$m" "$cmd" "$m.log"; then
+	if KERNEL_AB_KERNELS=$kernels suite "$m" "$cmd" "$m.log"; then
 		say "FAIL mutant-$n: survived \`$cmd\` ($(($(date +%s) - t0)) s): $(header "$f" Catches)"
 		survived=$((survived + 1))
 	else
-		why=$(grep -m1 -oE '(^|VMTEST )FAIL .*' "$m.log" | cut -c1-200)
+		why=$(grep -m1 -oE '(^[[:space:]]*|VMTEST )FAIL .*' "$m.log" | sed 's/^[[:space:]]*//' | cut -c1-200)
 		say "PASS mutant-$n: killed by \`$cmd\` ($(($(date +%s) - t0)) s, unmutated ${BASELINE[$cmd]#pass } s): ${why:-exit status non-zero, no FAIL line (see $m.log)}"
 		killed=$((killed + 1))
 	fi
-	rm -rf "$m"
+	rm -rf "$m" "$m.kernels"
 done
 
 say "$killed killed, $survived survived"
 [ $broken = 0 ] || say "$broken could not be judged"
 say "$killed passed, $((survived + broken)) failed"
 if [ -n "$OUTFILE" ]; then
+	# The file keeps one line per mutant: those run now replace their old
+	# lines, the others keep theirs (with the commit they were judged at),
+	# and mutants whose patch is gone are dropped; the totals are counted
+	# again over all the lines.
+	stamp="($(git -C "$ROOT" rev-parse --short HEAD), $(date -u +%Y-%m-%d), kernel $(uname -r))"
+	lines=$(
+		{
+			grep -E '^(PASS|FAIL) mutant-' "$REPORT" | sed "s/\$/ $stamp/"
+			[ ! -f "$OUTFILE" ] || grep -E '^(PASS|FAIL) mutant-' "$OUTFILE"
+		} | awk -v dir="$DIR" '{
+			n = $2; sub(/^mutant-/, "", n); sub(/:$/, "", n)
+			if (seen[n]++ || system("test -f " dir "/" n ".patch") != 0) next
+			print
+		}' | sort -k2,2
+	)
 	{
-		echo "# tests/mutants/run.sh${QUICK:+ --quick} at $(git -C "$ROOT" rev-parse --short HEAD), $(date -u +%Y-%m-%d), kernel $(uname -r)"
-		cat "$REPORT"
-	} >"$OUTFILE"
+		echo "# tests/mutants/run.sh: each named mutant, killed (PASS) or not (FAIL), with the commit it was judged at"
+		echo "$lines"
+		echo "$(echo "$lines" | grep -c '^PASS') killed, $(echo "$lines" | grep -c ' survived ') survived"
+		echo "$(echo "$lines" | grep -c '^PASS') passed, $(echo "$lines" | grep -c '^FAIL') failed"
+	} >"$OUTFILE.new" && mv "$OUTFILE.new" "$OUTFILE"
 fi
 [ $((survived + broken)) = 0 ]
