@@ -64,7 +64,8 @@ test_rules_loaded() {
 }
 
 # run_tests: each selected test NAME runs as test_NAME (dashes become
-# underscores), between before_test and after_test (a suite may redefine
+# underscores) under run_test (a test that prints no result fails), between
+# before_test and after_test (a suite may redefine
 # them to set up and take down what each of its tests needs); rules a test
 # left behind are removed before the next one.
 before_test() { :; }
@@ -73,7 +74,7 @@ run_tests() {
 	local name key
 	for name in $SELECTED; do
 		before_test
-		"test_${name//-/_}"
+		run_test "$name" "test_${name//-/_}"
 		after_test
 		if [ -n "$(test_rules_loaded)" ]; then
 			log "test $name left rules loaded; removing them"
