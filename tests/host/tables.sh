@@ -12,7 +12,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/common.sh
-select_tests "reads-upstream upstream-notes perm-mod-bits unknown-name gated-fields kernel-option advise-file no-bpf" "$@"
+select_tests "reads-upstream upstream-notes perm-mod-bits unknown-name gated-fields kernel-option advise-file no-bpf perm-classes" "$@"
 
 AUDITSKIP=${AUDITSKIP:-.output/auditskip}
 DATA=tests/data/audit-4.2.1
@@ -127,6 +127,92 @@ test_no_bpf() {
 	fi
 }
 
+# The perm= classes, held to the kernel's own lists (tests/data/linux-6.12.118:
+# Linux 6.12.118's class headers, syscall tables and audit_classify_syscall()
+# cases), not to the table scripts/gen-kernel-tables.sh wrote from them: for
+# each arch and perm letter, advise --kernel 6.12 narrows a dir= rule to the
+# syscalls audit_match_perm() can pass, which must be exactly the class's
+# (r: read, w: write, a: change_attr; x: none) and the open, openat, openat2
+# (r, w), execve, execveat (x) and socketcall (w) cases.
+KSRC=tests/data/linux-6.12.118
+
+# kernel_syscalls TBL ABI...: "NAME NUMBER" for the table's syscalls of those abis.
+kernel_syscalls() {
+	local tbl=$1
+	shift
+	awk -v abis=" $* " '/^[0-9]/ && index(abis, " " $2 " ") { print $3, $1 }' "$tbl"
+}
+
+# class_names HEADER: the __NR_ names in an audit class header, following its #includes.
+class_names() {
+	local inc
+	for inc in $(sed -n 's|^#include <asm-generic/\(audit_[a-z_]*\.h\)>|\1|p' "$KSRC/include/asm-generic/$1"); do
+		class_names "$inc"
+	done
+	sed -n 's/^__NR_\([a-z0-9_]*\),.*/\1/p' "$KSRC/include/asm-generic/$1"
+}
+
+# classify_names FILE CASE...: the __NR_ names of audit_classify_syscall()'s
+# case labels returning one of AUDITSC_CASE.
+classify_names() {
+	local f=$1
+	shift
+	awk -v want=" $* " '/case __NR_/ { gsub(/[:\t ]|case|__NR_/, ""); names = names " " $0; next }
+		/return AUDITSC_/ { r = $2; sub(/^AUDITSC_/, "", r); sub(/;$/, "", r)
+			if (index(want, " " r " ")) print names; names = "" }' "$f" | tr ' ' '\n' | grep .
+}
+
+# perm_expected ARCH PERM: the numbers audit_match_perm() can pass, sorted.
+perm_expected() {
+	local arch=$1 perm=$2 tbl classify names=
+	case $arch in
+	b64) tbl=$TMP/k64 classify=$KSRC/arch/x86/kernel/audit_64.c ;;
+	b32) tbl=$TMP/k32 classify=$KSRC/arch/x86/ia32/audit.c ;;
+	esac
+	case $perm in
+	r) names="$(class_names audit_read.h) $(classify_names "$classify" OPEN OPENAT OPENAT2)" ;;
+	w) names="$(class_names audit_write.h) $(classify_names "$classify" OPEN OPENAT OPENAT2 SOCKETCALL)" ;;
+	a) names=$(class_names audit_change_attr.h) ;;
+	x) names=$(classify_names "$classify" EXECVE) ;;
+	esac
+	# A name the arch's table lacks is one its #ifdef leaves out.
+	for n in $names; do awk -v n="$n" '$1 == n { print $2 }' "$tbl"; done | sort -nu
+}
+
+test_perm_classes() {
+	local arch perm want got rc
+	kernel_syscalls "$KSRC/arch/x86/entry/syscalls/syscall_64.tbl" common 64 >"$TMP/k64"
+	kernel_syscalls "$KSRC/arch/x86/entry/syscalls/syscall_32.tbl" i386 >"$TMP/k32"
+	: >"$TMP/perm.rules"
+	for arch in b64 b32; do
+		for perm in r w a x; do
+			echo "-a always,exit -F arch=$arch -F dir=/etc -F perm=$perm -k perm-$arch-$perm" >>"$TMP/perm.rules"
+		done
+	done
+	chmod a+r "$TMP/perm.rules"
+	# advise -o writes as nobody: a directory nobody may write in.
+	mkdir -m 0777 "$TMP/perm"
+	nobody "$AUDITSKIP" advise --file "$TMP/perm.rules" --kernel 6.12 -o "$TMP/perm/advised" >/dev/null 2>"$TMP/perm.err"
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -s "$TMP/perm/advised" ]; then
+		fail "perm= classes" "advise exit $rc: $(head -c 300 "$TMP/perm.err")"
+		return
+	fi
+	cp "$TMP/perm/advised" "$TMP/perm.advised"
+	for arch in b64 b32; do
+		for perm in r w a x; do
+			want=$(perm_expected $arch $perm | tr '\n' ' ')
+			# auditctl's names (libaudit's, or a number where it has none), in the kernel's numbers.
+			got=$(sed -n "s/^-a always,exit -F arch=$arch -S \([^ ]*\) .* -F key=perm-$arch-$perm\$/\1/p" "$TMP/perm.advised" |
+				tr ',' '\n' | awk 'NR == FNR { nr[$1] = $2; next }
+					/^[0-9]+$/ { print; next } $0 in nr { print nr[$0]; next } { print "unknown:" $0 }' \
+					"$TMP/k${arch#b}" - | sort -nu | tr '\n' ' ')
+			[ -n "$want" ] || fail "perm=$perm $arch classes" "nothing read from $KSRC"
+			check_eq "perm=$perm $arch classes" "$got" "$want" "advise's -S for perm=$perm, in Linux 6.12.118's numbers"
+		done
+	done
+}
+
 run_test reads-upstream test_reads_upstream
 run_test upstream-notes test_upstream_notes
 run_test perm-mod-bits test_perm_mod_bits
@@ -135,4 +221,5 @@ run_test gated-fields test_gated_fields
 run_test kernel-option test_kernel_option
 run_test advise-file test_advise_file
 run_test no-bpf test_no_bpf
+run_test perm-classes test_perm_classes
 summary_line

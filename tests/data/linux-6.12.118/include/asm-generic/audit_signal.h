@@ -1,0 +1,3 @@
+__NR_kill,
+__NR_tgkill,
+__NR_tkill,
