@@ -462,7 +462,9 @@ t_detach() {
 # ------------------------------------------------------------ mirror test ---
 # auditskip keeps a mirror of the exit rules' aggregate mask. Run it in the
 # background and, after each rule change, compare its next interval line with
-# what `auditskip rules --json` computes from the netlink list.
+# what `auditskip rules --json` computes from the netlink list, and both with
+# the mask read from `auditctl -l` by expected-mask.awk, which shares no code
+# with the tool: a rule decoder bug in the tool would agree with itself.
 
 MIRROR_OUT=$T/mirror.out
 
@@ -526,6 +528,30 @@ auditctl_exit_rules() {
 	echo $((a + w))
 }
 
+# auditctl_expected_mask LISTING OUT: the aggregate mask and exit rule count
+# read from a saved `auditctl -l` by expected-mask.awk, with none of the
+# tool's code (its netlink decoder above all), as key=value lines for get.
+auditctl_expected_mask() {
+	awk -v tables=/vmtest/syscalls.tab -v machine="$(uname -m)" \
+		-f /vmtest/expected-mask.awk "$1" >"$2"
+}
+
+# mask_diff HEX_A HEX_B: the bit numbers set in one mask and not the other,
+# "+N" for A only, "-N" for B only (at most 20).
+mask_diff() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		for (i = 1; i <= 512 && out < 20; i++) {
+			x = index("0123456789abcdef", substr(a, i, 1)) - 1
+			y = index("0123456789abcdef", substr(b, i, 1)) - 1
+			w = int((i - 1) / 8); d = 7 - (i - 1) % 8
+			for (k = 0; k < 4; k++) {
+				if (x % 2 != y % 2) { printf "%s%d ", (x % 2 ? "+" : "-"), 32 * w + 4 * d + k; out++ }
+				x = int(x / 2); y = int(y / 2)
+			}
+		}
+	}'
+}
+
 # mirror_check NAME [EXPECTED_EXIT_RULES]
 mirror_check() {
 	name=mirror-$1
@@ -553,7 +579,11 @@ mirror_check() {
 	ig=$(get "$T/iv.flat" mirror_generation)
 	src=$(get "$T/iv.flat" mirror_source)
 	ac=$(auditctl_exit_rules)
-	log "$name: interval exit_rules=$ie mask_bits=$ib generation=$ig source=$src; rules --json exit_rules=$re mask_bits=$rb; auditctl -l exit rules=$ac"
+	auditctl_expected_mask "$T/auditctl.l" "$T/expected.flat"
+	xrc=$?
+	xh=$(get "$T/expected.flat" mask_hex)
+	xb=$(get "$T/expected.flat" mask_bits)
+	log "$name: interval exit_rules=$ie mask_bits=$ib generation=$ig source=$src; rules --json exit_rules=$re mask_bits=$rb; auditctl -l exit rules=$ac mask_bits=$xb"
 	# The first line after a change may still show the mirror of an earlier listing.
 	ne=$(get "$T/iv-next.flat" exit_rules)
 	nh=$(get "$T/iv-next.flat" mask_hex | tr A-F a-f)
@@ -566,6 +596,11 @@ mirror_check() {
 		fail $name "rules --json exit_rules=$re, expected $2"
 	elif [ "$re" != "$ac" ]; then
 		fail $name "rules --json exit_rules=$re but auditctl -l lists $ac exit rules"
+	elif [ $xrc -ne 0 ] || [ ${#xh} -ne 512 ]; then
+		fail $name "no mask read from auditctl -l: $(sed -n "s/^error=//p" "$T/expected.flat" | head -n 3)"
+	elif [ "$rh" != "$xh" ]; then
+		fail $name "rules --json mask differs from auditctl -l's (bits $rb vs $xb; +rules only, -auditctl only: $(mask_diff "$rh" "$xh"))"
+		sed "s/^/$name: auditctl -l: /" "$T/auditctl.l" | head -n 20 | while IFS= read -r l; do log "$l"; done
 	elif [ "$(hexbits "$rh")" != "$rb" ]; then
 		fail $name "rules --json mask_bits=$rb but mask_hex has $(hexbits "$rh") bits"
 	elif [ "$ie" != "$re" ]; then

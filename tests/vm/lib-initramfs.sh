@@ -7,7 +7,8 @@
 #                              fill DIR and pack it into OUT (gzipped
 #                              cpio): busybox-static, the static tools,
 #                              auditctl and bpftool with their libraries,
-#                              the example rule sets, guest-init.sh as
+#                              the example rule sets, libaudit's syscall
+#                              tables (ausyscall --dump), guest-init.sh as
 #                              /init and the guest scripts in /vmtest.
 #                              MAIN_SUITE (default tests/vm/guest-tests.sh)
 #                              is installed as /vmtest/guest-tests.sh, the
@@ -105,6 +106,13 @@ vm_build_initramfs() {
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"
 	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
+	# The guests' independent reading of `auditctl -l` (expected-mask.awk),
+	# with libaudit's own syscall tables: the guests have no ausyscall.
+	install -m 0644 "$VMDIR/expected-mask.awk" "$IROOT/vmtest/expected-mask.awk"
+	for s in x86_64 i386 aarch64 arm; do
+		ausyscall $s --dump | awk -v t=$s 'NR > 1 && NF == 2 { print t, $1, $2 }'
+	done >"$IROOT/vmtest/syscalls.tab"
+	[ "$(wc -l <"$IROOT/vmtest/syscalls.tab")" -gt 1000 ] || die "ausyscall --dump gave no syscall tables"
 	install -m 0644 "$ROOT/tests/lib/common.sh" "$IROOT/vmtest/common.sh"
 	cp "$RULES_SRC"/*.rules "$IROOT/vmtest/rules/"
 	# the witness suite's other sets: audit-userspace 4.2.1's, public ones
