@@ -13,7 +13,8 @@
 # abtest=tree (only the tree-rule staleness test, on a fresh kernel) or
 # abtest=time (getpid and a workload timed with exit rules loaded, and on the
 # unpatched kernel auditskip's calibration and predicted saving, on a fresh
-# kernel that nothing has made stale) or abtest=corpus (the workload corpus
+# kernel that nothing has made stale), abtest=timing (its light form:
+# calibrate, and getpid at 0, 1, 32 and 256 rules) or abtest=corpus (the workload corpus
 # of tests/vm/corpus-workloads.sh under rule sets that leave part of it
 # skippable).
 
@@ -542,6 +543,87 @@ t_time() {
 	t_kernel_log
 }
 
+# abtest=timing, the light lane of `make test` (under -icount, one guest at
+# a time): on the unpatched kernel auditskip calibrate runs once (no second
+# attempt: under -icount the guest's clock counts instructions, a busy host
+# cannot make it noisy, so a refusal is a fault) and its prices are
+# reported; on both kernels getpid is timed by audit_bench (the series'
+# microbenchmark, not auditskip) with TIMING_COUNTS exit rules that cannot
+# match it, TIMING_PASSES times; on the unpatched kernel auditskip's
+# predicted saving per getpid (filter-op, that calibration) at each count.
+# tests/kernel-ab/run.sh holds calibrate's prices to audit_bench's times on
+# the same kernel and the predicted saving to the patched kernel's.
+TIMING_COUNTS="0 1 32 256"
+TIMING_PASSES=2
+# Fewer calls than the time boot's: under -icount a round's median is the
+# same instruction count whatever the host does; a timer tick in a round
+# moves it, not the median of five.
+TIMING_ITERS=10000
+TIMING_ROUNDS=5
+t_timing() {
+	cal=$T/calibration.json
+	if [ $VARIANT = unpatched ]; then
+		rules_reset
+		# The curve's points up to 256 rules and the evaluations: some
+		# minutes of emulated instructions.
+		_t=$TOOL_TIMEOUT
+		TOOL_TIMEOUT=900
+		tool timing-calibrate calibrate -v --calibration $cal --max-rules 256 --cpu 0
+		TOOL_TIMEOUT=$_t
+		if [ $rc -ne 0 ] || [ ! -s $cal ]; then
+			fail timing-calibrate "auditskip calibrate: exit status $rc, in its only attempt (under -icount a busy host adds no noise)"
+			dump timing-calibrate
+		else
+			pass timing-calibrate
+			while IFS= read -r _l; do log "calibrate: $_l"; done <$T/timing-calibrate.out
+			echo "VMTEST RESULT timing-calibration variant=$VARIANT $(jflat <$cal | grep -E '^(ns_per_entry|ns_context|ns_empty_walk|ns_walk_call|points\.[0-9]+\.(rules|ns)|evaluation_ns\.[a-z_]+)=' | tr '\n' ' ')"
+		fi
+		# The call the patch skips (an empty exit list), timed with fentry
+		# and fexit: part of a non-dummy context's cost, so below it.
+		_call=$(jflat <$cal 2>/dev/null | sed -n 's/^ns_walk_call=//p')
+		_ctx=$(jflat <$cal 2>/dev/null | sed -n 's/^ns_context=//p')
+		if ! grep -q 'the call that walks an empty exit list: [0-9]' $T/timing-calibrate.out; then
+			fail timing-calibrate-walk-call "not timed: $(grep "walk's call" $T/timing-calibrate.err | tail -n 1)"
+		elif awk -v c="${_call:-}" -v x="${_ctx:-}" 'BEGIN { exit !(c != "" && x != "" && c > 0 && c < x) }'; then
+			pass timing-calibrate-walk-call "ns_walk_call $_call, ns_context $_ctx"
+		else
+			fail timing-calibrate-walk-call "ns_walk_call ${_call:-none} not within (0, ns_context ${_ctx:-none})"
+		fi
+		check_eq timing-calibrate-rules-restored "$(auditctl -l)" "No rules" "rules after calibrate"
+		_left=$(ls -d ${TMPDIR:-/tmp}/auditskip-calibrate.* 2>/dev/null)
+		check_eq timing-calibrate-cleaned "$_left" "" "calibrate's scratch directories left behind"
+	fi
+	pass=1
+	while [ $pass -le $TIMING_PASSES ]; do
+		for p in $TIMING_COUNTS; do
+			tm_load $p || { fail timing-$p "could not load $p rules"; continue; }
+			set -- $(audit_bench -n $TIMING_ITERS -r $TIMING_ROUNDS -c 0 --json |
+				sed -n 's/.*"median_ns":\([0-9.]*\),"min_ns":\([0-9.]*\).*/\1 \2/p')
+			eval "tb_${p}_$pass=\${1:-}"
+			log "timing: pass $pass, $p rules: getpid median ${1:-?} ns, lowest round ${2:-?} ns"
+		done
+		pass=$((pass + 1))
+	done
+	for p in $TIMING_COUNTS; do
+		pred=
+		pred_walks=
+		tm_load $p
+		if [ $VARIANT = unpatched ] && [ -s $cal ]; then
+			tool timing-pred-$p --mode filter-op --json --calibration $cal -- getpid_loop $N
+			[ $rc -eq 0 ] || { fail timing-pred-$p "auditskip exit status $rc"; dump timing-pred-$p; }
+			jlast $T/timing-pred-$p.out summary >$T/timing-pred-$p.sum
+			pred_walks=$(scget_arch $T/timing-pred-$p.sum x86_64 $NR_GETPID walks)
+			pred_saved=$(scget_arch $T/timing-pred-$p.sum x86_64 $NR_GETPID saved_ns)
+			[ -n "$pred_saved" ] && pred=$(awk -v s="$pred_saved" -v n=$N 'BEGIN { printf "%.2f", s / n }')
+		fi
+		eval "_p1=\${tb_${p}_1:-}; _p2=\${tb_${p}_2:-}"
+		echo "VMTEST RESULT timing-$p variant=$VARIANT getpid_ns=$(min "$_p1" "$_p2") pass1_ns=$_p1 pass2_ns=$_p2" \
+			"calls=$N pred_ns=$pred pred_walks=$pred_walks exit_rules=$(auditctl -l | grep -vc '^No rules')"
+	done
+	rules_reset
+	t_kernel_log
+}
+
 # tm_profiles: the getpid loop and one tar run, profiled with no rule
 # loaded, for what auditskip predicts offline (the prefix, the 2023 design).
 tm_profiles() {
@@ -992,6 +1074,9 @@ main)
 	;;
 time)
 	t_time
+	;;
+timing)
+	t_timing
 	;;
 names)
 	t_names

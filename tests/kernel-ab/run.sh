@@ -60,6 +60,17 @@
 #               archperm, archperm-entry, and the prefix on the unpatched
 #               kernel): getpid, tar and an inetd-style httpd under the real
 #               sets; a table in .output/kernel-ab/KVER/run/designs-time.txt.
+#   timing-*    (KERNEL_AB_TESTS=timing, the light lane of make test:
+#               -icount, the unpatched and the patched kernel one after
+#               the other) auditskip calibrate in one attempt on the
+#               unpatched kernel, its prices held to audit_bench's getpid
+#               times there (per visited entry within 5% of the slope
+#               between 32 and 256 rules, the curve's points at 0 and 256
+#               rules within 2%, every evaluation kind priced above a
+#               visit); auditskip's predicted saving per getpid at 1, 32
+#               and 256 rules within 10% of the patched kernel's
+#               (unpatched - patched); each kernel's two passes within 1%
+#               of each other. A table in .output/kernel-ab/KVER/timing/timing.txt.
 #   names-*     (KERNEL_AB_TESTS=names, the unpatched kernel alone, -icount)
 #               what the prefix's prediction leaves out, the names' checks
 #               against watch rules: 30-stig with and without its watch
@@ -90,6 +101,9 @@
 # KERNEL_AB_DESIGNS=none (the archperm kernels left out: the series alone),
 # KERNEL_AB_RULES (a rules file of one's own: predict cases extra*, and a
 # records set extra where the records boot runs),
+# KERNEL_AB_WORK (the consoles and tables; default
+# .output/kernel-ab/KVER/run, .output/kernel-ab/KVER/timing for
+# KERNEL_AB_TESTS=timing alone),
 # KERNEL_AB_GUESTS (guests side by side, default 4), KERNEL_AB_REPORT_ONLY=1 (boot nothing: the results and
 # tables again from the last run's console logs).
 
@@ -104,8 +118,14 @@ case "$KV" in
 *) echo "kernel-ab: unknown kernel version '$KV' (KVER=6.12 or KVER=7.2)" >&2; echo "0 passed, 1 failed"; exit 1 ;;
 esac
 KOUT=${KERNEL_AB_KERNELS:-$ROOT/.output/kernels}/$KV
-WORK=$ROOT/.output/kernel-ab/$KV/run
 TESTS=${KERNEL_AB_TESTS:-main tree corpus records time}
+# The timing lane alone has a directory of its own: make test runs it beside
+# the main and corpus boots.
+if [ "$TESTS" = timing ]; then
+	WORK=${KERNEL_AB_WORK:-$ROOT/.output/kernel-ab/$KV/timing}
+else
+	WORK=${KERNEL_AB_WORK:-$ROOT/.output/kernel-ab/$KV/run}
+fi
 # (TIMEOUT, MEM and SMP are read by vm_boot.)
 TIMEOUT=${KERNEL_AB_TIMEOUT:-600}
 # shellcheck disable=SC2034
@@ -132,7 +152,7 @@ if [ "${KERNEL_AB_DESIGNS:-all}" != none ] && [ -d "$ROOT/patches/$KV-archperm" 
 	DESIGNS=${DESIGNS# }
 fi
 # timed TEST: true for the boots that time (one guest at a time, -icount).
-timed() { [ "$1" = time ] || [ "$1" = names ]; }
+timed() { [ "$1" = time ] || [ "$1" = names ] || [ "$1" = timing ]; }
 # KERNEL_AB_VARIANTS (a list): boot only those kernels, for work on one
 # design; checks that need another kernel then fail for want of results.
 only_variants() {
@@ -146,6 +166,7 @@ variants_of() {
 	case $1 in
 	time) only_variants $TIME_VARIANTS $DESIGNS ;;
 	names) only_variants unpatched ;;
+	timing) only_variants $VARIANTS ;;
 	main | corpus) only_variants $VARIANTS $DESIGNS ;;
 	records) only_variants unpatched $DESIGNS ;;
 	*) only_variants $VARIANTS ;;
@@ -164,7 +185,7 @@ LOG_PREFIX="kernel-ab: "
 # -t NAME (a glob, repeated): only the checks of that name are printed and
 # counted (every boot still runs; with KERNEL_AB_REPORT_ONLY=1 none does).
 test_args "$@"
-[ "$TEST_LIST" = 0 ] || usage_error "-l: the checks are named after the guests' results (predict-*, corpus-*, stale-*, safety-*, time-*)"
+[ "$TEST_LIST" = 0 ] || usage_error "-l: the checks are named after the guests' results (predict-*, corpus-*, stale-*, safety-*, time-*, timing-*)"
 RESULT_PATTERNS=$TEST_PATTERNS
 die() { log "$*"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -1127,6 +1148,140 @@ case " $TESTS " in
 		pass time-designs-measured
 	else
 		fail time-designs-measured "points missing: $bad"
+	fi
+	;;
+esac
+
+# ------------------------------------------------- timing (make test) ---
+# Under -icount a guest nanosecond is an instruction executed: the same in
+# every run whatever else the host does, so the bounds are tight and
+# nothing is tried twice. The ground truth is audit_bench's getpid on each
+# kernel, a program of the series that shares no code with auditskip.
+# timing_points: "COUNT UNPATCHED PATCHED PREDICTED" per rule count, "?"
+# where a number is missing.
+TIMING_COUNTS="0 1 32 256"
+# The evaluation kinds calibrate prices on the A/B's kernels (a label
+# field's too: their LSM takes it).
+TIMING_EVALS="arch uid auid gid perm exit success dir exe lsm arch_pass match"
+timing_points() {
+	local p
+	for p in $TIMING_COUNTS; do
+		echo "$p $(r unpatched timing-$p getpid_ns | sed 's/^$/?/') $(r patched timing-$p getpid_ns | sed 's/^$/?/')" \
+			"$(r unpatched timing-$p pred_ns | sed 's/^$/?/')"
+	done
+}
+# calibration_point RULES: calibrate's own time at RULES rules, if it has one.
+calibration_point() {
+	local i=0
+	while [ -n "$(r unpatched timing-calibration points.$i.rules)" ]; do
+		if [ "$(r unpatched timing-calibration points.$i.rules)" = "$1" ]; then
+			r unpatched timing-calibration points.$i.ns
+			return
+		fi
+		i=$((i + 1))
+	done
+}
+case " $TESTS " in
+*" timing "*)
+	timing_points >"$WORK/timing.points"
+	cal_e=$(r unpatched timing-calibration ns_per_entry)
+	cal_0=$(calibration_point 0)
+	cal_256=$(calibration_point 256)
+	{
+		echo "Timing, $KV: ns per getpid (audit_bench -n 10000 -r 5 -c 0, the lower median of 2 passes)"
+		echo "with N exit rules that cannot match getpid (openat, uid=4000000+i); TCG, 1 vCPU,"
+		echo "-icount shift=0 (emulated ns = instructions executed). meas = unpatched - patched;"
+		echo "pred = auditskip's saved_ns per getpid (filter-op, calibrated in the unpatched guest)."
+		printf 'calibration (unpatched guest): ns_per_entry %.3f, ns_context %.1f, empty exit list %.1f, the call walking it %.1f ns, points (rules:ns)' \
+			"${cal_e:-0}" "$(r unpatched timing-calibration ns_context)" \
+			"$(r unpatched timing-calibration ns_empty_walk)" "$(r unpatched timing-calibration ns_walk_call)"
+		i=0
+		while [ -n "$(r unpatched timing-calibration points.$i.rules)" ]; do
+			printf ' %s:%.1f' "$(r unpatched timing-calibration points.$i.rules)" "$(r unpatched timing-calibration points.$i.ns)"
+			i=$((i + 1))
+		done
+		echo
+		evals=
+		for k in $TIMING_EVALS; do
+			evals="$evals $k $(printf '%.1f' "$(r unpatched timing-calibration "evaluation_ns.$k")"),"
+		done
+		echo "evaluations (ns each beyond the visit):${evals%,}"
+		printf '%-5s %9s %9s %9s %9s %7s\n' rules unpatched patched meas pred err
+		awk '{
+			if ($2 == "?" || $3 == "?") { printf "%-5s %9s %9s\n", $1, $2, $3; next }
+			m = $2 - $3
+			printf "%-5s %9.1f %9.1f %9.1f %9s %7s\n", $1, $2, $3, m, $4,
+				($4 != "?" && m > 0.01 * $2) ? sprintf("%+.1f%%", ($4 - m) / m * 100) : "n/a"
+		}' "$WORK/timing.points"
+	} >"$WORK/timing.txt"
+	sed 's/^/VMTEST INFO   /' "$WORK/timing.txt"
+
+	# calibrate's slope: the cost of one more entry on the exit list, as
+	# audit_bench sees it between 32 and 256 rules on the same kernel.
+	u32=$(r unpatched timing-32 getpid_ns)
+	u256=$(r unpatched timing-256 getpid_ns)
+	if [ -z "$cal_e" ] || [ -z "$u32" ] || [ -z "$u256" ]; then
+		fail timing-calibrate-slope "no result (ns_per_entry ${cal_e:-?}, getpid at 32 rules ${u32:-?}, at 256 ${u256:-?})"
+	else
+		msg=$(awk -v e="$cal_e" -v a="$u32" -v b="$u256" 'BEGIN {
+			s = (b - a) / 224
+			printf "ns_per_entry %.3f, audit_bench (%.1f - %.1f) / 224 = %.3f ns an entry (%+.1f%%)", e, b, a, s, s ? (e - s) / s * 100 : 0
+			exit !(s > 0 && e - s <= 0.05 * s && s - e <= 0.05 * s)
+		}') && pass timing-calibrate-slope "$msg" || fail timing-calibrate-slope "not within 5%: $msg"
+	fi
+	# calibrate's curve: its own getpid times at 0 and 256 rules against
+	# audit_bench's at the same counts.
+	u0=$(r unpatched timing-0 getpid_ns)
+	if [ -z "$cal_0" ] || [ -z "$cal_256" ] || [ -z "$u0" ] || [ -z "$u256" ]; then
+		fail timing-calibrate-curve "no result (calibrate's points at 0 and 256 rules ${cal_0:-?} ${cal_256:-?}, audit_bench's ${u0:-?} ${u256:-?})"
+	else
+		msg=$(awk -v c0="$cal_0" -v c1="$cal_256" -v b0="$u0" -v b1="$u256" 'BEGIN {
+			e0 = (c0 - b0) / b0 * 100; e1 = (c1 - b1) / b1 * 100
+			printf "calibrate %.1f and %.1f ns at 0 and 256 rules, audit_bench %.1f and %.1f (%+.1f%%, %+.1f%%)", c0, c1, b0, b1, e0, e1
+			exit !(e0 <= 2 && e0 >= -2 && e1 <= 2 && e1 >= -2)
+		}') && pass timing-calibrate-curve "$msg" || fail timing-calibrate-curve "not within 2%: $msg"
+	fi
+	# Every kind priced, each dearer than a visit (a call into
+	# audit_filter_rules() and a field's test against a step of the list).
+	bad=
+	for k in $TIMING_EVALS; do
+		x=$(r unpatched timing-calibration "evaluation_ns.$k")
+		awk -v x="$x" -v e="${cal_e:-}" 'BEGIN { exit !(x != "" && e != "" && x + 0 > e + 0) }' || bad="$bad $k=${x:-unpriced}"
+	done
+	if [ -z "$bad" ]; then
+		pass timing-calibrate-evaluations "every kind priced above ns_per_entry $(printf '%.3f' "${cal_e:-0}")"
+	else
+		fail timing-calibrate-evaluations "not above a visit (ns_per_entry ${cal_e:-none}):$bad"
+	fi
+	# The model: auditskip's predicted saving against the patched kernel's,
+	# at one rule (the walk's fixed cost most of it) and at 32 and 256
+	# (the entries most of it).
+	for p in 1 32 256; do
+		set -- $(grep "^$p " "$WORK/timing.points")
+		if [ "$2" = "?" ] || [ "$3" = "?" ] || [ "$4" = "?" ]; then
+			fail timing-model-$p "no result (unpatched ${2:-?}, patched ${3:-?}, predicted ${4:-?} ns)"
+			continue
+		fi
+		msg=$(awk -v u="$2" -v b="$3" -v pr="$4" -v p=$p 'BEGIN {
+			m = u - b
+			printf "%d rules: predicted %.1f ns saved per getpid, the patched kernel saves %.1f (%.1f - %.1f, %+.1f%%)", p, pr, m, u, b, m ? (pr - m) / m * 100 : 0
+			exit !(m > 0 && pr - m <= 0.1 * m && m - pr <= 0.1 * m)
+		}') && pass timing-model-$p "$msg" || fail timing-model-$p "not within 10%: $msg"
+	done
+	# -icount at work: each kernel's two passes agree.
+	bad=
+	for v in $(variants_of timing); do
+		for p in $TIMING_COUNTS; do
+			a=$(r $v timing-$p pass1_ns)
+			b=$(r $v timing-$p pass2_ns)
+			awk -v a="$a" -v b="$b" 'BEGIN { exit !(a != "" && b != "" && a - b <= 0.01 * b && b - a <= 0.01 * b) }' ||
+				bad="$bad$v $p rules: ${a:-?} and ${b:-?} ns; "
+		done
+	done
+	if [ -z "$bad" ]; then
+		pass timing-repeatable "each kernel's two passes within 1% at $TIMING_COUNTS rules"
+	else
+		fail timing-repeatable "passes differ by more than 1% (not -icount?): $bad"
 	fi
 	;;
 esac

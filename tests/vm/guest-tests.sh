@@ -833,79 +833,12 @@ t_timing() {
 		"histograms: walks (${_out:-?} of them switched out) and ns add up to the counters"
 }
 
-# calibrate times the call the patch skips (an empty exit list) with fentry
-# and fexit where they attach: timed, and below the whole cost of a
-# non-dummy context, which includes it (TCG's clock, in steps, can time a
-# body this small as 0). The patched kernel's own saving is
-# what it is held to (make kernel-ab, abtest=time). 64 rules, not fewer: the
-# same seven points in the same time, and a per-entry slope TCG's noise
-# cannot turn negative (at 8 rules a 7.2 guest measured none, exit 75).
-t_calibrate_walk_call() {
-	rules_reset
-	# The label kind where the guest's LSM takes the rule (AppArmor, on by
-	# default in Debian's kernels).
-	_kinds="arch uid auid gid perm exit success dir exe arch_pass match"
-	_lsm="-a always,exit -F arch=b64 -S getpid -F subj_type=auditskip_probe -k vmlsm"
-	if auditctl $_lsm >/dev/null 2>&1; then
-		_kinds="$_kinds lsm"
-		rules_reset
-	fi
-	log "calibrate: kinds priced here: $_kinds (LSMs: $(cat /sys/kernel/security/lsm 2>/dev/null || echo unknown))"
-	# Exit 75 is calibrate's "too noisy, try again" (a slope TCG's noise
-	# turned negative while the other lanes ran): done as it says, at most
-	# three times, each said; the third 75 fails.
-	# The curve's 35 timings and the evaluations' 33 (each kind's 32 rules
-	# added and deleted every pass, a record on the serial console each)
-	# took TCG over two minutes on a busy host: TOOL_TIMEOUT's 120 s would
-	# cut them short.
-	for _try in 1 2 3; do
-		_t=$TOOL_TIMEOUT
-		TOOL_TIMEOUT=400
-		tool calibrate calibrate -v --calibration "$T/cal.json" --max-rules 64 --cpu 0
-		TOOL_TIMEOUT=$_t
-		# This guest is fresh, never stale: a context that cost nothing
-		# (ns_context 0, "unknown") is the same noise, retried the same way.
-		_ctx=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_context=//p')
-		if [ $rc -eq 0 ] && [ -n "$_ctx" ] && awk -v x="$_ctx" 'BEGIN { exit !(x == 0) }'; then
-			log "calibrate: attempt $_try of 3 measured no cost for a non-dummy context on a fresh guest: noise"
-			[ $_try -lt 3 ] && continue
-		fi
-		[ $rc -eq 75 ] || break
-		log "calibrate: attempt $_try of 3 too noisy (exit 75): $(grep noisy "$T/calibrate.err" | tail -n 1)"
-	done
-	_call=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_walk_call=//p')
-	_ctx=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_context=//p')
-	log "calibrate: the call that walks an empty exit list ${_call:-not timed} ns, a non-dummy context ${_ctx:-?} ns"
-	if [ $rc -ne 0 ]; then
-		fail calibrate-walk-call "auditskip calibrate: exit status $rc"
-		dump calibrate
-	elif ! grep -q 'the call that walks an empty exit list: [0-9]' "$T/calibrate.out"; then
-		fail calibrate-walk-call "not timed: $(grep "walk's call" "$T/calibrate.err" | tail -n 1)"
-	elif [ -z "$_call" ] || ! awk -v c="$_call" -v x="$_ctx" 'BEGIN { exit !(c >= 0 && c < x) }'; then
-		fail calibrate-walk-call "ns_walk_call ${_call:-none} not within [0, ns_context ${_ctx:-none})"
-	else
-		pass calibrate-walk-call
-	fi
-	check_eq calibrate-rules-restored "$(auditctl -l)" "No rules" "rules after calibrate"
-	# Every evaluation kind priced, each dearer than a visit (a call into
-	# audit_filter_rules() and a field check against a list step: 64 rules
-	# whose bit were not set would price at noise about 0), and the dir and
-	# exe kinds' directory gone.
-	_evals=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^evaluation_ns\.//p')
-	_slope=$(jflat <"$T/cal.json" 2>/dev/null | sed -n 's/^ns_per_entry=//p')
-	log "calibrate: evaluations (ns): $(echo $_evals), per visited entry ${_slope:-?} ns"
-	_missing=
-	for _k in $_kinds; do
-		echo "$_evals" | grep -q "^$_k=" || _missing="$_missing $_k"
-	done
-	_cheap=$(echo "$_evals" | awk -F= -v s="${_slope:-0}" '$2 <= s { printf " %s=%s", $1, $2 }')
-	_left=$(ls -d ${TMPDIR:-/tmp}/auditskip-calibrate.* 2>/dev/null)
-	if [ $rc -ne 0 ] || [ -n "$_missing" ] || [ -n "$_cheap" ] || [ -n "$_left" ]; then
-		fail calibrate-evaluations "exit $rc; unpriced:${_missing:- none}; not above a visit:${_cheap:- none}; left: ${_left:-nothing}"
-	else
-		pass calibrate-evaluations
-	fi
-}
+# calibrate is tested under -icount, where a busy host cannot make it
+# noisy: tests/kernel-ab/run.sh's timing lane (KERNEL_AB_TESTS=timing, in
+# make test) runs it once on the unpatched 6.12 kernel and holds its prices
+# to audit_bench's getpid times and its predicted saving to the patched
+# kernel's. Here, in guests that share the host with other guests, it was
+# retried and its bounds were loose; it failed under load all the same.
 
 # --metrics-textfile in the static build: the page node_exporter reads holds
 # the run's own counts (the trampoline modes' metrics checked against their JSON).
@@ -1127,7 +1060,6 @@ case " $MODES " in *" filter-op "*) run_test uring t_uring ;; esac
 for M in $OUTCOME_MODES; do run_test churn-$M t_churn $M; done
 for M in $OUTCOME_MODES; do run_test "timing-$M timing-hist-$M" t_timing $M; done
 for M in $OUTCOME_MODES; do run_test rule-costs-$M t_rule_costs $M; done
-[ -n "$OUTCOME_MODES" ] && run_test "calibrate-walk-call calibrate-rules-restored calibrate-evaluations" t_calibrate_walk_call
 for M in $TRAMPOLINE_MODES; do run_test textfile-$M t_textfile $M; done
 # The first syscall after a change sees the new mask only where BPF keeps
 # the mirror; where the loader keeps it, the report must say so.
