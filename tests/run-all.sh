@@ -163,6 +163,7 @@ guest_lane() {
 run_suite "guest tests, lane 1 of 2 (QEMU, Debian kernels)" guest_lane 1
 run_suite "guest tests, lane 2 of 2 (QEMU, Debian kernels)" guest_lane 2
 run_suite "kernel A/B: 6.12 unpatched and patched (QEMU, main and corpus, every mode)" guest_lane 3
+run_suite "timing under -icount: calibrate against audit_bench, the model's saving against the patched 6.12 kernel's (QEMU)" env KERNEL_AB_KERNELS="${KERNEL_AB_KERNELS:-/var/cache/auditskip/kernels}" KERNEL_AB_TESTS=timing KERNEL_AB_DESIGNS=none tests/kernel-ab/run.sh 6.12
 echo "=== all suites"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
