@@ -4,7 +4,9 @@
 # busybox tar, gzip and sh), sourced by tests/vm/guest-corpus.sh (every
 # mode against the reference) and tests/kernel-ab/guest-ab.sh (the
 # prediction against the patched kernel's walks): workloads_all,
-# workloads_of, prepare and setup_busybox.
+# workloads_of, prepare and setup_busybox; rule_bits, the patch's mask read
+# from rule text, and filework_calls, the calls of corpus filework (also
+# for tests/vm/guest-reload.sh).
 
 C=/tmp/corpus         # scratch files of the corpus runs
 D=/tmp/d              # the tree the perm rule watches
@@ -90,4 +92,95 @@ mkdir -p $D/sub
 ls $D >$D/sub/list
 rm -f $D/s.*
 EOF
+}
+
+# ------------------------------------------------------------- rule text ---
+# The patch's mask is the aggregate of every exit-list rule's syscalls,
+# whatever their arch (audit_in_mask() ignores it), numbered by the table of
+# the rule's arch: libaudit's own (ausyscall --dump, /vmtest/syscalls.tab),
+# none of auditskip's code. A rule with no -S, -S all, and a -w of a
+# directory (how auditctl -l prints a dir= rule with no arch and no -S)
+# have every bit: "all", bits 0 to 2031 (-S all less the 16 class bits the
+# kernel clears). A -w of a file and a path= or inode= rule live on the
+# inode hash, not the exit list: no bit.
+SYSCALL_TABLES=/vmtest/syscalls.tab
+
+# RULE_BITS_AWK: line_bits(LINE, BITS) puts the bits of one rule line
+# (`auditctl -l` or auditctl's arguments; -a or -d) in BITS and returns 1,
+# or 0 when the line is no exit-list rule; a name no table has is printed
+# as "error ..." and sets bad. load_tables() first.
+RULE_BITS_AWK='
+function load_tables(   l, f) {
+	while ((getline l < tables) > 0) {
+		split(l, f, " ")
+		nr[f[1], f[3]] = f[2] + 0
+		ntab++
+	}
+	if (!ntab) { print "error no syscall table in " tables; bad = 1 }
+}
+function line_bits(l, bits,   f, n, i, j, t, seen, names, m) {
+	split("", bits)
+	n = split(l, f, " ")
+	if (f[1] == "-w") {
+		if (system("[ -d \"" f[2] "\" ]") != 0) return 0
+		bits["all"] = 1
+		return 1
+	}
+	if ((f[1] != "-a" && f[1] != "-d") || (f[2] !~ /,exit$/ && f[2] !~ /^exit,/)) return 0
+	if (l ~ / -F (path|inode)=/) return 0
+	t = machine
+	for (i = 1; i <= n; i++)
+		if (f[i] == "arch=b32" || f[i] == "arch=i386" || f[i] == "arch=arm") t = compat
+	for (i = 1; i < n; i++) {
+		if (f[i] != "-S") continue
+		seen = 1
+		m = split(f[i + 1], names, ",")
+		for (j = 1; j <= m; j++) {
+			if (names[j] == "all") bits["all"] = 1
+			else if (names[j] ~ /^[0-9]+$/) bits[names[j] + 0] = 1
+			else if ((t, names[j]) in nr) bits[nr[t, names[j]]] = 1
+			else { print "error no syscall " names[j] " in the " t " table: " l; bad = 1 }
+		}
+	}
+	if (!seen) bits["all"] = 1
+	return 1
+}
+'
+
+# rule_awk PROGRAM [OPERAND...]: awk running PROGRAM with RULE_BITS_AWK,
+# this machine's tables loaded; OPERANDs are files and var=value.
+rule_awk() {
+	_prog=$1
+	shift
+	case "$(uname -m)" in
+	aarch64) _mc="-v machine=aarch64 -v compat=arm" ;;
+	*) _mc="-v machine=x86_64 -v compat=i386" ;;
+	esac
+	# ($_mc split into words on purpose)
+	awk -v tables="$SYSCALL_TABLES" $_mc "$RULE_BITS_AWK
+BEGIN { load_tables() }
+$_prog" "$@"
+}
+
+# rule_bits: rule lines on stdin -> the mask's bits, one number a line, or
+# "all"; "error ..." lines and status 1 for a name no table has.
+rule_bits() {
+	rule_awk '{ if (line_bits($0, b)) for (k in b) print k }
+END { exit bad }'
+}
+
+# filework_calls ROUNDS: what `corpus filework` makes in ROUNDS rounds, the
+# workload's own tally, as "NR CALLS" lines (this machine's numbers): one of
+# each a round (the round's nanosleep is glibc's clock_nanosleep); write and
+# newfstatat once more for the rounds printf(3) writes at the end, which
+# lists them as "NR MAX" with "+1" after: at most one more.
+filework_calls() {
+	case "$(uname -m)" in
+	x86_64)
+		for _nr in 39 257 91 93 3 264 268 263 230; do echo "$_nr $1"; done
+		echo "1 $1 +1"
+		echo "262 $1 +1"
+		;;
+	*) return 1 ;;
+	esac
 }

@@ -12,7 +12,11 @@
 #   PASS corpus/<ruleset>/<workload>/<mode>
 #   FAIL corpus/<ruleset>/<workload>/<mode>: <arch> <syscall>(<nr>) walks got X want Y
 # one FAIL line per difference; <mode> "expect" is the workload's own count,
-# "records" the audit records, "repeat" a second reference run.
+# "records" the audit records, "repeat" a second reference run, "rules"
+# every mode's skippable walks against the rule text (rules_diff below).
+#
+# -t: a workload none of whose results is picked is not run (the records'
+# nop run, which every records result needs, always is).
 
 . /vmtest/guest-lib.sh
 guest_test_args "$@"
@@ -34,6 +38,62 @@ keyed() {
 	grep -q '^[a-z0-9_]*:' "$1"
 }
 
+# ------------------------------------------------------------ rule text ---
+# (rule_bits: corpus-workloads.sh)
+
+# rules_mask RS [TOGGLING_RULES]: the bits of the rules loaded now, read
+# from auditctl -l, in $C/RS.bits; the bits of rules that come and go while
+# the workloads run (the churn's, given as their text, one a line) in
+# $C/RS.toggling. A FAIL when the text names a syscall no table has.
+rules_mask() {
+	auditctl -l | rule_bits >"$C/$1.bits" &&
+		printf '%s\n' "${2:-}" | rule_bits >"$C/$1.toggling" && return 0
+	fail "corpus/$1/rules" "$(grep -h '^error' "$C/$1.bits" "$C/$1.toggling" 2>/dev/null | head -n 1)"
+	return 1
+}
+
+# rules_diff RS TAB: the skippable walks of TAB against the rule text: 0
+# for a syscall whose bit a loaded rule sets; all its walks for one no rule
+# names (a number past the mask is never in it); anything from 0 to its
+# walks for one only a toggling rule names. One difference a line.
+rules_diff() {
+	awk -v bits="$C/$1.bits" -v tog="$C/$1.toggling" '
+	function load(f, a,   l) {
+		while ((getline l < f) > 0) {
+			if (l == "all") for (i = 0; i < 2032; i++) a[i] = 1
+			else if (l != "") a[l + 0] = 1
+		}
+	}
+	BEGIN { load(bits, set); load(tog, toggling) }
+	{
+		ar = "-"; nr = $1
+		if (c = index($1, ":")) { ar = substr($1, 1, c - 1); nr = substr($1, c + 1) }
+		if ((nr + 0) in set) { want = 0; why = "a loaded rule names it" }
+		else if ((nr + 0) in toggling) next
+		else { want = $3; why = "no rule names it: all its walks" }
+		if ($4 != want)
+			print ar, $2 "(" nr ")", "skippable got", $4, "want", want, "(" why ")"
+	}' "$2"
+}
+
+# check_rules RS WL: every mode's skippable walks against the rule text.
+check_rules() {
+	: >"$T/rules.diff"
+	for _m in $MODES; do
+		[ -s "$T/c.$1.$2.$_m.flat" ] || continue
+		rules_diff "$1" "$T/c.$1.$2.$_m.tab" | sed "s/^/$_m: /" >>"$T/rules.diff"
+	done
+	report_diffs "corpus/$1/$2/rules" "$T/rules.diff"
+}
+
+# wl_picked RS WL: does -t pick a result of workload WL under RS?
+wl_picked() {
+	for _r in $MODES expect repeat rules; do
+		test_selected "corpus/$1/$2/$_r" && return 0
+	done
+	return 1
+}
+
 # ------------------------------------------------------------------- runs ---
 
 # run_mode RS WL MODE CMD: auditskip -m MODE -- CMD; the summary flattened
@@ -41,6 +101,7 @@ keyed() {
 # FAIL line) if the run itself failed.
 run_mode() {
 	_id=c.$1.$2.$3
+	rm -f "$T/$_id.flat" "$T/$_id.tab"
 	prepare
 	# CMD is split into words on purpose (no globbing: guest-lib has set -f).
 	tool "$_id" --json -m "$3" -- $4 </dev/null
@@ -119,24 +180,46 @@ compare_modes() {
 		[ "$_m" = tracepoint ] && uring_blind_spot "$1" "$2"
 		report_diffs "corpus/$1/$2/$_m" "$T/c.diff"
 	done
+	check_rules "$1" "$2"
 }
 
 # Tracepoint mode's named blind spot: each io_uring op run inline in
 # io_uring_enter walks the exit list once more, unseen by that mode. Its
 # differences on io_uring_enter are that blind spot only if the report
-# counted it: blind_spots.uring_enter_walks must be the walks of
-# io_uring_enter the mode saw.
+# counted it (blind_spots.uring_enter_walks must be the walks of
+# io_uring_enter the mode saw) and if the walks it missed are the ops the
+# workload submitted: uring_openat counts them ("N ops submitted" on its
+# stderr), one op a submit, each filtered exactly once (its warm-up keeps
+# ops off io-wq), so the reference's io_uring_enter walks less tracepoint's
+# must be that count, no more and no fewer.
+uring_ops() {
+	sed -n 's/^uring_openat: \([0-9][0-9]*\) ops submitted$/\1/p' "$T/c.$1.$2.$3.err" | tail -n 1
+}
+
 uring_blind_spot() {
-	grep -q ' io_uring_enter(426) ' "$T/c.diff" || return 0
+	_ops=$(uring_ops "$1" "$2" tracepoint)
+	_refops=$(uring_ops "$1" "$2" "$REF")
+	grep -q ' io_uring_enter(426) walks ' "$T/c.diff" || [ -n "$_ops$_refops" ] || return 0
+	_gap=$(awk '$2 == "io_uring_enter(426)" && $3 == "walks" { print $7 - $5 }' "$T/c.diff")
+	_gap=${_gap:-0}
 	_seen=$(awk '$1 == "x86_64:426" || $1 == "426" { print $3 }' "$T/c.$1.$2.tracepoint.tab")
 	_bs=$(get "$T/c.$1.$2.tracepoint.flat" blind_spots.uring_enter_walks)
-	if [ "${_bs:-none}" = "${_seen:-0}" ]; then
-		log "corpus/$1/$2/tracepoint: blind spot counted: $(grep ' io_uring_enter(426) walks ' "$T/c.diff")"
-		grep -v ' io_uring_enter(426) ' "$T/c.diff" >"$T/c.diff.rest"
-		mv "$T/c.diff.rest" "$T/c.diff"
-	else
+	_bad=
+	if [ "${_bs:-none}" != "${_seen:-0}" ]; then
 		echo "- blind_spots.uring_enter_walks got ${_bs:-none} want ${_seen:-0} (io_uring_enter walks seen)" >>"$T/c.diff"
+		_bad=1
 	fi
+	if [ -z "$_ops" ] || [ "$_ops" != "$_refops" ]; then
+		echo "- io_uring_enter walks $_gap short of $REF's, but the workload reported ${_ops:-no} ops submitted here and ${_refops:-no} under $REF" >>"$T/c.diff"
+		_bad=1
+	elif [ "$_gap" != "$_ops" ]; then
+		echo "- io_uring_enter walks $_gap short of $REF's, want the $_ops ops the workload submitted" >>"$T/c.diff"
+		_bad=1
+	fi
+	[ -z "$_bad" ] || return 0
+	log "corpus/$1/$2/tracepoint: blind spot counted, $_gap walks for the $_ops ops submitted: $(grep ' io_uring_enter(426) walks ' "$T/c.diff")"
+	grep -v ' io_uring_enter(426) walks ' "$T/c.diff" >"$T/c.diff.rest"
+	mv "$T/c.diff.rest" "$T/c.diff"
 }
 
 # ------------------------------------------------------------- rule sets ---
@@ -156,8 +239,10 @@ ruleset() {
 	shift 3
 	load "$@" || return
 	log "corpus/$_rs: $(auditctl -l | tr '\n' ';')"
+	rules_mask "$_rs" || return
 	workloads_of "$_rs" "$_sel" >"$T/wl.list"
 	while IFS='|' read -r _wl _cmd _exp; do
+		wl_picked "$_rs" "$_wl" || continue
 		_rep=
 		case " $_repeat " in *" $_wl "*) _rep=1 ;; esac
 		compare_modes "$_rs" "$_wl" "$_cmd" $_rep
@@ -218,7 +303,17 @@ diff_walks_records() {
 	' "$_tab" "$C/rec.$1.tab" | sort
 }
 
+# records_picked: does -t pick any records result?
+records_picked() {
+	workloads_all >"$T/wl.all"
+	while IFS='|' read -r _wl _cmd _exp; do
+		test_selected "corpus/records/$_wl/$REF" && return 0
+	done <"$T/wl.all"
+	return 1
+}
+
 t_records() {
+	records_picked || return
 	load "-a always,exit -S all -F exe=/bin/corpus -k $REC_KEY" \
 		"-a always,exit -S all -F exe=/bin/corpus32 -k $REC_KEY" \
 		"-a always,exit -S all -F exe=/bin/uring_openat -k $REC_KEY" \
@@ -239,6 +334,7 @@ t_records() {
 	log "corpus/records: the loader's child before exec (walks minus records): $(tr '\n' ' ' <"$C/prelude")"
 	workloads_all >"$T/wl.list"
 	while IFS='|' read -r _wl _cmd _exp; do
+		test_selected "corpus/records/$_wl/$REF" || continue
 		run_records "$_wl" "$_cmd" || continue
 		diff_walks_records "$_wl" | awk -v pre="$C/prelude" '
 		BEGIN { while ((getline l < pre) > 0) { split(l, a, " "); p[a[1]] = a[2] } }
@@ -263,14 +359,16 @@ t_records() {
 # or one a permanent rule names already (openat), so the bits of the
 # workloads' syscalls never change and the counts stay deterministic while
 # the list and the mirror change under the walks.
+CHURN_RULES="-a always,exit -F arch=b64 -S mknodat -F uid=59998 -k churn
+-a always,exit -F arch=b64 -S openat -F uid=59997 -k churn"
+
 churn_start() {
 	rm -f "$C/churn.stop"
 	(
 		while [ ! -e "$C/churn.stop" ]; do
-			auditctl -a always,exit -F arch=b64 -S mknodat -F uid=59998 -k churn
-			auditctl -a always,exit -F arch=b64 -S openat -F uid=59997 -k churn
-			auditctl -d always,exit -F arch=b64 -S mknodat -F uid=59998 -k churn
-			auditctl -d always,exit -F arch=b64 -S openat -F uid=59997 -k churn
+			# (rule text split into words on purpose)
+			echo "$CHURN_RULES" | while read -r _r; do auditctl $_r; done
+			echo "$CHURN_RULES" | while read -r _r; do auditctl -d ${_r#-a }; done
 		done
 	) >/dev/null 2>&1 &
 	CHURN_PID=$!
@@ -283,9 +381,11 @@ churn_stop() {
 
 t_churn() {
 	load "-a always,exit -F arch=b64 -S openat -F uid=59999 -k base" || return
+	rules_mask churn "$CHURN_RULES" || return
 	churn_start
 	workloads_of churn "getpid|signals|threads|fork|exec|fork32" >"$T/wl.list"
 	while IFS='|' read -r _wl _cmd _exp; do
+		wl_picked churn "$_wl" || continue
 		compare_modes churn "$_wl" "$_cmd"
 	done <"$T/wl.list"
 	churn_stop
@@ -350,6 +450,7 @@ sleep_run() {
 }
 
 t_sleep() {
+	wl_picked sleep sleep || return
 	sleep_run "$REF" || return
 	check_expect sleep sleep "x86_64:271=1/1 x86_64:130=1/0 x86_64:15=2/2"
 	for _m in $MODES; do
