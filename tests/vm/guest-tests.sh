@@ -494,22 +494,45 @@ epoch_now() {
 	adjtimex | awk '/tv_sec:/ { s = $2 } /tv_usec:/ { u = $2 } END { printf "%d.%06d\n", s, u }'
 }
 
-# wait_listed_interval SINCE: flatten into $T/iv.flat the first interval line
-# that reports a rule listing begun at or after SINCE (seconds since the
-# epoch), so one that saw every rule change made before SINCE. The loader
-# spaces listings after changes by what a listing costs, so this may be
-# several lines on; $T/iv-next.flat keeps the first line, which may still
-# show the old rules. Up to 30 lines.
+# wait_listed_interval SINCE [RULES_FLAT AFTER]: flatten into $T/iv.flat the
+# first interval line that reports a rule listing begun at or after SINCE
+# (seconds since the epoch), so one that saw every rule change made before
+# SINCE. The loader spaces listings after changes by what a listing costs,
+# so this may be several lines on; $T/iv-next.flat keeps the first line,
+# which may still show the old rules. Up to 30 lines.
+# With RULES_FLAT and AFTER, SINCE was taken before the last rule change
+# and AFTER once it was made: a listing begun between the two may or may
+# not have seen the change, so such a line is taken only when it shows the
+# exit rules and mask RULES_FLAT has (the listing made after the change);
+# else the wait goes on to one begun at or after AFTER, which is taken
+# whatever it shows. (A listing the change itself set off often begins
+# before anything after the change can read the clock, and the next
+# periodic one, spaced by a listing's cost, can be more than 30 lines away
+# on a loaded machine.)
 wait_listed_interval() {
 	_k=$(interval_count)
 	_last=$((_k + 30))
 	wait_interval $_k "$T/iv-next.flat" || return 1
 	cp "$T/iv-next.flat" "$T/iv.flat"
-	while awk -v b="$(get "$T/iv.flat" resync.listing_began)" -v s="$1" \
-		'BEGIN { exit !(b + 0 < s + 0) }'; do
+	while ! listed_since "$1" "${2:-}" "${3:-}"; do
 		_k=$((_k + 1))
 		[ $_k -lt $_last ] && wait_interval $_k || return 1
 	done
+}
+
+# listed_since SINCE [RULES_FLAT AFTER]: whether $T/iv.flat will do (above).
+listed_since() {
+	_b=$(get "$T/iv.flat" resync.listing_began)
+	awk -v b="$_b" -v s="$1" 'BEGIN { exit !(b + 0 < s + 0) }' && return 1
+	[ -n "$3" ] || return 0
+	awk -v b="$_b" -v s="$3" 'BEGIN { exit !(b + 0 < s + 0) }' || return 0
+	[ "$(get "$T/iv.flat" exit_rules)" = "$(get "$2" exit_rules)" ] &&
+		[ "$(get "$T/iv.flat" mask_hex | tr A-F a-f)" = "$(get "$2" mask_hex | tr A-F a-f)" ]
+}
+
+# mirror_mark: the clock before a rule change that mirror_check checks next.
+mirror_mark() {
+	MIRROR_MARK=$(epoch_now)
 }
 
 # Exit rules as auditctl lists them, counted independently of the tool.
@@ -555,11 +578,15 @@ mask_diff() {
 # mirror_check NAME [EXPECTED_EXIT_RULES]
 mirror_check() {
 	name=mirror-$1
+	_after=$(epoch_now)
 	auditskip rules --json >"$T/rules1.json" 2>"$T/rules.err"
-	if ! wait_listed_interval "$(epoch_now)"; then
+	jflat <"$T/rules1.json" >"$T/rules-wait.flat"
+	if ! wait_listed_interval "${MIRROR_MARK:-$_after}" "$T/rules-wait.flat" "$_after"; then
+		MIRROR_MARK=
 		fail $name "no interval line from a listing after the change within 30 lines"
 		return
 	fi
+	MIRROR_MARK=
 	auditskip rules --json >"$T/rules2.json" 2>>"$T/rules.err"
 	if ! cmp -s "$T/rules1.json" "$T/rules2.json"; then
 		# The kernel's list was still changing (e.g. an RCU-deferred free):
@@ -622,6 +649,7 @@ t_mirror() {
 	rules_reset
 	progs >"$T/sigint.p0"
 	links >"$T/sigint.l0"
+	mirror_mark
 	timeout 900 auditskip --json -i 1 >"$MIRROR_OUT" 2>"$T/mirror.err" &
 	mpid=$!
 	# Wait for the first interval line: the tool is then fully attached.
@@ -640,22 +668,26 @@ t_mirror() {
 
 	mirror_check empty 0
 
+	mirror_mark
 	for s in openat read write close fchmod fchown unlinkat renameat; do
 		auditctl -a always,exit -F arch=b64 -S $s -F uid=4100000 -k vmtest
 	done
 	mirror_check add 8
 
+	mirror_mark
 	for s in close fchmod fchown unlinkat; do
 		auditctl -d always,exit -F arch=b64 -S $s -F uid=4100000 -k vmtest
 	done
 	mirror_check delete 4
 	bits_before=$LAST_BITS
 
+	mirror_mark
 	auditctl -a always,exit -F arch=b64 -S getpid -F uid=4242 -k vmtest
 	mirror_check getpid-rule 5
 	check_eq mirror-getpid-bit "$LAST_BITS" $((bits_before + 1)) \
 		"mask_bits after a getpid-only rule (were $bits_before)"
 
+	mirror_mark
 	load_ruleset $RULES_DIR/30-stig.rules
 	mirror_check ruleset
 	before=$LAST_RULES
@@ -664,10 +696,12 @@ t_mirror() {
 	# the inode hash, so the exit list does not change.
 	mkdir -p /tmp/w
 	: >/tmp/w/f
+	mirror_mark
 	auditctl -w /tmp/w/f -p wa -k vmtest
 	mirror_check watch-add "$before"
 	# Removing the parent directory removes the watch rule automatically
 	# (audit_remove_parent_watches; this leaves audit_n_rules stale).
+	mirror_mark
 	rm -rf /tmp/w
 	mirror_check watch-removed "$before"
 	log "watch rule still listed after rm: $(auditctl -l | grep -c ' /tmp/w/f ')"
@@ -675,22 +709,27 @@ t_mirror() {
 	# A watch on a directory: auditctl turns it into a dir= (tree) rule, so
 	# it does go on the exit list, with the full mask (no arch given).
 	mkdir -p /tmp/x
+	mirror_mark
 	auditctl -w /tmp/x/ -p wa -k vmtest
 	log "auditctl -l shows it as: $(auditctl -l | grep /tmp/x)"
 	mirror_check dirwatch-add $((before + 1))
+	mirror_mark
 	rm -rf /tmp/x
 	mirror_check dirwatch-removed "$before"
 	log "directory watch still listed after rm: $(auditctl -l | grep -c ' /tmp/x')"
 
 	# A tree rule stays on the exit list; removing the tree kills it.
 	mkdir -p /tmp/t/sub
+	mirror_mark
 	auditctl -a always,exit -F dir=/tmp/t -F perm=wa -k vmtest
 	log "auditctl -l shows it as: $(auditctl -l | grep /tmp/t)"
 	mirror_check tree-add $((before + 1))
+	mirror_mark
 	rm -rf /tmp/t
 	mirror_check tree-removed "$before"
 	log "tree rule still listed after rm: $(auditctl -l | grep -c 'dir=/tmp/t')"
 
+	mirror_mark
 	rules_reset
 	mirror_check reset 0
 
