@@ -1257,6 +1257,7 @@ case " $TESTS " in
 	# at one rule (the walk's fixed cost most of it) and at 32 and 256
 	# (the entries most of it).
 	for p in 1 32 256; do
+		# shellcheck disable=SC2046 # (the line's four fields)
 		set -- $(grep "^$p " "$WORK/timing.points")
 		if [ "$2" = "?" ] || [ "$3" = "?" ] || [ "$4" = "?" ]; then
 			fail timing-model-$p "no result (unpatched ${2:-?}, patched ${3:-?}, predicted ${4:-?} ns)"
