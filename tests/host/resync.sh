@@ -5,9 +5,10 @@
 # counts, with its periodic listing switched off, so only what audit logs
 # (and the lost-record checks) can keep the mirror right. Afterwards the
 # tool's mirror must equal the kernel's list and a workload's counts must be
-# exact. Then the same when an exclude rule hides the change records, and
-# when audit is turned off and on around changes. Rules and the enabled flag
-# are restored, also on failure.
+# exact. Then the same when the kernel's rate limit drops the change
+# records, when an exclude rule hides them, and when audit is turned off and
+# on around changes. Rules, the enabled flag and the rate limit are
+# restored, also on failure.
 #
 #   tests/host/resync.sh [-l] [-t NAME]...   (as tests/host/run.sh)
 set -u
