@@ -78,6 +78,13 @@ done
 	echo "mutants: the tree has uncommitted changes; the clones are of HEAD ($(git -C "$ROOT" rev-parse --short HEAD)) without them" >&2
 
 mkdir -p "$WORK"
+# One run at a time per work directory: another would clone over the base
+# clone this one's suites are running in.
+exec 8>"$WORK/.lock"
+flock -n 8 || {
+	echo "mutants: waiting for another run in $WORK" >&2
+	flock 8
+}
 REPORT=$WORK/report.txt
 : >"$REPORT"
 killed=0
