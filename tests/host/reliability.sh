@@ -94,6 +94,7 @@ test_churn() {
 	want_rules=$(expected_exit_rules <"$list")
 	want_mask=$(expected_mask_hex <"$list")
 	# Bounded: a listing after the last change is due within a tick or two.
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	if wait_for 20 sh -c 'grep "\"type\":\"interval\"" "$1" | tail -n 1 |
 		jq -e --arg m "$2" --argjson n "$3" ".mask_hex == \$m and .exit_rules == \$n" >/dev/null' \
 		sh "$out" "$want_mask" "$want_rules"; then
