@@ -102,7 +102,8 @@ test_churn() {
 	else
 		fail churn "no interval line within 20 s showed the rules auditctl -l lists ($want_rules exit rules): last $(grep '"type":"interval"' "$out" | tail -n 1 | jq -c '{exit_rules, mirror_generation, resync}')"
 	fi
-	line=$(grep '"type":"interval"' "$out" | tail -n 1)
+	# A whole line (the next may be half written).
+	line=$(grep '"type":"interval".*}$' "$out" | tail -n 1)
 	check_eq churn "$(jq -r '.resync.by_reason.periodic' <<<"$line")" 0 "no periodic listing ran"
 	check_eq churn "$(jq -r '.resync.by_reason.change > 0' <<<"$line")" true \
 		"listings for the changes heard ($(jq -c .resync.by_reason <<<"$line"))"
@@ -113,8 +114,11 @@ test_churn() {
 	check_eq churn "$?" 0 "auditskip and the workload exited cleanly"
 	BACKGROUND=${BACKGROUND/ $pid/}
 	check_eq churn "$(syscall_field "$out" getpid walks)" 400000 "getpid walks, as many as the workload made"
-	check_eq churn "$(syscall_field "$out" getpid skippable_walks)" 400000 \
-		"skippable getpid walks (no rule named getpid while it ran)"
+	# No rule of the test names getpid; one of the host's own may.
+	local want_skip=400000
+	expected_mask_has "$(ausyscall x86_64 getpid --exact)" <"$list" && want_skip=0
+	check_eq churn "$(syscall_field "$out" getpid skippable_walks)" "$want_skip" \
+		"skippable getpid walks (no rule of the test named getpid while it ran)"
 	check_eq churn "$(jq -s '[.[] | select(.type == "interval") | .mirror_generation] |
 		. == sort' "$out")" true "generation never goes back"
 	check_detached churn
