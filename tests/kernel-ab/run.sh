@@ -326,6 +326,29 @@ done
 
 r() { echo "${R[$1|$2|$3]:-}"; }
 
+# The evaluation kinds calibrate prices on the A/B's kernels (a label
+# field's too: their LSM takes it).
+TIMING_EVALS="arch uid auid gid perm exit success dir exe lsm arch_pass match"
+
+# calibration_lines TEST: the unpatched guest's calibration reported as
+# TEST (its prices, curve points and evaluations), two lines for a table.
+calibration_lines() {
+	local i=0 k v evals=
+	printf 'calibration (unpatched guest): ns_per_entry %.3f, ns_context %.1f, empty exit list %.1f, the call walking it %.1f ns, points (rules:ns)' \
+		"$(r unpatched "$1" ns_per_entry)" "$(r unpatched "$1" ns_context)" \
+		"$(r unpatched "$1" ns_empty_walk)" "$(r unpatched "$1" ns_walk_call)"
+	while [ -n "$(r unpatched "$1" points.$i.rules)" ]; do
+		printf ' %s:%.1f' "$(r unpatched "$1" points.$i.rules)" "$(r unpatched "$1" points.$i.ns)"
+		i=$((i + 1))
+	done
+	echo
+	for k in $TIMING_EVALS; do
+		v=$(r unpatched "$1" "evaluation_ns.$k")
+		[ -z "$v" ] || evals="$evals $k $(printf '%.1f' "$v"),"
+	done
+	[ -z "$evals" ] || echo "evaluations (ns each beyond the visit):${evals%,}"
+}
+
 # per_mismatch A_PER B_PER: syscalls (arch/nr) where unpatched walks -
 # unpatched skippable != patched walks ("arch/nr:walks:skippable_walks"
 # lists, comma-separated).
@@ -832,21 +855,7 @@ time_table() {
 	echo "calibrated in the unpatched guest); err = (pred - meas) / meas, n/a where meas is within"
 	echo "1% of the unpatched time (nothing to save). Emulated ns."
 	if [ -n "$cal" ]; then
-		printf 'calibration (unpatched guest): ns_per_entry %.2f, ns_context %.1f, empty exit list %.1f, the call walking it %s ns, points (rules:ns)' \
-			"$(r unpatched time-calibration ns_per_entry)" "$(r unpatched time-calibration ns_context)" \
-			"$(r unpatched time-calibration ns_empty_walk)" "$(r unpatched time-calibration ns_walk_call)"
-		i=0
-		while [ -n "$(r unpatched time-calibration points.$i.rules)" ]; do
-			printf ' %s:%.1f' "$(r unpatched time-calibration points.$i.rules)" "$(r unpatched time-calibration points.$i.ns)"
-			i=$((i + 1))
-		done
-		echo
-		evals=
-		for k in arch uid auid gid perm exit success dir exe arch_pass match; do
-			v=$(r unpatched time-calibration "evaluation_ns.$k")
-			[ -n "$v" ] && evals="$evals $k $(printf '%.1f' "$v"),"
-		done
-		[ -n "$evals" ] && echo "evaluations (ns each beyond the visit):${evals%,}"
+		calibration_lines time-calibration
 	fi
 	printf '%-5s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' rules unp-med pat-med meas-med \
 		unp-min pat-min meas-min pred err-med err-min
@@ -1160,9 +1169,6 @@ esac
 # timing_points: "COUNT UNPATCHED PATCHED PREDICTED" per rule count, "?"
 # where a number is missing.
 TIMING_COUNTS="0 1 32 256"
-# The evaluation kinds calibrate prices on the A/B's kernels (a label
-# field's too: their LSM takes it).
-TIMING_EVALS="arch uid auid gid perm exit success dir exe lsm arch_pass match"
 timing_points() {
 	local p
 	for p in $TIMING_COUNTS; do
@@ -1192,20 +1198,7 @@ case " $TESTS " in
 		echo "with N exit rules that cannot match getpid (openat, uid=4000000+i); TCG, 1 vCPU,"
 		echo "-icount shift=0 (emulated ns = instructions executed). meas = unpatched - patched;"
 		echo "pred = auditskip's saved_ns per getpid (filter-op, calibrated in the unpatched guest)."
-		printf 'calibration (unpatched guest): ns_per_entry %.3f, ns_context %.1f, empty exit list %.1f, the call walking it %.1f ns, points (rules:ns)' \
-			"${cal_e:-0}" "$(r unpatched timing-calibration ns_context)" \
-			"$(r unpatched timing-calibration ns_empty_walk)" "$(r unpatched timing-calibration ns_walk_call)"
-		i=0
-		while [ -n "$(r unpatched timing-calibration points.$i.rules)" ]; do
-			printf ' %s:%.1f' "$(r unpatched timing-calibration points.$i.rules)" "$(r unpatched timing-calibration points.$i.ns)"
-			i=$((i + 1))
-		done
-		echo
-		evals=
-		for k in $TIMING_EVALS; do
-			evals="$evals $k $(printf '%.1f' "$(r unpatched timing-calibration "evaluation_ns.$k")"),"
-		done
-		echo "evaluations (ns each beyond the visit):${evals%,}"
+		calibration_lines timing-calibration
 		printf '%-5s %9s %9s %9s %9s %7s\n' rules unpatched patched meas pred err
 		awk '{
 			if ($2 == "?" || $3 == "?") { printf "%-5s %9s %9s\n", $1, $2, $3; next }
