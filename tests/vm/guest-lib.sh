@@ -249,14 +249,21 @@ load_ruleset() {
 }
 
 # listen FILE READY: audit_records in the background, printing every
-# record to FILE once READY exists; its pid in $LISTENER.
+# record to FILE once READY exists; its pid in $LISTENER. The wait for READY
+# makes no process: busybox runs sleep as an execve of /proc/self/exe, and
+# one made after the listener connected but before READY was seen was a
+# record of its own under a rule on execve, there in one run and not in
+# the next. read -t on a FIFO nobody writes (fd 7, opened read-write so
+# the open does not block) waits in the shell itself.
 listen() {
 	rm -f "$2"
+	[ -p /tmp/nap.fifo ] || mkfifo /tmp/nap.fifo
+	exec 7<>/tmp/nap.fifo
 	audit_records "$2" - >"$1" 2>"$1.err" &
 	LISTENER=$!
 	_t=0
 	while [ ! -e "$2" ] && [ $_t -lt 600 ]; do
-		sleep 0.1
+		read -t 0.1 _nap <&7
 		_t=$((_t + 1))
 	done
 }
