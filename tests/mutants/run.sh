@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Named mutants: deliberate bugs, each with the suite that must catch it.
 #
-#   tests/mutants/run.sh [--quick] [-o FILE] [-l] [NAME...]
+#   tests/mutants/run.sh [--quick] [-o FILE] [-l] [-h] [NAME...]
+#
+#   NAME...   these mutants (default: every tests/mutants/*.patch)
+#   --quick   only those marked Quick: yes
+#   -l        list them with what each catches, and run nothing
+#   -o FILE   keep the results in FILE (see below)
 #
 # Each tests/mutants/NAME.patch starts with a header, then the bug as a
 # `git diff` against the tree:
@@ -11,8 +16,8 @@
 #   Catches: ...       the bug, and the check that catches it
 # For each mutant: a clone of HEAD, built, runs COMMAND once as it is (it
 # must pass: a suite that fails anyway proves nothing) and once with the
-# patch applied and rebuilt. Killed when the second run fails with a FAIL
-# line; survived when it passes. A patch that no longer applies, a build
+# patch applied and rebuilt. Killed when the second run fails (a FAIL line
+# or a non-zero exit); survived when it passes. A patch that no longer applies, a build
 # that breaks, or a suite that fails unmutated is a failure of this run.
 #
 # Prints `PASS mutant-NAME: killed ...` or `FAIL mutant-NAME: ...` per
@@ -20,7 +25,7 @@
 # keeps a line per mutant there, stamped with the commit it was judged at
 # (`make mutants` keeps tests/mutants/results.txt): the mutants run replace
 # their lines, the others stay. The clones are under
-# $MUTANTS_WORK (default .output/mutants); the guests' kernel cache is shared
+# $MUTANTS_WORK (default .output/mutants), one run at a time; the guests' kernel cache is shared
 # with the tree's, the A/B's kernels are KERNEL_AB_KERNELS' (default
 # /var/cache/auditskip/kernels, as in make test), except for a mutant of
 # patches/: its kernels are built in a copy of that cache, which it leaves
@@ -39,7 +44,11 @@ while [ $# -gt 0 ]; do
 	--quick) QUICK=1 ;;
 	-o) OUTFILE=$2 && shift ;;
 	-l) LIST=1 ;;
-	-*) echo "mutants: unknown option $1" >&2 && exit 2 ;;
+	-h | --help)
+		sed -n '3,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"
+		exit 0
+		;;
+	-*) echo "mutants: unknown option $1 (tests/mutants/run.sh --help)" >&2 && exit 2 ;;
 	*) NAMES+=("$1") ;;
 	esac
 	shift
