@@ -95,60 +95,13 @@ EOF
 }
 
 # ------------------------------------------------------------- rule text ---
-# The patch's mask is the aggregate of every exit-list rule's syscalls,
-# whatever their arch (audit_in_mask() ignores it), numbered by the table of
-# the rule's arch: libaudit's own (ausyscall --dump, /vmtest/syscalls.tab),
-# none of auditskip's code. A rule with no -S, -S all, and a -w of a
-# directory (how auditctl -l prints a dir= rule with no arch and no -S)
-# have every bit: "all", bits 0 to 2031 (-S all less the 16 class bits the
-# kernel clears). A -w of a file and a path= or inode= rule live on the
-# inode hash, not the exit list: no bit.
+# The patch's mask from rule text, read by rule-bits.awk (see there what
+# counts) with libaudit's own tables and none of auditskip's code.
 SYSCALL_TABLES=/vmtest/syscalls.tab
 
-# RULE_BITS_AWK: line_bits(LINE, BITS) puts the bits of one rule line
-# (`auditctl -l` or auditctl's arguments; -a or -d) in BITS and returns 1,
-# or 0 when the line is no exit-list rule; a name no table has is printed
-# as "error ..." and sets bad. load_tables() first.
-RULE_BITS_AWK='
-function load_tables(   l, f) {
-	while ((getline l < tables) > 0) {
-		split(l, f, " ")
-		nr[f[1], f[3]] = f[2] + 0
-		ntab++
-	}
-	if (!ntab) { print "error no syscall table in " tables; bad = 1 }
-}
-function line_bits(l, bits,   f, n, i, j, t, seen, names, m) {
-	split("", bits)
-	n = split(l, f, " ")
-	if (f[1] == "-w") {
-		if (system("[ -d \"" f[2] "\" ]") != 0) return 0
-		bits["all"] = 1
-		return 1
-	}
-	if ((f[1] != "-a" && f[1] != "-d") || (f[2] !~ /,exit$/ && f[2] !~ /^exit,/)) return 0
-	if (l ~ / -F (path|inode)=/) return 0
-	t = machine
-	for (i = 1; i <= n; i++)
-		if (f[i] == "arch=b32" || f[i] == "arch=i386" || f[i] == "arch=arm") t = compat
-	for (i = 1; i < n; i++) {
-		if (f[i] != "-S") continue
-		seen = 1
-		m = split(f[i + 1], names, ",")
-		for (j = 1; j <= m; j++) {
-			if (names[j] == "all") bits["all"] = 1
-			else if (names[j] ~ /^[0-9]+$/) bits[names[j] + 0] = 1
-			else if ((t, names[j]) in nr) bits[nr[t, names[j]]] = 1
-			else { print "error no syscall " names[j] " in the " t " table: " l; bad = 1 }
-		}
-	}
-	if (!seen) bits["all"] = 1
-	return 1
-}
-'
-
-# rule_awk PROGRAM [OPERAND...]: awk running PROGRAM with RULE_BITS_AWK,
-# this machine's tables loaded; OPERANDs are files and var=value.
+# rule_awk PROGRAM [OPERAND...]: awk running PROGRAM with rule-bits.awk's
+# load_tables() and line_bits(LINE, BITS), this machine's tables loaded;
+# OPERANDs are files and var=value.
 rule_awk() {
 	_prog=$1
 	shift
@@ -157,7 +110,7 @@ rule_awk() {
 	*) _mc="-v machine=x86_64 -v compat=i386" ;;
 	esac
 	# ($_mc split into words on purpose)
-	awk -v tables="$SYSCALL_TABLES" $_mc "$RULE_BITS_AWK
+	awk -v tables="$SYSCALL_TABLES" $_mc "$(cat /vmtest/rule-bits.awk)
 BEGIN { load_tables() }
 $_prog" "$@"
 }

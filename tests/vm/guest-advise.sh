@@ -71,7 +71,7 @@ advise_set() {
 	# the tool's code: the tool's own listing and advise could share a bug.
 	auditctl -l >"$W/$_s.listed"
 	awk -v tables=/vmtest/syscalls.tab -v machine="$(uname -m)" \
-		-f /vmtest/expected-mask.awk "$W/$_s.listed" >"$T/listed-$_s.flat"
+		-f /vmtest/rule-bits.awk -f /vmtest/expected-mask.awk "$W/$_s.listed" >"$T/listed-$_s.flat"
 	_xrc=$?
 	_lh=$(get "$T/listed-$_s.flat" mask_hex)
 	_rh=$(get "$T/rules-$_s.flat" mask_hex | tr A-F a-f)

@@ -556,7 +556,7 @@ auditctl_exit_rules() {
 # tool's code (its netlink decoder above all), as key=value lines for get.
 auditctl_expected_mask() {
 	awk -v tables=/vmtest/syscalls.tab -v machine="$(uname -m)" \
-		-f /vmtest/expected-mask.awk "$1" >"$2"
+		-f /vmtest/rule-bits.awk -f /vmtest/expected-mask.awk "$1" >"$2"
 }
 
 # mask_diff HEX_A HEX_B: the bit numbers set in one mask and not the other,

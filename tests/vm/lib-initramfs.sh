@@ -106,9 +106,12 @@ vm_build_initramfs() {
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"
 	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"
-	# The guests' independent reading of `auditctl -l` (expected-mask.awk),
-	# with libaudit's own syscall tables: the guests have no ausyscall.
-	install -m 0644 "$VMDIR/expected-mask.awk" "$IROOT/vmtest/expected-mask.awk"
+	# The guests' independent reading of `auditctl -l` (rule-bits.awk, and
+	# expected-mask.awk over it), with libaudit's own syscall tables: the
+	# guests have no ausyscall.
+	for s in rule-bits.awk expected-mask.awk; do
+		install -m 0644 "$VMDIR/$s" "$IROOT/vmtest/$s"
+	done
 	for s in x86_64 i386 aarch64 arm; do
 		ausyscall $s --dump | awk -v t=$s 'NR > 1 && NF == 2 { print t, $1, $2 }'
 	done >"$IROOT/vmtest/syscalls.tab"
