@@ -232,7 +232,7 @@ static int kernel_table_syscall(struct audit_rule_data *rule, const char *name, 
 	return nr;
 }
 
-/* One name of -S: libaudit's number, else the kernel tables' with a note. */
+/* One name of -S: libaudit's number, else the kernel tables' with a note (auditctl here refuses it). */
 static int syscall_by_name(struct reader *rd, struct line_state *ls, const char *name)
 {
 	int rc = audit_rule_syscallbyname_data(ls->rule, name);
@@ -247,15 +247,17 @@ static int syscall_by_name(struct reader *rd, struct line_state *ls, const char 
 	nr = kernel_table_syscall(ls->rule, name, &in_table);
 	if (nr < 0)
 		return line_error(rd, "Syscall name unknown: %s", name);
+	if (!ls->unknown_here[0])
+		snprintf(ls->unknown_here, sizeof(ls->unknown_here), "%s", name);
 	if (in_table)
 		line_note(
 			rd,
-			"auditctl 3.0.9 would refuse this line (Syscall name unknown: %s); an auditctl that knows %s loads it as syscall %d of %s (Linux %s's table), and so it is read here",
+			"auditctl here would refuse this line (Syscall name unknown: %s); an auditctl that knows %s loads it as syscall %d of %s (Linux %s's table), as --keep-refused reads it",
 			name, name, nr, arch, kernel_tables_version());
 	else
 		line_note(
 			rd,
-			"auditctl 3.0.9 would refuse this line (Syscall name unknown: %s); an auditctl that knows %s loads it as syscall %d of %s, and so it is read here, but Linux %s has no such syscall: that bit never matches",
+			"auditctl here would refuse this line (Syscall name unknown: %s); an auditctl that knows %s loads it as syscall %d of %s, as --keep-refused reads it, but Linux %s has no such syscall: that bit never matches",
 			name, name, nr, arch, kernel_tables_version());
 	return 0;
 }

@@ -208,6 +208,10 @@ int kernel_list_send(struct reader *rd, struct line_state *ls)
 				  adding ? "add" : "delete", strerror(-err));
 	if (adding && check_paths(rd, d, &refused))
 		return -ENOMEM;
+	/* auditctl here stops at a name its libaudit lacks: the kernel never sees the rule. */
+	if (adding && !refused && ls->unknown_here[0] &&
+	    asprintf(&refused, "this machine's auditctl knows no syscall %s", ls->unknown_here) < 0)
+		return -ENOMEM;
 	kernel_rule_store(d, &rd->classes);
 	err = rule_from_data(&r, d, len);
 	if (err) {

@@ -30,7 +30,7 @@ int loadable_file_rule(FILE *out, const struct audit_rule *r, __u32 add_arch, co
 		return err;
 	if (r->refused_here)
 		fprintf(out,
-			"## left out: the kernel here would refuse it (%s), and auditctl -R would stop there\n"
+			"## left out: it would not load here (%s), and auditctl -R would stop there\n"
 			"# %s\n",
 			r->refused_here, line);
 	else

@@ -8,7 +8,7 @@
  * --loginuid-immutable in their order, the last -e at the very end, where
  * augenrules puts it: -e 2 locks the configuration until reboot, and no
  * rule after it would load), and leaves out, as a comment saying why, every
- * rule the kernel here would refuse.
+ * rule that would not load here.
  */
 #ifndef __LOADABLE_FILE_H
 #define __LOADABLE_FILE_H

@@ -30,7 +30,7 @@ struct rules_file_error {
 int rules_file_read(const char *path, struct ruleset *rs, struct rules_file_error *err);
 
 /*
- * The rules read that the kernel here would refuse (refused_here) taken
+ * The rules read that would not load here (refused_here) taken
  * out, as auditctl -R with -i leaves them, and a note saying how many.
  * 0 or -ENOMEM.
  */

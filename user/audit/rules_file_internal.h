@@ -74,6 +74,8 @@ struct line_state {
 	bool listed; /* the last of -s, -l, -v, -m, -t, -q was -l: the key is not added */
 	bool delete_all;
 	char delete_key[AUDIT_MAX_KEY_LEN + 1];
+	/* the first -S name this machine's auditctl does not know: it refuses the line */
+	char unknown_here[32];
 };
 
 /* Lines in the order they are read. */

@@ -514,7 +514,7 @@ int rules_file_leave_out_refused(struct ruleset *rs)
 		return 0;
 	snprintf(
 		note, sizeof(note),
-		"%zu rule%s the kernel here would refuse left out, as auditctl -R with -i leaves them (--keep-refused keeps them in the analysis)",
+		"%zu rule%s that would not load here left out, as auditctl -R with -i leaves them (--keep-refused keeps them in the analysis)",
 		out, out == 1 ? "" : "s");
 	return string_list_add(&rs->notes, &rs->nnotes, note);
 }

@@ -44,9 +44,10 @@ struct audit_rule {
 	/* Where a rule read from a file came from ("30-stig.rules:18"), else "". */
 	char *origin;
 	/*
-	 * Read from a file: why the kernel here would refuse it (a directory
-	 * it names is missing), NULL: it would take it. Kept for the
-	 * analysis; a file written for auditctl leaves it out.
+	 * Read from a file: why it would not load here (a directory it names
+	 * is missing, or auditctl here knows no syscall it names), NULL: it
+	 * would load. Kept for the analysis; a file written for auditctl
+	 * leaves it out.
 	 */
 	char *refused_here;
 };

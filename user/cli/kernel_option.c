@@ -16,7 +16,7 @@ static bool keep_refused;
 
 static const struct argp_option options[] = {
 	{ "keep-refused", OPT_KEEP_REFUSED, NULL, 0,
-	  "With --file, keep the rules the kernel here would refuse (a directory they name is missing) in the analysis; by default they are left out, as auditctl -R with -i leaves them",
+	  "With --file, keep the rules that would not load here (a directory they name is missing, or auditctl here knows no syscall they name) in the analysis; by default they are left out, as auditctl -R with -i leaves them",
 	  0 },
 	{ "kernel", OPT_KERNEL, "VERSION", 0,
 	  "Take syscall names and perm= classes from Linux VERSION's tables (5.10, 6.1, 6.12 or 7.2; default: the nearest at or above the running kernel, else the newest)",

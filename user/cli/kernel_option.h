@@ -10,7 +10,7 @@
 extern const struct argp_child cli_children_with_kernel[];
 
 /*
- * A rules file's rules the kernel here would refuse, taken out unless
+ * A rules file's rules that would not load here, taken out unless
  * --keep-refused (rules_file_leave_out_refused()): 0, or -1 after a message.
  */
 int cli_leave_out_refused(struct ruleset *rs);
