@@ -170,7 +170,7 @@ test_prefix() {
 	for f in 30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom; do
 		load_lines "$EXAMPLES/$f.rules"
 		auditctl -l >"$TMP/$f.alone"
-		if ! "$AUDITSKIP" advise --never-prefix --json -o "$TMP/$f.prefixed" \
+		if ! "$AUDITSKIP" advise --never-prefix --calibration "$SLOPE_CALIBRATION" --json -o "$TMP/$f.prefixed" \
 			>"$TMP/$f.prefix.json" 2>"$TMP/$f.prefix.err"; then
 			fail "prefix/$f" "advise --never-prefix failed: $(head -c 300 "$TMP/$f.prefix.err")"
 			continue
@@ -203,7 +203,7 @@ test_prefix_refused() {
 	printf '%s\n' '-w /etc/passwd -p wa -k pw' >"$TMP/watch.rules"
 	for f in task watch; do
 		rm -f "$TMP/$f.prefixed"
-		"$AUDITSKIP" advise --file "$TMP/$f.rules" --never-prefix -o "$TMP/$f.prefixed" >"$TMP/$f.out" 2>"$TMP/$f.err"
+		"$AUDITSKIP" advise --file "$TMP/$f.rules" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/$f.prefixed" >"$TMP/$f.out" 2>"$TMP/$f.err"
 		check_eq "prefix-refused/$f" "$?:$([ -e "$TMP/$f.prefixed" ] && echo written)" "1:" \
 			"exit 1 (-o asked for a file), no file: $(head -n 1 "$TMP/$f.err")"
 	done
@@ -223,10 +223,10 @@ test_prefix_fitted() {
 		fail prefix-fitted "auditskip profile failed: $(tail -n 2 "$TMP/dd.prof.out")"
 		return
 	fi
-	"$AUDITSKIP" advise --file "$set" --never-prefix -o "$TMP/whole.prefixed" >/dev/null 2>&1
+	"$AUDITSKIP" advise --file "$set" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/whole.prefixed" >/dev/null 2>&1
 	check_eq prefix-fitted "$(grep -c '^-a never,exit -F arch=b' "$TMP/whole.prefixed")" 2 \
 		"without a profile: a b64 and a b32 rule"
-	if ! "$AUDITSKIP" advise --file "$set" --never-prefix --profile "$prof" --json \
+	if ! "$AUDITSKIP" advise --file "$set" --never-prefix --calibration "$SLOPE_CALIBRATION" --profile "$prof" --json \
 		-o "$TMP/fitted.prefixed" >"$TMP/fitted.json" 2>"$TMP/fitted.err"; then
 		fail prefix-fitted "advise --never-prefix --profile failed: $(head -c 300 "$TMP/fitted.err")"
 		return

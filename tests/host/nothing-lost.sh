@@ -146,8 +146,8 @@ check_records() {
 # The three files advise writes for the set, once.
 write_all() {
 	[ -s "$TMP/both.rules" ] && return 0
-	write_file rewrite --file "$SET" && write_file prefix --file "$SET" --never-prefix &&
-		write_file both --file "$TMP/rewrite.rules" --never-prefix
+	write_file rewrite --file "$SET" && write_file prefix --file "$SET" --never-prefix --calibration "$SLOPE_CALIBRATION" &&
+		write_file both --file "$TMP/rewrite.rules" --never-prefix --calibration "$SLOPE_CALIBRATION"
 }
 
 # What the files keep of the input.
@@ -191,7 +191,7 @@ test_onto_input() {
 	expect_refusal onto-input "is a file the rules were read from" \
 		advise --file "$TMP/input.rules" -o "$TMP/input.rules"
 	expect_refusal onto-input "is a file the rules were read from" \
-		advise --file "$TMP/input.rules" --never-prefix -o "$TMP/input.rules"
+		advise --file "$TMP/input.rules" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/input.rules"
 	cmp -s "$SET" "$TMP/input.rules" && pass onto-input "the input is unchanged" ||
 		fail onto-input "the input was changed"
 }
@@ -200,7 +200,7 @@ test_into_dir() {
 	mkdir -p "$TMP/rules.d"
 	cp "$SET" "$TMP/rules.d/10-own.rules"
 	expect_refusal into-dir "the directory read" \
-		advise --file "$TMP/rules.d" --never-prefix -o "$TMP/rules.d/99-prefix.rules"
+		advise --file "$TMP/rules.d" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/rules.d/99-prefix.rules"
 	[ ! -e "$TMP/rules.d/99-prefix.rules" ] && pass into-dir "nothing written there" ||
 		fail into-dir "$TMP/rules.d/99-prefix.rules written"
 }
@@ -212,10 +212,10 @@ one_rule_set() {
 
 test_stale_removed() {
 	one_rule_set
-	"$AUDITSKIP" advise --file "$SET" --never-prefix -o "$TMP/stale.rules" >/dev/null 2>&1
+	"$AUDITSKIP" advise --file "$SET" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/stale.rules" >/dev/null 2>&1
 	[ -s "$TMP/stale.rules" ] || { fail stale-removed "no first file to go stale"; return; }
 	expect_refusal stale-removed "nothing written to .*removed" \
-		advise --file "$TMP/one.rules" --never-prefix -o "$TMP/stale.rules"
+		advise --file "$TMP/one.rules" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/stale.rules"
 	[ ! -e "$TMP/stale.rules" ] && pass stale-removed "the older file advise wrote is gone" ||
 		fail stale-removed "the older file is still there to be loaded"
 }
@@ -225,7 +225,7 @@ test_stale_foreign() {
 	printf '%s\n' "-a always,exit -F arch=b64 -S openat -k mine" >"$TMP/mine.rules"
 	cp "$TMP/mine.rules" "$TMP/mine.copy"
 	expect_refusal stale-foreign "nothing written to .*left as it was" \
-		advise --file "$TMP/one.rules" --never-prefix -o "$TMP/mine.rules"
+		advise --file "$TMP/one.rules" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/mine.rules"
 	cmp -s "$TMP/mine.rules" "$TMP/mine.copy" && pass stale-foreign "a file advise did not write is kept" ||
 		fail stale-foreign "a file advise did not write was changed"
 }

@@ -140,7 +140,7 @@ test_shadowed() {
 		pass shadowed "the two binaries agree"
 	# advise's never,exit prefix names only syscalls no rule after it can match
 	# (the full binary writes it: the offline one has rules and whatif alone).
-	"$FULL" advise --file "$EXAMPLES/30-stig.rules" --never-prefix -o "$TMP/prefixed.rules" >/dev/null 2>&1
+	"$FULL" advise --file "$EXAMPLES/30-stig.rules" --never-prefix --calibration "$SLOPE_CALIBRATION" -o "$TMP/prefixed.rules" >/dev/null 2>&1
 	chmod 644 "$TMP/prefixed.rules"
 	check_eq shadowed "$(as_nobody "$OFFLINE" rules --file "$TMP/prefixed.rules" --json |
 		jq -c '[(.shadowed_rules | length), (.may_shadow_rules | length)]')" "[0,0]" \

@@ -232,7 +232,7 @@ static int kernel_table_syscall(struct audit_rule_data *rule, const char *name, 
 	return nr;
 }
 
-/* One name of -S: libaudit's number, else the kernel tables' with a note (auditctl here refuses it). */
+/* One name of -S: libaudit's number, else the kernel tables' (auditctl here refuses it). */
 static int syscall_by_name(struct reader *rd, struct line_state *ls, const char *name)
 {
 	int rc = audit_rule_syscallbyname_data(ls->rule, name);
