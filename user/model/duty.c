@@ -71,15 +71,26 @@ void duty_start(struct duty *d, double window_s, double period_s, double now)
 		.open_from_s = now,
 	};
 	srand48((long)getpid() ^ (long)(now * 1e6));
-	if (d->period_s)
+	if (d->period_s) {
 		place_window(d);
+		d->next_s = d->window_to_s;
+	}
 }
 
 double duty_next_s(const struct duty *d)
 {
-	if (!d->period_s)
-		return 0;
-	return d->in_window ? d->window_to_s : d->window_from_s;
+	return d->period_s ? d->next_s : 0;
+}
+
+/* The window's end, its start, or once it is past the next period's start. */
+static void plan_next(struct duty *d, double now)
+{
+	if (d->in_window)
+		d->next_s = d->window_to_s;
+	else if (now < d->window_from_s)
+		d->next_s = d->window_from_s;
+	else
+		d->next_s = d->period_from_s + d->period_s;
 }
 
 static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_FIGURES])
@@ -114,6 +125,7 @@ bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES
 		d->open_from_s = now;
 		memcpy(d->open_counts, counts, sizeof(d->open_counts));
 	}
+	plan_next(d, now);
 	return was != d->in_window;
 }
 
@@ -192,9 +204,12 @@ const char *duty_idle_why(enum duty_idle idle)
 {
 	static const char *const why[NR_DUTY_IDLE] = {
 		[DUTY_COUNTING] = "counting",
-		[DUTY_BETWEEN_WINDOWS] = "between two counting windows (--duty): the counting programs are detached",
-		[DUTY_AUDIT_OFF] = "audit is disabled: no syscall walks the exit list, so the counting programs are detached until it is enabled",
-		[DUTY_NO_RULES] = "no rule that makes a syscall walk the exit list is loaded (every audit context is dummy), so the counting programs are detached until one is",
+		[DUTY_BETWEEN_WINDOWS] =
+			"between two counting windows (--duty): the counting programs are detached",
+		[DUTY_AUDIT_OFF] =
+			"audit is disabled: no syscall walks the exit list, so the counting programs are detached until it is enabled",
+		[DUTY_NO_RULES] =
+			"no rule that makes a syscall walk the exit list is loaded (every audit context is dummy), so the counting programs are detached until one is",
 	};
 
 	return why[idle];

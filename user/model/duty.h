@@ -41,6 +41,7 @@ struct duty {
 	double window_from_s;	   /* this period's window, [from, to) */
 	double window_to_s;
 	bool in_window;	      /* now within this period's window */
+	double next_s;	      /* when the schedule next moves: a window opens or closes */
 	enum duty_idle idle;  /* what the programs are detached for, if they are */
 	double covered_s;     /* closed windows' time */
 	double open_from_s;   /* the open window's start, if in_window */

@@ -29,13 +29,14 @@ void duty_print(FILE *out, const struct run_state *r)
 	if (v->cycled) {
 		fprintf(out,
 			"  %-24s %11.1f%%  (%.1f s of %.1f s; a %.0f s window every %.0f s, %u closed)\n",
-			"time counted (--duty)", share_pct(v->covered_s, v->elapsed_s), v->covered_s,
-			v->elapsed_s, v->window_s, v->period_s, v->windows);
+			"time counted (--duty)", share_pct(v->covered_s, v->elapsed_s),
+			v->covered_s, v->elapsed_s, v->window_s, v->period_s, v->windows);
 		print_estimate(out, "walks, whole run (est.)", v->estimate[DUTY_WALKS],
 			       v->stderr_[DUTY_WALKS]);
 		print_estimate(out, "skippable, whole run", v->estimate[DUTY_SKIPPABLE],
 			       v->stderr_[DUTY_SKIPPABLE]);
-		fprintf(out, "  (the counts above are the windows'; the estimates scale them to the run)\n");
+		fprintf(out,
+			"  (the counts above are the windows'; the estimates scale them to the run)\n");
 	}
 	if (v->idle != DUTY_COUNTING && v->idle != DUTY_BETWEEN_WINDOWS)
 		fprintf(out, "  Not counting now: %s.\n", duty_idle_why(v->idle));
@@ -107,8 +108,8 @@ static void state_set(FILE *out, const struct duty_view *v)
 		      "(attached), \"between-windows\" (--duty), \"audit-off\" or \"no-rules\" "
 		      "(nothing to count: detached until that changes).");
 	for (int i = 0; i < NR_DUTY_IDLE; i++)
-		fprintf(out, "auditskip_counting_state{state=\"%s\"} %d\n",
-			duty_idle_name(i), v->idle == (enum duty_idle)i);
+		fprintf(out, "auditskip_counting_state{state=\"%s\"} %d\n", duty_idle_name(i),
+			v->idle == (enum duty_idle)i);
 }
 
 void duty_metrics(FILE *out, const struct run_state *r)
