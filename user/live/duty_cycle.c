@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 #include "auditskip.h" /* before the skeleton: its mirror section is a struct mask_mirror */
 #include "auditskip.skel.h"
+#include "live/clock.h"
 #include "live/counts_read.h"
 #include "live/duty_cycle.h"
 
@@ -45,6 +46,19 @@ static void detach(struct session *ss)
 	ss->duty.detaches++;
 }
 
+/*
+ * A window opens with a listing when none ran since the last one closed
+ * (a change whose record was lost is in it), within the periodic check's
+ * share of a CPU: a short period with many rules would list more often.
+ */
+static bool listing_due(const struct session *ss, double now)
+{
+	const struct resync *r = &ss->resync;
+
+	return r->listed_at <= ss->duty.closed_s &&
+	       (now - r->listed_at) * RESYNC_PERIODIC_SHARE >= r->cost_s;
+}
+
 bool duty_cycle_update(struct session *ss, double now)
 {
 	struct duty *d = &ss->duty;
@@ -55,13 +69,18 @@ bool duty_cycle_update(struct session *ss, double now)
 
 	if (!next || now < next)
 		return false;
-	/* A closing window's counts are read once nothing adds to them. */
-	if (d->in_window)
+	/*
+	 * A closing window's counts are read once nothing adds to them, and
+	 * it ends when the programs were detached, not when the loop woke.
+	 */
+	if (d->in_window) {
 		detach(ss);
+		now = now_s();
+	}
 	read_figures(ss, c);
 	opened = duty_advance(d, now, c) && d->in_window;
 	duty_set_idle(d, audit_enabled(ss), walks_happen(ss));
-	return opened && duty_wants_attached(d);
+	return opened && duty_wants_attached(d) && listing_due(ss, now);
 }
 
 int duty_cycle_apply(struct session *ss)
@@ -70,6 +89,8 @@ int duty_cycle_apply(struct session *ss)
 
 	duty_set_idle(&ss->duty, audit_enabled(ss), walks_happen(ss));
 	if (!duty_wants_attached(&ss->duty)) {
+		/* A window that opens with nothing to count counts (zero) from its start. */
+		ss->duty.opening = false;
 		if (ss->at.counting && ss->opt->verbose)
 			fprintf(stderr, "auditskip: detached: %s\n", duty_idle_why(ss->duty.idle));
 		detach(ss);
@@ -82,6 +103,9 @@ int duty_cycle_apply(struct session *ss)
 	if (err)
 		return err;
 	ss->duty.attaches++;
+	/* Counted from here: the window's listing came between its start and now. */
+	if (ss->duty.in_window)
+		duty_opened_at(&ss->duty, now_s());
 	return 0;
 }
 

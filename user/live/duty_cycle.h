@@ -13,8 +13,9 @@
 /*
  * Moves the schedule on to `now` (a window that ended is closed, the
  * programs detached first). True when a window opens with something to
- * count: the caller lists the rules before duty_cycle_apply() attaches,
- * so that the window starts from them whatever was missed meanwhile.
+ * count and no listing ran since the last one closed: the caller lists the
+ * rules before duty_cycle_apply() attaches, so that the window starts from
+ * them whatever was missed meanwhile.
  */
 bool duty_cycle_update(struct session *ss, double now);
 /* Attaches or detaches to match; 0, or a negative errno (said on stderr). */

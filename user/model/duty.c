@@ -68,6 +68,7 @@ void duty_start(struct duty *d, double window_s, double period_s, double now)
 		.began_s = now,
 		.period_from_s = now,
 		.in_window = true,
+		.opening = true,
 		.open_from_s = now,
 	};
 	srand48((long)getpid() ^ (long)(now * 1e6));
@@ -98,6 +99,7 @@ static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_F
 	double len = at - d->open_from_s;
 
 	d->in_window = false;
+	d->closed_s = at;
 	d->covered_s += len;
 	d->windows++;
 	for (int f = 0; f < NR_DUTY_FIGURES; f++) {
@@ -122,11 +124,19 @@ bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES
 	}
 	if (!d->in_window && now >= d->window_from_s && now < d->window_to_s) {
 		d->in_window = true;
+		d->opening = true;
 		d->open_from_s = now;
 		memcpy(d->open_counts, counts, sizeof(d->open_counts));
 	}
 	plan_next(d, now);
 	return was != d->in_window;
+}
+
+void duty_opened_at(struct duty *d, double at)
+{
+	if (d->in_window && d->opening && at > d->open_from_s)
+		d->open_from_s = at;
+	d->opening = false;
 }
 
 double duty_covered_s(const struct duty *d, double now)

@@ -42,8 +42,10 @@ struct duty {
 	double window_to_s;
 	bool in_window;	      /* now within this period's window */
 	double next_s;	      /* when the schedule next moves: a window opens or closes */
+	bool opening;	      /* the open window's programs are not attached yet */
 	enum duty_idle idle;  /* what the programs are detached for, if they are */
 	double covered_s;     /* closed windows' time */
+	double closed_s;      /* when the last window closed */
 	double open_from_s;   /* the open window's start, if in_window */
 	unsigned int windows; /* closed windows */
 	__u64 open_counts[NR_DUTY_FIGURES]; /* the counts when the open window opened */
@@ -67,6 +69,14 @@ double duty_next_s(const struct duty *d);
  * True when in_window changed.
  */
 bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES]);
+
+/*
+ * A window that has just opened counts from `at`, when the programs were
+ * attached (its listing and the attach came after it opened). Later
+ * attaches in the same window (rules back) leave it as it is: the time
+ * before them counted nothing because nothing walked.
+ */
+void duty_opened_at(struct duty *d, double at);
 
 /* Time counted so far (closed windows and the open one's part), and the run's. */
 double duty_covered_s(const struct duty *d, double now);
