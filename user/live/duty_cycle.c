@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The counting programs attached only when the duty cycle and audit's state want them. */
 #include <stdio.h>
+#include <sys/resource.h>
 #include <bpf/libbpf.h>
 #include "auditskip.h" /* before the skeleton: its mirror section is a struct mask_mirror */
 #include "auditskip.skel.h"
@@ -109,6 +110,17 @@ int duty_cycle_apply(struct session *ss)
 	return 0;
 }
 
+/* The loader's CPU time, all threads: listings, reads, the metrics server. */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
 void duty_cycle_view(struct session *ss, double now)
 {
 	__u64 c[NR_DUTY_FIGURES] = { ss->now->exit.total.walks,
@@ -116,4 +128,5 @@ void duty_cycle_view(struct session *ss, double now)
 
 	duty_set_idle(&ss->duty, audit_enabled(ss), walks_happen(ss));
 	duty_view_make(&ss->duty, now, c, &ss->run.live.duty);
+	ss->run.live.self_cpu_s = self_cpu_s();
 }

@@ -20,7 +20,7 @@
 bool duty_cycle_update(struct session *ss, double now);
 /* Attaches or detaches to match; 0, or a negative errno (said on stderr). */
 int duty_cycle_apply(struct session *ss);
-/* The share counted and the estimates, for the next report or page. */
+/* The share counted, the estimates and the loader's own CPU time, for the next report or page. */
 void duty_cycle_view(struct session *ss, double now);
 
 #endif /* __DUTY_CYCLE_H */

@@ -75,6 +75,7 @@ struct run_live {
 	const char *rule_costs_bound;
 	__u64 rule_matches_unplaced; /* matches of rules not on the list as listed */
 	struct duty_view duty;	     /* the share of time counted, and the estimate for the run */
+	double self_cpu_s; /* the loader's own CPU time so far, every thread (getrusage) */
 };
 
 struct run_state {

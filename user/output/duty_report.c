@@ -38,6 +38,10 @@ void duty_print(FILE *out, const struct run_state *r)
 		fprintf(out,
 			"  (the counts above are the windows'; the estimates scale them to the run)\n");
 	}
+	fprintf(out,
+		"  %-24s %10.3f s  (%.4f%% of one CPU over the run: listings, reads, reports)\n",
+		"auditskip's own CPU time", r->live.self_cpu_s,
+		share_pct(r->live.self_cpu_s, v->elapsed_s));
 	if (v->idle != DUTY_COUNTING && v->idle != DUTY_BETWEEN_WINDOWS)
 		fprintf(out, "  Not counting now: %s.\n", duty_idle_why(v->idle));
 }
@@ -83,6 +87,7 @@ json_object *duty_json(const struct run_state *r)
 			       maybe(v->stderr_[DUTY_SKIPPABLE], 0));
 	add_u64(o, "attaches", v->attaches);
 	add_u64(o, "detaches", v->detaches);
+	json_object_object_add(o, "self_cpu_s", json_rounded(r->live.self_cpu_s, 6));
 	return o;
 }
 
@@ -142,6 +147,11 @@ void duty_metrics(FILE *out, const struct run_state *r)
 	float_gauge(out, "auditskip_estimated_skippable_walks_stderr",
 		    "The estimate's standard error, as auditskip_estimated_walks_stderr.",
 		    v->stderr_[DUTY_SKIPPABLE]);
+	metric_family(
+		out, "auditskip_self_cpu_seconds_total", "counter",
+		"CPU time of auditskip's own process, every thread (getrusage): listings, "
+		"map reads, reports and this page; not the time its programs add to syscalls.");
+	fprintf(out, "auditskip_self_cpu_seconds_total %.6f\n", r->live.self_cpu_s);
 	metric_family(out, "auditskip_counting_attaches_total", "counter",
 		      "Times the counting programs were attached (once a window with --duty).");
 	fprintf(out, "auditskip_counting_attaches_total %u\n", v->attaches);
