@@ -468,9 +468,9 @@ t_detach() {
 # counting_links PID: links of PID to counting programs, as the kernel lists them.
 counting_links() {
 	_n=0
-	for _fd in /proc/$1/fd/*; do
-		[ "$(readlink "$_fd" 2>/dev/null)" = anon_inode:bpf_link ] || continue
-		_id=$(sed -n 's/^prog_id:[[:space:]]*//p' "/proc/$1/fdinfo/${_fd##*/}" 2>/dev/null)
+	for _fd in $(ls /proc/$1/fd); do
+		[ "$(readlink "/proc/$1/fd/$_fd" 2>/dev/null)" = anon_inode:bpf_link ] || continue
+		_id=$(sed -n 's/^prog_id:[[:space:]]*//p' "/proc/$1/fdinfo/$_fd" 2>/dev/null)
 		[ -n "$_id" ] || continue
 		case "$(bpftool prog show id "$_id" 2>/dev/null | sed -n 's/^[0-9]*: [a-z_]* *name \([^ ]*\).*/\1/p')" in
 		count_* | start_filter_* | end_filter_*) _n=$((_n + 1)) ;;
@@ -493,6 +493,9 @@ idle_state() {
 		_t=$((_t + 1))
 	done
 	log "$name: want state $2 and $3 counting links: state $_s, $_l links"
+	for _fd in $(ls /proc/$4/fd); do
+		log "$name: fd $_fd $(readlink "/proc/$4/fd/$_fd") $(tr '\n' ' ' <"/proc/$4/fdinfo/$_fd")"
+	done
 	return 1
 }
 
