@@ -78,7 +78,7 @@ start_counter() {
 	PIDS[$name]=$!
 	BENCH_CHILD_PIDS="${BENCH_CHILD_PIDS:-} ${PIDS[$name]}"
 	for _ in $(seq 1 300); do
-		grep -q '"type":"start"' "$BENCH_TMP/$name.json" && return 0
+		grep -q '"type":"start"' "$BENCH_TMP/$name.json" 2>/dev/null && return 0
 		kill -0 "${PIDS[$name]}" 2>/dev/null || die "$name did not start: $(tail -n 2 "$BENCH_TMP/$name.err")"
 		sleep 0.1
 	done

@@ -198,14 +198,14 @@ test_service() {
 
 	# The defaults file, read the way EnvironmentFile= reads it (no shell).
 	saved_opts=$(sed -n 's/^AUDITSKIP_OPTS="\(.*\)"$/\1/p' "$DEFAULTS")
-	check_eq service "$saved_opts" "--duty 0.1s/3s --metrics 127.0.0.1:9477" \
+	check_eq service "$saved_opts" "--duty 1s/30s --metrics 127.0.0.1:9477" \
 		"defaults: duty-cycled, metrics on loopback"
 	port=$(free_port)
 	# The package makes user auditskip; this host has none, so nobody stands in.
 	# The first window opens at the start: stretched to an hour, it surely
 	# holds the workload below, whose count is then exact.
 	opts="--user $SERVICE_USER ${saved_opts/:9477/:$port}"
-	opts=${opts/--duty 0.1s\/3s/--duty 1h\/2h}
+	opts=${opts/--duty 1s\/30s/--duty 1h\/2h}
 
 	# systemd-analyze verify, with ExecStart on this tree's binary and the
 	# man page of Documentation= found in this build.

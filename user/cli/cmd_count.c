@@ -27,8 +27,8 @@ static const char doc[] =
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
 	"    auditskip --per-rule -- make  # what each exit rule costs\n"
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
-	"    auditskip --duty 0.1s/3s --metrics 127.0.0.1:9477\n"
-	"                              # counted 0.1 s in every 3, estimated for all\n"
+	"    auditskip --duty 1s/30s --metrics 127.0.0.1:9477\n"
+	"                              # counted 1 s in every 30, estimated for all\n"
 	"    auditskip --user auditskip --metrics :9477 --web.config.file web.yml\n"
 	"                              # TLS and basic auth, then as user auditskip\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
@@ -81,7 +81,7 @@ static const struct argp_option options[] = {
 	  "Also cost each exit rule (visits, evaluations, matches, time; exact where the mode sees which rule matched) and compare the designs on the walks counted; show and export the dearest N rules (default 10)",
 	  0 },
 	{ "duty", OPT_DUTY, "WINDOW/PERIOD", 0,
-	  "Count for WINDOW in every PERIOD (e.g. 0.1s/3s; s, m or h), the programs detached the rest "
+	  "Count for WINDOW in every PERIOD (e.g. 1s/30s; s, m or h), the programs detached the rest "
 	  "of the time; the first window opens at the start, each later one at a random place in "
 	  "its period. Reports give the share of time counted and the estimate for the whole run",
 	  0 },
@@ -225,7 +225,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (duty_parse(arg, &o->duty_window_s, &o->duty_period_s))
 			cli_usage_error(
 				state,
-				"invalid --duty '%s': give WINDOW/PERIOD, e.g. 0.1s/3s, the window shorter than the period",
+				"invalid --duty '%s': give WINDOW/PERIOD, e.g. 1s/30s, the window shorter than the period",
 				arg);
 		break;
 	case OPT_METRICS:
