@@ -375,6 +375,10 @@ evidence-chart:
 overhead: all
 	$(Q)bench/overhead.sh -o bench/results/overhead-$$(date +%F).md
 
+# The packaged service's duty cycle against a full count: added time, estimate.
+duty-bench: all
+	$(Q)bench/dutycycle.sh -o bench/results/dutycycle-$$(date +%F).md
+
 # The metrics endpoint's scrape latency under hostile clients against quiet, loopback only.
 bench-endpoint: all
 	$(Q)bench/endpoint.sh -o bench/results/endpoint-$$(date +%F).md

@@ -137,6 +137,7 @@ run_suite "fuzz regression inputs (libFuzzer harnesses, ASan and UBSan)" fuzz/ru
 run_suite "host tests (tracepoint mode, $(uname -r))" tests/host/run.sh
 run_suite "reliability (host)" tests/host/reliability.sh
 run_suite "resync under rule floods (host)" tests/host/resync.sh
+run_suite "duty cycle and nothing attached while nothing walks (host)" tests/host/duty.sh
 run_suite "metrics and JSON schema (host)" tests/host/metrics.sh
 run_suite "endpoint: privileges, hostile clients, TLS (host)" tests/host/endpoint.sh
 run_suite "exactness on real workloads (host)" tests/host/exactness.sh

@@ -198,10 +198,14 @@ test_service() {
 
 	# The defaults file, read the way EnvironmentFile= reads it (no shell).
 	saved_opts=$(sed -n 's/^AUDITSKIP_OPTS="\(.*\)"$/\1/p' "$DEFAULTS")
-	check_eq service "$saved_opts" "--metrics 127.0.0.1:9477" "defaults: metrics on loopback"
+	check_eq service "$saved_opts" "--duty 1s/30s --metrics 127.0.0.1:9477" \
+		"defaults: duty-cycled, metrics on loopback"
 	port=$(free_port)
 	# The package makes user auditskip; this host has none, so nobody stands in.
+	# The first window opens at the start: stretched to an hour, it surely
+	# holds the workload below, whose count is then exact.
 	opts="--user $SERVICE_USER ${saved_opts/:9477/:$port}"
+	opts=${opts/--duty 1s\/30s/--duty 1h\/2h}
 
 	# systemd-analyze verify, with ExecStart on this tree's binary and the
 	# man page of Documentation= found in this build.
@@ -253,6 +257,9 @@ test_service() {
 	else
 		fail "service: scrape counts the workload" "getpid skippable $(sample "$page" $SKIPPABLE getpid) < $N"
 	fi
+	check_eq service "$(awk '$1 == "auditskip_counting_state{state=\"counting\"}" { print $2 }' "$page")" 1 \
+		"the page says the window is counting"
+	check_eq service "$(sample "$page" auditskip_duty_period_seconds)" 7200 "the page gives the duty period"
 	if promtool check metrics <"$page" >"$TMP/promtool.out" 2>&1; then
 		pass "service: promtool check metrics on the scrape"
 	else

@@ -291,6 +291,9 @@ test_bad_input() {
 	expect_error "-i -1" "invalid interval" -- "$AUDITSKIP" -i -1
 	expect_error "-n abc" "invalid count" -- "$AUDITSKIP" -n abc
 	expect_error "unknown mode" "unknown mode" -- "$AUDITSKIP" --mode fastest
+	expect_error "--duty window not shorter" "invalid --duty" -- "$AUDITSKIP" --duty 30s/10s -d 1
+	expect_error "--duty without a period" "invalid --duty" -- "$AUDITSKIP" --duty 10s -d 1
+	expect_error "--duty unit" "invalid --duty" -- "$AUDITSKIP" --duty 1d/2d -d 1
 	expect_error "forced mode that cannot load" "mode filter-op cannot run" -- "$AUDITSKIP" --mode filter-op -d 1
 	expect_error "--timing without fentry" "--timing needs mode filter-op" -- "$AUDITSKIP" --timing -d 1
 	expect_error "missing BTF" "no kernel BTF" -- "$AUDITSKIP" --btf "$TMP/missing-btf" -d 1

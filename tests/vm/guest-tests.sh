@@ -459,6 +459,75 @@ t_detach() {
 	fi
 }
 
+# ------------------------------------------------------------ idle test ---
+# Whole-machine counting with nothing to count: with no rule loaded, and
+# with audit off, the process holds no link to a counting program (the
+# kernel's fdinfo of its link fds, program names from bpftool); rules or
+# audit back, it holds them again. The mirror's programs may stay.
+
+# counting_links PID: links of PID to counting programs, as the kernel lists them.
+counting_links() {
+	_n=0
+	for _fd in $(ls /proc/$1/fd); do
+		[ "$(readlink "/proc/$1/fd/$_fd" 2>/dev/null)" = anon_inode:bpf_link ] || continue
+		_id=$(sed -n 's/^prog_id:[[:space:]]*//p' "/proc/$1/fdinfo/$_fd" 2>/dev/null)
+		[ -n "$_id" ] || continue
+		case "$(bpftool prog show id "$_id" 2>/dev/null | sed -n 's/^[0-9]*: [a-z_]* *name \([^ ]*\).*/\1/p')" in
+		count_* | start_filter_* | end_filter_*) _n=$((_n + 1)) ;;
+		esac
+	done
+	echo $_n
+}
+
+# idle_state OUT STATE LINKS PID: up to 30 s for the newest interval to say
+# STATE and PID to hold LINKS counting links ("some": at least one).
+idle_state() {
+	_t=0
+	while [ $_t -lt 60 ]; do
+		_s=$(grep -E '"type" *: *"interval"' "$1" | tail -n 1 | sed -n 's/.*"state" *: *"\([a-z-]*\)".*/\1/p')
+		_l=$(counting_links $4)
+		if [ "$_s" = "$2" ] && { [ "$_l" = "$3" ] || { [ "$3" = some ] && [ "$_l" -gt 0 ]; }; }; then
+			return 0
+		fi
+		sleep 0.5
+		_t=$((_t + 1))
+	done
+	log "$name: want state $2 and $3 counting links: state $_s, $_l links"
+	for _fd in $(ls /proc/$4/fd); do
+		log "$name: fd $_fd $(readlink "/proc/$4/fd/$_fd") $(tr '\n' ' ' <"/proc/$4/fdinfo/$_fd")"
+	done
+	return 1
+}
+
+t_idle() {
+	M=$1
+	name=idle-$M
+	rules_reset
+	auditskip --mode $M --json -i 0.5 >"$T/$name.out" 2>"$T/$name.err" &
+	_pid=$!
+	_ok=1
+	idle_state "$T/$name.out" no-rules 0 $_pid || _ok=0
+	load_openat_rules 4
+	[ $_ok = 1 ] && { idle_state "$T/$name.out" counting some $_pid || _ok=0; }
+	auditctl -e 0 >/dev/null
+	[ $_ok = 1 ] && { idle_state "$T/$name.out" audit-off 0 $_pid || _ok=0; }
+	auditctl -e 1 >/dev/null
+	[ $_ok = 1 ] && { idle_state "$T/$name.out" counting some $_pid || _ok=0; }
+	kill -INT $_pid 2>/dev/null
+	wait $_pid
+	rc=$?
+	rules_reset
+	if [ $rc -ne 0 ] && [ $rc -ne 130 ]; then
+		fail $name "exit status $rc"
+		dump $name
+	elif [ $_ok != 1 ]; then
+		fail $name "the states and links above"
+		dump $name
+	else
+		pass $name
+	fi
+}
+
 # ------------------------------------------------------------ mirror test ---
 # auditskip keeps a mirror of the exit rules' aggregate mask. Run it in the
 # background and, after each rule change, compare its next interval line with
@@ -1150,6 +1219,7 @@ else
 	for M in $TRAMPOLINE_MODES; do run_test watch-not-premarked-$M t_watch_not_premarked $M; done
 fi
 for M in $MODES; do run_test detach-$M t_detach $M; done
+for M in $MODES; do run_test idle-$M t_idle $M; done
 # Also leaves audit_n_rules stale (guest only).
 run_test "mirror-empty mirror-getpid-rule mirror-getpid-bit mirror-add mirror-delete mirror-ruleset
 	mirror-watch-add mirror-watch-removed mirror-dirwatch-add mirror-dirwatch-removed mirror-tree-add

@@ -10,6 +10,7 @@
 #include "cli/common.h"
 #include "cli/run_options.h"
 #include "live/session.h"
+#include "model/duty.h"
 #include "output/metrics_textfile.h"
 
 static const char args_doc[] = "[-- COMMAND [ARG...]]";
@@ -26,6 +27,8 @@ static const char doc[] =
 	"    auditskip -p 1234 --json  # one process, JSON lines\n"
 	"    auditskip --per-rule -- make  # what each exit rule costs\n"
 	"    auditskip --metrics 127.0.0.1:9477  # Prometheus endpoint\n"
+	"    auditskip --duty 1s/30s --metrics 127.0.0.1:9477\n"
+	"                              # counted 1 s in every 30, estimated for all\n"
 	"    auditskip --user auditskip --metrics :9477 --web.config.file web.yml\n"
 	"                              # TLS and basic auth, then as user auditskip\n"
 	"    auditskip rules           # exit rules, aggregate mask, full-mask rules\n"
@@ -60,6 +63,7 @@ enum {
 	OPT_LIST_PERIOD,
 	OPT_NOTIFY_RCVBUF,
 	OPT_PER_RULE,
+	OPT_DUTY,
 };
 
 static const struct argp_option options[] = {
@@ -75,6 +79,11 @@ static const struct argp_option options[] = {
 	  "Also count by process name; show the top N (default 10)", 0 },
 	{ "per-rule", OPT_PER_RULE, "N", OPTION_ARG_OPTIONAL,
 	  "Also cost each exit rule (visits, evaluations, matches, time; exact where the mode sees which rule matched) and compare the designs on the walks counted; show and export the dearest N rules (default 10)",
+	  0 },
+	{ "duty", OPT_DUTY, "WINDOW/PERIOD", 0,
+	  "Count for WINDOW in every PERIOD (e.g. 1s/30s; s, m or h), the programs detached the rest "
+	  "of the time; the first window opens at the start, each later one at a random place in "
+	  "its period. Reports give the share of time counted and the estimate for the whole run",
 	  0 },
 	{ "btf", CLI_OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", CLI_OPT_SYNC_MS, "MS", 0,
@@ -212,6 +221,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CALIBRATION:
 		o->calibration = arg;
 		break;
+	case OPT_DUTY:
+		if (duty_parse(arg, &o->duty_window_s, &o->duty_period_s))
+			cli_usage_error(
+				state,
+				"invalid --duty '%s': give WINDOW/PERIOD, e.g. 1s/30s, the window shorter than the period",
+				arg);
+		break;
 	case OPT_METRICS:
 		o->metrics = arg;
 		break;
@@ -291,6 +307,8 @@ int do_count(int argc, char **argv)
 	err = cli_parse(&argp, name, argc, argv, &o, &o.argv);
 	if (err)
 		return err;
+	/* A run of one command or process counts it all; the machine's run saves its cost. */
+	o.idle_detach = !o.pid && !o.argv;
 	if (preflight(true, o.pid))
 		return 1;
 	err = session_open(&ss, &o);

@@ -457,7 +457,30 @@ int attach_start_counting(struct attached *at)
 			fprintf(stderr, "auditskip: attaching %s failed: %s\n",
 				bpf_program__name(progs[i]), strerror(-err));
 	}
+	if (err)
+		attach_stop_counting(at);
+	else
+		at->counting = true;
 	return err;
+}
+
+/* Start programs first: a walk whose start program ran finds its end program still there. */
+void attach_stop_counting(struct attached *at)
+{
+	struct bpf_program *progs[MAX_MODE_PROGS];
+	int n = mode_progs(at->skel, at->mode, at->detailed, progs);
+
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < at->skel->skeleton->prog_cnt; k++) {
+			struct bpf_link **link = at->skel->skeleton->progs[k].link;
+
+			if (*at->skel->skeleton->progs[k].prog != progs[i] || !*link)
+				continue;
+			bpf_link__destroy(*link);
+			*link = NULL;
+		}
+	}
+	at->counting = false;
 }
 
 void attach_destroy(struct attached *at)

@@ -39,6 +39,7 @@ struct attached {
 	enum attach_mode mode;
 	bool kernel_mirror; /* BPF rebuilds the mirror from the kernel's list */
 	bool detailed;	    /* the hot path's programs that test the options */
+	bool counting;	    /* the counting programs are attached */
 };
 
 /* libbpf's own log on standard error with -v, else none (what failed is said in our words). */
@@ -51,6 +52,11 @@ void attach_libbpf_log(bool verbose);
  */
 int attach_prepare(const struct attach_req *req, struct attached *out);
 int attach_start_counting(struct attached *at);
+/*
+ * Detaches the counting programs, loaded still, maps and mirror kept: the
+ * syscalls pay nothing until attach_start_counting() again.
+ */
+void attach_stop_counting(struct attached *at);
 void attach_destroy(struct attached *at);
 
 #endif /* __ATTACH_H */

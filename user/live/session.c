@@ -18,6 +18,7 @@
 #include "audit/netlink.h"
 #include "live/config_change.h"
 #include "live/counts_read.h"
+#include "live/duty_cycle.h"
 #include "live/clock.h"
 #include "live/session.h"
 #include "live/rule_matches_read.h"
@@ -593,6 +594,7 @@ static void publish_metrics(struct session *ss)
 	if ((!ss->metrics && !ss->opt->metrics_textfile) || read_walks(ss))
 		return;
 	cost_rules(ss);
+	duty_cycle_view(ss, now_s());
 	if (ss->metrics)
 		metrics_update(ss->metrics, &ss->run, &ss->now->exit);
 	if (ss->opt->metrics_textfile)
@@ -636,7 +638,8 @@ int session_start_target(struct session *ss)
 	} else {
 		snprintf(ss->scope, sizeof(ss->scope), "whole machine");
 	}
-	err = attach_start_counting(&ss->at);
+	duty_start(&ss->duty, opt->duty_window_s, opt->duty_period_s, now_s());
+	err = duty_cycle_apply(ss);
 	if (err)
 		return err;
 	if (opt->argv) {
@@ -734,6 +737,7 @@ static void profile_progress(struct session *ss, double t)
 static void report_delta(struct session *ss, double seconds)
 {
 	walks_subtract(ss->delta, ss->now, ss->prev);
+	duty_cycle_view(ss, now_s());
 	report_interval(&ss->report, ss->delta, seconds);
 	*ss->prev = *ss->now;
 }
@@ -745,6 +749,18 @@ static bool target_gone(struct session *ss)
 		return ss->command_status >= 0;
 	}
 	return ss->opt->pid && kill(ss->opt->pid, 0) && errno == ESRCH;
+}
+
+/* The earliest of six times, each 0 where there is none (next_tick always is). */
+static double earliest(double next_tick, double a, double b, double c, double d, double e)
+{
+	const double t[] = { a, b, c, d, e };
+	double wake = next_tick;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i] && t[i] < wake)
+			wake = t[i];
+	return wake;
 }
 
 /* How often a profiling run says how far it has got. */
@@ -783,6 +799,10 @@ int session_run(struct session *ss)
 			list_rules(ss, resync_reason(&ss->resync));
 			publish_metrics(ss);
 		}
+		if (duty_cycle_update(ss, t))
+			list_rules(ss, RESYNC_PERIODIC);
+		if (duty_cycle_apply(ss))
+			return -EIO;
 		if (next_report && t >= next_report) {
 			/* In trampoline modes the mirror changes between syncs. */
 			bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->run.live.mirror);
@@ -794,13 +814,8 @@ int session_run(struct session *ss)
 			profile_progress(ss, t);
 			next_progress += PROFILE_PROGRESS_S;
 		}
-		wake = next_tick < resync_due(&ss->resync) ? next_tick : resync_due(&ss->resync);
-		if (next_report && next_report < wake)
-			wake = next_report;
-		if (next_progress && next_progress < wake)
-			wake = next_progress;
-		if (end && end < wake)
-			wake = end;
+		wake = earliest(next_tick, resync_due(&ss->resync), next_report, next_progress,
+				duty_next_s(&ss->duty), end);
 		/* With a listing already wanted, what audit logs meanwhile is in it. */
 		wait_s(ss, wake - now_s(), ss->resync.wanted ? -1 : ss->notify_fd);
 	}
@@ -821,6 +836,7 @@ void session_finish(struct session *ss)
 	sync_rules(ss);
 	read_walks(ss);
 	cost_rules(ss);
+	duty_cycle_view(ss, now_s());
 	report_summary(&ss->report, ss->now, now_s() - ss->start, ss->command_status);
 	publish_metrics(ss);
 }

@@ -18,6 +18,7 @@
 #include "http/server.h"
 #include "live/privileges.h"
 #include "output/count_report.h"
+#include "model/duty.h"
 #include "model/resync.h"
 #include "audit/ruleset.h"
 #include "model/rule_cost.h"
@@ -49,6 +50,9 @@ struct count_options {
 	const char *output;	 /* profile: the file the profile is written to */
 	int list_period_ms;	 /* tests only: the periodic listing's period, 0: from its cost */
 	int notify_rcvbuf;	 /* tests only: the change socket's buffer in bytes, 0: default */
+	double duty_window_s;	 /* --duty WINDOW/PERIOD; 0: count all the time */
+	double duty_period_s;
+	bool idle_detach; /* detach while nothing walks (whole-machine counting) */
 };
 
 struct session {
@@ -76,6 +80,7 @@ struct session {
 	bool was_ruleless;
 	bool change_heard;    /* audit logged a rule change since the last sync */
 	struct resync resync; /* when to list the rules */
+	struct duty duty;     /* when the counting programs are attached */
 	bool status_due;      /* audit logged a change of its settings: read them now */
 	__u64 notifications;  /* AUDIT_CONFIG_CHANGE records heard */
 	__u64 walks_then;

@@ -15,6 +15,7 @@
 #include "model/calibration.h"
 #include "model/counts.h"
 #include "model/designs.h"
+#include "model/duty.h"
 #include "model/resync.h"
 #include "model/rule_cost.h"
 #include "model/shadowing.h"
@@ -73,6 +74,8 @@ struct run_live {
 	const struct design_savings *designs;
 	const char *rule_costs_bound;
 	__u64 rule_matches_unplaced; /* matches of rules not on the list as listed */
+	struct duty_view duty;	     /* the share of time counted, and the estimate for the run */
+	double self_cpu_s; /* the loader's own CPU time so far, every thread (getrusage) */
 };
 
 struct run_state {

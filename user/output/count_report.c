@@ -5,6 +5,7 @@
 #include <time.h>
 #include <json-c/json.h>
 #include <libaudit.h>
+#include "output/duty_report.h"
 #include "output/count_report.h"
 #include "output/blockers_report.h"
 #include "output/full_mask_rules.h"
@@ -440,6 +441,7 @@ static json_object *counts_json(const struct report_ctx *r, const char *type,
 	json_object_object_add(o, "stale", stale_json(r));
 	json_object_object_add(o, "blind_spots", blind_spots_json(r));
 	json_object_object_add(o, "resync", resync_json(r));
+	json_object_object_add(o, "coverage", duty_json(r->run));
 	return o;
 }
 
@@ -484,12 +486,12 @@ void report_interval(const struct report_ctx *r, const struct walk_counts *w, do
 	}
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
 	fprintf(r->out,
-		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u\n",
+		"%s  walks %llu  skippable %llu (%.1f%%)  needless rule visits %llu  rules %u  mask bits %u%s\n",
 		stamp, (unsigned long long)d->total.walks,
 		(unsigned long long)d->total.skippable_walks,
 		share(d->total.skippable_walks, d->total.walks),
 		(unsigned long long)d->total.needless_rule_visits, r->run->live.mirror.exit_rules,
-		mask_count(r->run->live.mirror.mask));
+		mask_count(r->run->live.mirror.mask), duty_interval_note(r->run));
 	if (r->run->cfg.outcomes && d->total.missed_matches)
 		fprintf(r->out, "          MISSED MATCHES %llu: see the summary\n",
 			(unsigned long long)d->total.missed_matches);
@@ -806,6 +808,7 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 			"walks, mirror behind", (unsigned long long)r->run->live.mirror_lag_walks);
 	print_saved(out, r, t, seconds);
 	print_stale(out, r);
+	duty_print(out, r->run);
 	if (!t->total.walks)
 		fprintf(out,
 			"  No exit-filter walk ran: with no rule loaded audit contexts stay dummy, and tasks\n"

@@ -17,6 +17,7 @@
 #include "audit/syscalls.h"
 #include "model/never_prefix.h"
 #include "model/time_saved.h"
+#include "output/duty_report.h"
 #include "output/metrics_page.h"
 #include "output/rule_cost_table.h"
 
@@ -398,6 +399,7 @@ void metrics_render(FILE *out, const struct run_state *r, const struct counts_sn
 	resyncs(out, r);
 	stale_state(out, r);
 	estimated_saved_seconds(out, r, t);
+	duty_metrics(out, r);
 	per_comm(out, r);
 	per_rule(out, r);
 	designs(out, r);

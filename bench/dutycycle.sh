@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make duty-bench`: what the packaged service's duty cycle costs and how
+# close its estimate is, against a full count, in one run.
+#
+#   bench/dutycycle.sh [-o FILE]       markdown on stdout (and in FILE)
+#
+# With audit on and one exit rule that cannot match getpid, two workloads
+# of fixed work, each pinned to the last CPU at real-time priority:
+#   steady  getpid_loop, as many calls as take STEADY_S (default 60) alone;
+#   bursty  the same calls in BURSTS (default 30) bursts, each followed by a
+#           pause as long as the burst.
+# Each cycle (CYCLES, default 2) times each workload with nothing attached,
+# with a full count (auditskip, whole machine, no --duty), with the packaged
+# service's options (--duty as /etc/default/auditskip gives it), and with
+# nothing again; a tool's added time is its workload CPU time minus the mean
+# of the cycle's two unattached ones, and the loader's own CPU time is read
+# from /proc. Then the workload once more with the full count and the
+# duty-cycled one running side by side over the same period: the duty
+# cycle's estimate of the skippable walks against the full count's.
+#
+# The machine's rules and enabled flag are saved first and restored on
+# exit (bench/lib-audit.sh). Environment: STEADY_S, BURSTS, CYCLES,
+# BENCH_RT, BENCH_CPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+COMMAND="$0${*:+ $*}"
+. bench/lib-audit.sh
+
+bench_parse_args "$@"
+STEADY_S=${STEADY_S:-60}
+BURSTS=${BURSTS:-30}
+CYCLES=${CYCLES:-2}
+DEFAULTS=debian/auditskip.default
+DUTY=$(sed -n 's/^AUDITSKIP_OPTS=".*--duty \([^ "]*\).*"$/\1/p' "$DEFAULTS")
+[ -n "$DUTY" ] || die "$DEFAULTS gives no --duty"
+
+bench_require "$AUDITSKIP" "$GETPID_LOOP"
+bench_policy_save
+bench_run_facts
+auditctl -e 1 >/dev/null
+auditctl -D >/dev/null
+bench_set_rules 1
+
+PIN=(taskset -c "$BENCH_CPU")
+[ "$BENCH_RT" = 1 ] && PIN+=(chrt -f 1)
+
+# cpu_s CMD...: the CPU time (user + system, s) the command took.
+cpu_s() {
+	/usr/bin/time -f '%U %S' -o "$BENCH_TMP/time" "${PIN[@]}" "$@" >/dev/null
+	awk '{ printf "%.3f\n", $1 + $2 }' "$BENCH_TMP/time"
+}
+
+# The workloads: their CPU time in s.
+steady() { cpu_s "$GETPID_LOOP" "$STEADY_N"; }
+bursty() {
+	local total=0
+	for _ in $(seq 1 "$BURSTS"); do
+		total=$(awk -v a="$total" -v b="$(cpu_s "$GETPID_LOOP" "$BURST_N")" 'BEGIN { print a + b }')
+		sleep "$BURST_PAUSE"
+	done
+	echo "$total"
+}
+
+# The call count that takes STEADY_S alone.
+probe=$(cpu_s "$GETPID_LOOP" 2000000)
+STEADY_N=$(awk -v p="$probe" -v s="$STEADY_S" 'BEGIN { printf "%d", 2000000 * s / p }')
+BURST_N=$((STEADY_N / BURSTS))
+BURST_PAUSE=$(awk -v s="$STEADY_S" -v b="$BURSTS" 'BEGIN { printf "%.2f", s / b }')
+log "steady: $STEADY_N getpid calls; bursty: $BURSTS bursts of $BURST_N, $BURST_PAUSE s apart; --duty $DUTY"
+
+# start_counter NAME ARGS...: auditskip whole-machine, JSON at the end; its pid in PID_NAME.
+declare -A PIDS
+start_counter() {
+	local name=$1
+	shift
+	"$AUDITSKIP" --json "$@" >"$BENCH_TMP/$name.json" 2>"$BENCH_TMP/$name.err" &
+	PIDS[$name]=$!
+	BENCH_CHILD_PIDS="${BENCH_CHILD_PIDS:-} ${PIDS[$name]}"
+	for _ in $(seq 1 300); do
+		grep -q '"type":"start"' "$BENCH_TMP/$name.json" 2>/dev/null && return 0
+		kill -0 "${PIDS[$name]}" 2>/dev/null || die "$name did not start: $(tail -n 2 "$BENCH_TMP/$name.err")"
+		sleep 0.1
+	done
+	die "$name did not start within 30 s"
+}
+# stop_counter NAME: SIGINT; sets LOADER_S to the loader's CPU time (s) until then.
+stop_counter() {
+	local pid=${PIDS[$1]} ticks status=0
+	ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	kill -INT "$pid"
+	wait "$pid" || status=$?
+	[ "$status" = 0 ] || die "$1 exited with status $status: $(tail -n 2 "$BENCH_TMP/$1.err")"
+	BENCH_CHILD_PIDS=${BENCH_CHILD_PIDS/ $pid/}
+	LOADER_S=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
+}
+
+declare -A ADDED LOADER
+for cycle in $(seq 1 "$CYCLES"); do
+	for w in steady bursty; do
+		b1=$($w)
+		start_counter full
+		t_full=$($w)
+		stop_counter full
+		LOADER[$w,full]="${LOADER[$w,full]:-} $LOADER_S"
+		start_counter duty --duty "$DUTY"
+		t_duty=$($w)
+		stop_counter duty
+		LOADER[$w,duty]="${LOADER[$w,duty]:-} $LOADER_S"
+		b2=$($w)
+		base=$(awk -v a="$b1" -v b="$b2" 'BEGIN { print (a + b) / 2 }')
+		ADDED[$w,base]="${ADDED[$w,base]:-} $base"
+		ADDED[$w,full]="${ADDED[$w,full]:-} $(awk -v t="$t_full" -v b="$base" 'BEGIN { print t - b }')"
+		ADDED[$w,duty]="${ADDED[$w,duty]:-} $(awk -v t="$t_duty" -v b="$base" 'BEGIN { print t - b }')"
+		log "cycle $cycle $w: base $b1 $b2 s, full $t_full s, duty $t_duty s"
+	done
+done
+
+# Side by side over the same period: the estimate against the full count.
+declare -A EST
+for w in steady bursty; do
+	start_counter full
+	start_counter duty --duty "$DUTY"
+	$w >/dev/null
+	stop_counter duty
+	stop_counter full
+	EST[$w,full]=$(jq -r 'select(.type == "summary") | .skippable_walks' "$BENCH_TMP/full.json")
+	EST[$w,est]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks' "$BENCH_TMP/duty.json")
+	EST[$w,se]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks_stderr' "$BENCH_TMP/duty.json")
+	EST[$w,cov]=$(jq -r 'select(.type == "summary") | "\(.coverage.covered_s) of \(.coverage.elapsed_s) s, \(.coverage.windows) windows"' "$BENCH_TMP/duty.json")
+done
+
+mean() { tr ' ' '\n' | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else print "-" }'; }
+report() {
+	echo "# Duty cycle against a full count ($STARTED)"
+	echo
+	echo "Command: \`$COMMAND\` (CYCLES=$CYCLES, STEADY_S=$STEADY_S, BURSTS=$BURSTS);"
+	echo "packaged options: \`--duty $DUTY\` (from $DEFAULTS); one exit rule that cannot"
+	echo "match getpid; commit $COMMIT."
+	echo
+	echo "$MACHINE"
+	echo
+	echo "Workload CPU time added (s, mean over cycles; the workload alone: the base),"
+	echo "and the loaders' own CPU time (s) over the same runs:"
+	echo
+	echo "| workload | base | full count adds | duty cycle adds | duty / full | loader CPU, full | loader CPU, duty |"
+	echo "|---|---|---|---|---|---|---|"
+	for w in steady bursty; do
+		local base full duty
+		base=$(mean <<<"${ADDED[$w,base]}")
+		full=$(mean <<<"${ADDED[$w,full]}")
+		duty=$(mean <<<"${ADDED[$w,duty]}")
+		echo "| $w | $base | $full | $duty | $(awk -v d="$duty" -v f="$full" 'BEGIN { if (f > 0) printf "%.3f", d / f; else print "-" }') | $(mean <<<"${LOADER[$w,full]}") | $(mean <<<"${LOADER[$w,duty]}") |"
+	done
+	echo
+	echo "Per cycle (s): $(for w in steady bursty; do printf '%s full:%s duty:%s base:%s; ' "$w" "${ADDED[$w,full]}" "${ADDED[$w,duty]}" "${ADDED[$w,base]}"; done)"
+	echo
+	echo "Skippable walks over the same period, both tools running side by side:"
+	echo
+	echo "| workload | full count | duty-cycle estimate | +/- (1 s.e.) | estimate / full | covered |"
+	echo "|---|---|---|---|---|---|"
+	for w in steady bursty; do
+		echo "| $w | ${EST[$w,full]} | ${EST[$w,est]} | ${EST[$w,se]} | $(awk -v e="${EST[$w,est]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / f; else print "-" }') | ${EST[$w,cov]} |"
+	done
+}
+report | tee ${OUTFILE:+"$OUTFILE"}

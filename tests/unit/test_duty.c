@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The duty cycle's schedule and estimate (model/duty.c): --duty's syntax,
+ * windows that open and close on time, one in each period, and the
+ * estimate of the whole run with its standard error, worked by hand.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <math.h>
+#include <cmocka.h>
+#include "unit_main.h"
+#include "model/duty.h"
+
+static void test_parse(void **state)
+{
+	double w, p;
+
+	(void)state;
+	assert_int_equal(duty_parse("10s/5m", &w, &p), 0);
+	assert_true(w == 10 && p == 300);
+	assert_int_equal(duty_parse("1.5/1h", &w, &p), 0);
+	assert_true(w == 1.5 && p == 3600);
+	assert_int_equal(duty_parse("5m/5m", &w, &p), -1); /* a full count: no --duty */
+	assert_int_equal(duty_parse("10s", &w, &p), -1);
+	assert_int_equal(duty_parse("0s/5m", &w, &p), -1);
+	assert_int_equal(duty_parse("10x/5m", &w, &p), -1);
+	assert_int_equal(duty_parse("10s/5ms", &w, &p), -1);
+	assert_int_equal(duty_parse("/5m", &w, &p), -1);
+	assert_int_equal(duty_parse("10s/", &w, &p), -1);
+}
+
+static void test_full_count(void **state)
+{
+	struct duty d;
+
+	(void)state;
+	duty_start(&d, 0, 0, 100);
+	assert_true(duty_next_s(&d) == 0);
+	assert_true(duty_covered_s(&d, 160) == 60);
+	assert_true(duty_estimate(&d, 160, 1234) == 1234);
+	assert_true(duty_stderr(&d, 160, DUTY_WALKS) == 0);
+	duty_set_idle(&d, true, true);
+	assert_true(duty_wants_attached(&d));
+	duty_set_idle(&d, true, false);
+	assert_int_equal(d.idle, DUTY_NO_RULES);
+	duty_set_idle(&d, false, true);
+	assert_int_equal(d.idle, DUTY_AUDIT_OFF);
+	assert_false(duty_wants_attached(&d));
+}
+
+/* One window a period, each inside its period, and the schedule never asks to wake in the past. */
+static void test_schedule(void **state)
+{
+	const __u64 c[NR_DUTY_FIGURES] = { 0, 0 };
+	struct duty d;
+	double t = 0;
+	unsigned int opened = 0;
+
+	(void)state;
+	duty_start(&d, 10, 300, 0);
+	assert_true(d.in_window && d.window_from_s == 0 && duty_next_s(&d) == 10);
+	while (t < 300 * 50) {
+		double next = duty_next_s(&d);
+
+		assert_true(next > t);
+		t = next;
+		if (duty_advance(&d, t, c) && d.in_window) {
+			opened++;
+			assert_true(d.window_from_s >= d.period_from_s);
+			assert_true(d.window_to_s <= d.period_from_s + 300 + 1e-9);
+		}
+	}
+	assert_int_equal(opened, 49);
+	assert_int_equal(d.windows, 50);
+	assert_true(fabs(duty_covered_s(&d, t) - 500) < 1e-6);
+}
+
+/*
+ * Two windows of 10 s: 100 walks (10/s), then 300 (30/s). At 600 s the
+ * estimate is 400 * 600 / 20 = 12000; the rates' sample variance is 200,
+ * so the standard error is 600 * sqrt(200 / 2 * (1 - 20 / 600)).
+ */
+static void test_estimate(void **state)
+{
+	__u64 c[NR_DUTY_FIGURES] = { 0, 0 };
+	struct duty d;
+
+	(void)state;
+	duty_start(&d, 10, 300, 0);
+	assert_true(isnan(duty_stderr(&d, 5, DUTY_WALKS)));
+	c[DUTY_WALKS] = 100;
+	duty_advance(&d, 10, c);
+	assert_int_equal(d.windows, 1);
+	assert_true(isnan(duty_stderr(&d, 200, DUTY_WALKS)));
+	duty_advance(&d, 300, c);
+	if (!d.in_window)
+		duty_advance(&d, d.window_from_s, c);
+	assert_true(d.in_window);
+	c[DUTY_WALKS] = 400;
+	duty_advance(&d, d.window_to_s, c);
+	assert_int_equal(d.windows, 2);
+	assert_true(fabs(duty_estimate(&d, 600, c[DUTY_WALKS]) - 12000) < 1e-6);
+	assert_true(fabs(duty_stderr(&d, 600, DUTY_WALKS) - 600 * sqrt(100 * (1 - 20.0 / 600))) <
+		    1e-6);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_full_count),
+		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_estimate),
+	};
+
+	return unit_main(argc, argv, "duty", tests, NULL, NULL);
+}

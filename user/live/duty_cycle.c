@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The counting programs attached only when the duty cycle and audit's state want them. */
+#include <stdio.h>
+#include <sys/resource.h>
+#include <bpf/libbpf.h>
+#include "auditskip.h" /* before the skeleton: its mirror section is a struct mask_mirror */
+#include "auditskip.skel.h"
+#include "live/clock.h"
+#include "live/counts_read.h"
+#include "live/duty_cycle.h"
+
+/*
+ * Whether a syscall walks the exit list now, as the last listing saw it:
+ * a rule audit_n_rules counts (exit, io_uring or task list: any makes the
+ * context non-dummy), or a count above the rules listed (stale). Where the
+ * count cannot be read, the stale watch must have judged it 0 first (it
+ * watches the walks while no rule counts); with no rule loaded none can be
+ * removed behind audit's back, so it stays 0 until a rule is loaded.
+ */
+static bool walks_happen(const struct session *ss)
+{
+	const struct stale_report *st = &ss->run.live.stale;
+
+	if (!ss->opt->idle_detach || st->counted_rules > 0 || st->kernel_n_rules > 0)
+		return true;
+	return st->kernel_n_rules < 0 && st->verdict != STALE_NO;
+}
+
+static bool audit_enabled(const struct session *ss)
+{
+	return !ss->opt->idle_detach || ss->at.skel->bss->audit_on;
+}
+
+static void read_figures(struct session *ss, __u64 c[NR_DUTY_FIGURES])
+{
+	if (counts_read(bpf_map__fd(ss->at.skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit))
+		return; /* the last counts read stand */
+	c[DUTY_WALKS] = ss->now->exit.total.walks;
+	c[DUTY_SKIPPABLE] = ss->now->exit.total.skippable_walks;
+}
+
+static void detach(struct session *ss)
+{
+	if (!ss->at.counting)
+		return;
+	attach_stop_counting(&ss->at);
+	ss->duty.detaches++;
+}
+
+/*
+ * A window opens with a listing when none ran since the last one closed
+ * (a change whose record was lost is in it), within the periodic check's
+ * share of a CPU: a short period with many rules would list more often.
+ */
+static bool listing_due(const struct session *ss, double now)
+{
+	const struct resync *r = &ss->resync;
+
+	return r->listed_at <= ss->duty.closed_s &&
+	       (now - r->listed_at) * RESYNC_PERIODIC_SHARE >= r->cost_s;
+}
+
+bool duty_cycle_update(struct session *ss, double now)
+{
+	struct duty *d = &ss->duty;
+	double next = duty_next_s(d);
+	__u64 c[NR_DUTY_FIGURES] = { ss->now->exit.total.walks,
+				     ss->now->exit.total.skippable_walks };
+	bool opened;
+
+	if (!next || now < next)
+		return false;
+	/*
+	 * A closing window's counts are read once nothing adds to them, and
+	 * it ends when the programs were detached, not when the loop woke.
+	 */
+	if (d->in_window) {
+		detach(ss);
+		now = now_s();
+	}
+	read_figures(ss, c);
+	opened = duty_advance(d, now, c) && d->in_window;
+	duty_set_idle(d, audit_enabled(ss), walks_happen(ss));
+	return opened && duty_wants_attached(d) && listing_due(ss, now);
+}
+
+int duty_cycle_apply(struct session *ss)
+{
+	int err;
+
+	duty_set_idle(&ss->duty, audit_enabled(ss), walks_happen(ss));
+	if (!duty_wants_attached(&ss->duty)) {
+		/* A window that opens with nothing to count counts (zero) from its start. */
+		ss->duty.opening = false;
+		if (ss->at.counting && ss->opt->verbose)
+			fprintf(stderr, "auditskip: detached: %s\n", duty_idle_why(ss->duty.idle));
+		detach(ss);
+		return 0;
+	}
+	if (ss->at.counting)
+		return 0;
+	/* attach_start_counting() says what failed. */
+	err = attach_start_counting(&ss->at);
+	if (err)
+		return err;
+	ss->duty.attaches++;
+	/* Counted from here: the window's listing came between its start and now. */
+	if (ss->duty.in_window)
+		duty_opened_at(&ss->duty, now_s());
+	return 0;
+}
+
+/* The loader's CPU time, all threads: listings, reads, the metrics server. */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
+void duty_cycle_view(struct session *ss, double now)
+{
+	__u64 c[NR_DUTY_FIGURES] = { ss->now->exit.total.walks,
+				     ss->now->exit.total.skippable_walks };
+
+	duty_set_idle(&ss->duty, audit_enabled(ss), walks_happen(ss));
+	duty_view_make(&ss->duty, now, c, &ss->run.live.duty);
+	ss->run.live.self_cpu_s = self_cpu_s();
+}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The duty cycle's schedule and what a count made in its windows says of the whole run. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model/duty.h"
+
+/* One length: a number and s, m or h (seconds without); -1 if invalid. */
+static double parse_length(const char *s, size_t len)
+{
+	char buf[32], *end;
+	double v, unit = 1;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (errno || end == buf || !isfinite(v) || v <= 0)
+		return -1;
+	if (*end == 'm')
+		unit = 60;
+	else if (*end == 'h')
+		unit = 3600;
+	else if (*end && *end != 's')
+		return -1;
+	if (*end && end[1])
+		return -1;
+	return v * unit;
+}
+
+int duty_parse(const char *arg, double *window_s, double *period_s)
+{
+	const char *slash = strchr(arg, '/');
+	double w, p;
+
+	if (!slash)
+		return -1;
+	w = parse_length(arg, slash - arg);
+	p = parse_length(slash + 1, strlen(slash + 1));
+	/* A window as long as its period is a full count: say that instead. */
+	if (w < 0 || p < 0 || w >= p)
+		return -1;
+	*window_s = w;
+	*period_s = p;
+	return 0;
+}
+
+/* This period's window at a random place in it (the first period's at its start). */
+static void place_window(struct duty *d)
+{
+	double slack = d->period_s - d->window_s;
+	double at = d->period_from_s == d->began_s ? 0 : slack * drand48();
+
+	d->window_from_s = d->period_from_s + at;
+	d->window_to_s = d->window_from_s + d->window_s;
+}
+
+void duty_start(struct duty *d, double window_s, double period_s, double now)
+{
+	*d = (struct duty){
+		.window_s = window_s,
+		.period_s = window_s > 0 ? period_s : 0,
+		.began_s = now,
+		.period_from_s = now,
+		.in_window = true,
+		.opening = true,
+		.open_from_s = now,
+	};
+	srand48((long)getpid() ^ (long)(now * 1e6));
+	if (d->period_s) {
+		place_window(d);
+		d->next_s = d->window_to_s;
+	}
+}
+
+double duty_next_s(const struct duty *d)
+{
+	return d->period_s ? d->next_s : 0;
+}
+
+/* The window's end, its start, or once it is past the next period's start. */
+static void plan_next(struct duty *d, double now)
+{
+	if (d->in_window)
+		d->next_s = d->window_to_s;
+	else if (now < d->window_from_s)
+		d->next_s = d->window_from_s;
+	else
+		d->next_s = d->period_from_s + d->period_s;
+}
+
+static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_FIGURES])
+{
+	double len = at - d->open_from_s;
+
+	d->in_window = false;
+	d->closed_s = at;
+	d->covered_s += len;
+	d->windows++;
+	for (int f = 0; f < NR_DUTY_FIGURES; f++) {
+		double rate = len > 0 ? (counts[f] - d->open_counts[f]) / len : 0;
+
+		d->sum_rate[f] += rate;
+		d->sum_rate_sq[f] += rate * rate;
+	}
+}
+
+bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES])
+{
+	bool was = d->in_window;
+
+	if (!d->period_s)
+		return false;
+	if (d->in_window && now >= d->window_to_s)
+		close_window(d, now, counts);
+	while (now >= d->period_from_s + d->period_s) {
+		d->period_from_s += d->period_s;
+		place_window(d);
+	}
+	if (!d->in_window && now >= d->window_from_s && now < d->window_to_s) {
+		d->in_window = true;
+		d->opening = true;
+		d->open_from_s = now;
+		memcpy(d->open_counts, counts, sizeof(d->open_counts));
+	}
+	plan_next(d, now);
+	return was != d->in_window;
+}
+
+void duty_opened_at(struct duty *d, double at)
+{
+	if (d->in_window && d->opening && at > d->open_from_s)
+		d->open_from_s = at;
+	d->opening = false;
+}
+
+double duty_covered_s(const struct duty *d, double now)
+{
+	if (!d->period_s)
+		return now - d->began_s;
+	return d->covered_s + (d->in_window ? now - d->open_from_s : 0);
+}
+
+double duty_elapsed_s(const struct duty *d, double now)
+{
+	return now - d->began_s;
+}
+
+double duty_estimate(const struct duty *d, double now, __u64 counted)
+{
+	double covered = duty_covered_s(d, now);
+
+	if (!d->period_s)
+		return counted;
+	return covered > 0 ? counted * (duty_elapsed_s(d, now) / covered) : NAN;
+}
+
+/*
+ * The windows' rates as a sample of the run's: the standard error of
+ * their mean, less the share of the run the windows covered (what was
+ * counted is not in doubt), times the run's length.
+ */
+double duty_stderr(const struct duty *d, double now, enum duty_figure f)
+{
+	double n = d->windows, mean, var, elapsed = duty_elapsed_s(d, now), covered;
+
+	if (!d->period_s)
+		return 0;
+	if (d->windows < 2 || elapsed <= 0)
+		return NAN;
+	mean = d->sum_rate[f] / n;
+	var = (d->sum_rate_sq[f] - n * mean * mean) / (n - 1);
+	covered = duty_covered_s(d, now) / elapsed;
+	if (var < 0)
+		var = 0;
+	return elapsed * sqrt(var / n * (covered < 1 ? 1 - covered : 0));
+}
+
+void duty_set_idle(struct duty *d, bool audit_on, bool walks_happen)
+{
+	if (!audit_on)
+		d->idle = DUTY_AUDIT_OFF;
+	else if (!walks_happen)
+		d->idle = DUTY_NO_RULES;
+	else if (!d->in_window)
+		d->idle = DUTY_BETWEEN_WINDOWS;
+	else
+		d->idle = DUTY_COUNTING;
+}
+
+bool duty_wants_attached(const struct duty *d)
+{
+	return d->idle == DUTY_COUNTING;
+}
+
+const char *duty_idle_name(enum duty_idle idle)
+{
+	static const char *const names[NR_DUTY_IDLE] = {
+		[DUTY_COUNTING] = "counting",
+		[DUTY_BETWEEN_WINDOWS] = "between-windows",
+		[DUTY_AUDIT_OFF] = "audit-off",
+		[DUTY_NO_RULES] = "no-rules",
+	};
+
+	return names[idle];
+}
+
+const char *duty_idle_why(enum duty_idle idle)
+{
+	static const char *const why[NR_DUTY_IDLE] = {
+		[DUTY_COUNTING] = "counting",
+		[DUTY_BETWEEN_WINDOWS] =
+			"between two counting windows (--duty): the counting programs are detached",
+		[DUTY_AUDIT_OFF] =
+			"audit is disabled: no syscall walks the exit list, so the counting programs are detached until it is enabled",
+		[DUTY_NO_RULES] =
+			"no rule that makes a syscall walk the exit list is loaded (every audit context is dummy), so the counting programs are detached until one is",
+	};
+
+	return why[idle];
+}
+
+void duty_view_make(const struct duty *d, double now, const __u64 counted[NR_DUTY_FIGURES],
+		    struct duty_view *v)
+{
+	*v = (struct duty_view){
+		.cycled = d->period_s > 0,
+		.window_s = d->window_s,
+		.period_s = d->period_s,
+		.covered_s = duty_covered_s(d, now),
+		.elapsed_s = duty_elapsed_s(d, now),
+		.windows = d->windows,
+		.idle = d->idle,
+		.attaches = d->attaches,
+		.detaches = d->detaches,
+	};
+	for (int f = 0; f < NR_DUTY_FIGURES; f++) {
+		v->estimate[f] = duty_estimate(d, now, counted[f]);
+		v->stderr_[f] = duty_stderr(d, now, f);
+	}
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Duty-cycled counting (--duty WINDOW/PERIOD): the counting programs stay
+ * loaded, and are attached for one window in every period and detached
+ * for the rest, so the syscalls outside the windows pay nothing. The
+ * window's place in each period is drawn at random (the first opens at the
+ * start), so a workload with a period of its own is not always caught at
+ * the same phase: counted / covered time is then an unbiased estimate of
+ * the rate over the whole run. Its uncertainty comes from how the rates of
+ * the closed windows spread.
+ *
+ * The loader also detaches while there is nothing to count (audit off, or
+ * no rule that makes a syscall walk the exit list): see duty_idle().
+ */
+#ifndef __DUTY_H
+#define __DUTY_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+/* The figures a duty-cycled run extrapolates: walks and skippable walks. */
+enum duty_figure {
+	DUTY_WALKS,
+	DUTY_SKIPPABLE,
+	NR_DUTY_FIGURES
+};
+
+/* Why nothing is counted now (the programs are detached), or DUTY_COUNTING. */
+enum duty_idle {
+	DUTY_COUNTING,
+	DUTY_BETWEEN_WINDOWS, /* --duty: outside this period's window */
+	DUTY_AUDIT_OFF,	      /* audit is disabled: no syscall is audited */
+	DUTY_NO_RULES,	      /* no rule audit_n_rules counts: every context is dummy */
+	NR_DUTY_IDLE
+};
+
+struct duty {
+	double window_s, period_s; /* --duty; period_s 0: always on (a full count) */
+	double began_s;		   /* the run's start, monotonic seconds */
+	double period_from_s;	   /* the current period's start */
+	double window_from_s;	   /* this period's window, [from, to) */
+	double window_to_s;
+	bool in_window;	      /* now within this period's window */
+	double next_s;	      /* when the schedule next moves: a window opens or closes */
+	bool opening;	      /* the open window's programs are not attached yet */
+	enum duty_idle idle;  /* what the programs are detached for, if they are */
+	double covered_s;     /* closed windows' time */
+	double closed_s;      /* when the last window closed */
+	double open_from_s;   /* the open window's start, if in_window */
+	unsigned int windows; /* closed windows */
+	__u64 open_counts[NR_DUTY_FIGURES]; /* the counts when the open window opened */
+	double sum_rate[NR_DUTY_FIGURES];   /* closed windows' rates, per second */
+	double sum_rate_sq[NR_DUTY_FIGURES];
+	unsigned int attaches, detaches; /* of the counting programs, so far */
+};
+
+/* "WINDOW/PERIOD", each a number with s, m or h (seconds without): 0, or -1 if invalid. */
+int duty_parse(const char *arg, double *window_s, double *period_s);
+
+/* A run from `now`: window_s 0 counts all the time (period_s ignored). */
+void duty_start(struct duty *d, double window_s, double period_s, double now);
+
+/* When the next window opens or closes (0: never, a full count). */
+double duty_next_s(const struct duty *d);
+
+/*
+ * Moves the schedule on to `now`: closes the window that ended (with the
+ * counts at its end) and opens the one that began (with the counts then).
+ * True when in_window changed.
+ */
+bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES]);
+
+/*
+ * A window that has just opened counts from `at`, when the programs were
+ * attached (its listing and the attach came after it opened). Later
+ * attaches in the same window (rules back) leave it as it is: the time
+ * before them counted nothing because nothing walked.
+ */
+void duty_opened_at(struct duty *d, double at);
+
+/* Time counted so far (closed windows and the open one's part), and the run's. */
+double duty_covered_s(const struct duty *d, double now);
+double duty_elapsed_s(const struct duty *d, double now);
+
+/*
+ * The estimate for the whole run of a count made in the windows, and its
+ * standard error (NaN until two windows have closed; 0 for a full count).
+ */
+double duty_estimate(const struct duty *d, double now, __u64 counted);
+double duty_stderr(const struct duty *d, double now, enum duty_figure f);
+
+/*
+ * What the programs are for now, from audit's state as last read: audit on
+ * or off, and whether a rule makes syscalls walk the exit list (the rules
+ * audit_n_rules counts, or a count above them: staleness). Set after every
+ * sync and every move of the schedule.
+ */
+void duty_set_idle(struct duty *d, bool audit_on, bool walks_happen);
+
+/* Whether the programs should be attached: in a window, with something to count. */
+bool duty_wants_attached(const struct duty *d);
+
+/* What the reports and the metrics show of it, at one moment. */
+struct duty_view {
+	bool cycled; /* --duty given; else the windows are the whole run */
+	double window_s, period_s;
+	double covered_s, elapsed_s; /* counted time, and the run's, so far */
+	unsigned int windows;	     /* closed windows */
+	enum duty_idle idle;	     /* why nothing is counted now, or DUTY_COUNTING */
+	double estimate[NR_DUTY_FIGURES], stderr_[NR_DUTY_FIGURES]; /* NaN: not known yet */
+	unsigned int attaches, detaches;
+};
+
+void duty_view_make(const struct duty *d, double now, const __u64 counted[NR_DUTY_FIGURES],
+		    struct duty_view *v);
+
+/* What the idle state says, for the text report and the JSON. */
+const char *duty_idle_name(enum duty_idle idle);
+const char *duty_idle_why(enum duty_idle idle);
+
+#endif /* __DUTY_H */
