@@ -53,7 +53,7 @@ LIB_SRCS := $(filter-out $(MAIN_SRC),$(USER_SRCS))
 OBJ := $(OUTPUT)/obj
 LIB_OBJS := $(patsubst user/%.c,$(OBJ)/%.o,$(LIB_SRCS))
 LIB := $(OUTPUT)/libauditskip.a
-SKELS := $(OUTPUT)/auditskip.skel.h $(OUTPUT)/calltime.skel.h
+SKELS := $(OUTPUT)/auditskip.skel.h $(OUTPUT)/calltime.skel.h $(OUTPUT)/hotspots.skel.h
 # The HTTP server's sources; a static build compiles NO_HTTP_SRCS with
 # AUDITSKIP_NO_HTTP and leaves the rest out.
 HTTP_SRCS := $(wildcard user/http/*.c)

@@ -22,5 +22,6 @@ int do_calibrate(int argc, char **argv);
 int do_advise(int argc, char **argv);
 int do_profile(int argc, char **argv);
 int do_whatif(int argc, char **argv);
+int do_hotspots(int argc, char **argv);
 
 #endif /* __CLI_COMMANDS_H */

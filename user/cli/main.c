@@ -16,6 +16,7 @@ const struct cli_command cli_commands[] = {
 	{ "advise", do_advise, "equivalent rules that let the skip fire (for auditctl -R)" },
 	{ "profile", do_profile, "record a workload's syscalls, no rule needed" },
 	{ "whatif", do_whatif, "predict a rule set's walks on a profile, nothing loaded" },
+	{ "hotspots", do_hotspots, "where audit's time goes in each syscall, part by part" },
 	{},
 };
 
