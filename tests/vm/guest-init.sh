@@ -57,6 +57,7 @@ prefix) sh /vmtest/guest-prefix.sh "$@" </dev/null 2>&1 ;;
 preempt) sh /vmtest/guest-preempt.sh "$@" </dev/null 2>&1 ;;
 reload) sh /vmtest/guest-reload.sh "$@" </dev/null 2>&1 ;;
 witness) sh /vmtest/guest-witness.sh "$@" </dev/null 2>&1 ;;
+hotspots) sh /vmtest/guest-hotspots.sh "$@" </dev/null 2>&1 ;;
 *) sh /vmtest/guest-tests.sh "$@" </dev/null 2>&1 ;;
 esac
 rc=$?

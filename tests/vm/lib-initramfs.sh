@@ -101,7 +101,7 @@ vm_build_initramfs() {
 	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
 	for s in guest-lib.sh guest-tests.sh guest-stale.sh guest-corpus.sh corpus-workloads.sh guest-overhead.sh \
 		guest-records.sh guest-advise.sh guest-prefix.sh guest-whatif.sh guest-preempt.sh guest-reload.sh \
-		guest-witness.sh; do
+		guest-witness.sh guest-hotspots.sh; do
 		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"

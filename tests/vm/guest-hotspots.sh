@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The hotspots suite (vmsuite=hotspots, booted with -icount: the guest's
+# nanoseconds count instructions, so a busy host moves nothing).
+# `auditskip hotspots` times audit's parts with a hook on each, the hooks'
+# cost taken off; the same command is also timed with only the exit path
+# hooked. The parts must add up to that within 10%, for a getpid loop and
+# a tar run that writes records; every exit that ran the filters must have
+# had its walk timed (where the kernel has a walk to hook) and records must
+# be counted where the kernel wrote some (its lost counter aside); and a
+# watch-heavy and a rule-heavy set on the same tar run must rank as their
+# parts say: the watches' set spends more in the names' checks, the rules'
+# set more in the walk.
+#
+# Result lines:
+#   PASS hotspots/getpid/sum, hotspots/tar/sum, hotspots/tar/records,
+#        hotspots/getpid/walks, hotspots/rank/walk, hotspots/rank/inodes
+#   FAIL ...: reason
+
+# shellcheck source=guest-lib.sh
+. /vmtest/guest-lib.sh
+guest_test_args "$@"
+
+D=/tmp/hs
+mkdir -p $D/dir
+_i=0
+while [ $_i -lt 64 ]; do
+	echo "file $_i" >$D/dir/f$_i
+	_i=$((_i + 1))
+done
+TAR="tar cf /dev/null $D/dir"
+
+# hot NAME ARGS...: auditskip hotspots --json ARGS, flattened into $T/NAME.flat.
+hot() {
+	_n=$1
+	shift
+	tool "$_n" hotspots --json "$@"
+	jflat <"$T/$_n.out" >"$T/$_n.flat"
+	log "$_n: $(grep -v '^$' "$T/$_n.err" | tail -n 1)"
+	log "$_n: $(grep -E '^(exit_alone_ns|exit_parts_ns|hook_interval_ns|hook_nested_ns|all\.(calls|exits|filtered|walks|records|exit_ns|syscall_ns)|all\.parts\.[a-z_]+\.ns|not_timed\.[a-z ]+)=' "$T/$_n.flat" | tr '\n' ' ')"
+}
+
+# sum NAME: the parts against the exit path timed alone, within 10%.
+sum_check() {
+	_a=$(get "$T/$1.flat" exit_alone_ns)
+	_p=$(get "$T/$1.flat" exit_parts_ns)
+	if [ "$rc" != 0 ] || [ -z "$_a" ] || [ -z "$_p" ]; then
+		fail "hotspots/$1/sum" "exit status $rc, exit path alone '$_a' ns, parts '$_p' ns"
+		dump "$1"
+		return
+	fi
+	if awk -v a="$_a" -v p="$_p" 'BEGIN { d = p - a; if (d < 0) d = -d; exit !(a > 0 && d <= a / 10) }'; then
+		pass "hotspots/$1/sum" "parts $_p ns, the exit path alone $_a ns"
+	else
+		fail "hotspots/$1/sum" "parts add up to $_p ns, the exit path alone took $_a ns (over 10% apart)"
+	fi
+}
+
+# The kernel's decisions: every exit that ran the filters walked the exit list.
+walks_check() {
+	_f=$(get "$T/$1.flat" all.filtered)
+	_w=$(get "$T/$1.flat" all.walks)
+	if [ -n "$(get "$T/$1.flat" not_timed.walk)" ]; then
+		fail "hotspots/$1/walks" "the walk is not timed on $KVER: $(get "$T/$1.flat" not_timed.walk)"
+	elif [ -n "$_f" ] && [ "$_f" -gt 0 ] && [ "$_f" = "$_w" ]; then
+		pass "hotspots/$1/walks" "$_w walks, $_f exits that ran the filters"
+	else
+		fail "hotspots/$1/walks" "$_w walks timed, $_f exits ran the filters"
+	fi
+}
+
+part() { # part NAME PART: its ns per call
+	get "$T/$1.flat" "all.parts.$2.ns"
+}
+
+auditctl -e 1 >/dev/null
+# Room for every record: a full backlog would make audit_log_start() wait.
+auditctl -b 8192 >/dev/null
+rules_reset
+load_openat_rules 20 || fail hotspots/load "20 openat rules did not load"
+
+hot getpid -- getpid_loop 20000
+sum_check getpid
+walks_check getpid
+
+# Records: a read watch on the directory tar reads. An audit daemon
+# (audit_records) takes them by netlink as in production, and is the
+# ground truth of how many the kernel wrote.
+auditctl -w $D/dir -p r -k hs >/dev/null
+$TAR
+listen "$T/held" "$T/ready" # records from before, held for the first listener
+kill -TERM $LISTENER
+wait $LISTENER
+listen "$T/tar.raw" "$T/ready"
+hot tar -- $TAR
+kill -TERM $LISTENER
+wait $LISTENER
+sum_check tar
+listen "$T/tarrec.raw" "$T/ready"
+hot tarrec --once -- $TAR
+kill -TERM $LISTENER
+wait $LISTENER
+_lrc=$?
+# tar's events: from each SYSCALL record of comm "tar" to its EOE (the
+# loader's own bpf() and close() calls log BPF events of their own).
+_k=$(awk '/^type=1300 / && /comm="tar"/ { in_tar = 1 } in_tar { n++ }
+	/^type=1320 / { in_tar = 0 } END { print n + 0 }' "$T/tarrec.raw")
+_r=$(get "$T/tarrec.flat" all.records)
+_l=$(get "$T/tarrec.flat" lost_records)
+if [ $_lrc = 0 ] && [ -n "$_r" ] && [ "$_r" -ge 64 ] && [ "$_r" = "$_k" ] && [ "$_l" = 0 ]; then
+	pass hotspots/tar/records "$_r records, as many read from the kernel, none lost"
+else
+	fail hotspots/tar/records "$_r records counted, $_k read from the kernel (audit_records exit status $_lrc; tar opened 64 watched files), $_l lost"
+fi
+
+# The same tar run under a rule-heavy and a watch-heavy set, no records.
+rules_reset
+load_openat_rules 200 || fail hotspots/load "200 openat rules did not load"
+hot rules --once -- $TAR
+rules_reset
+_i=0
+while [ $_i -lt 64 ]; do
+	echo "-w $D/dir/f$_i -p wa -k hs"
+	_i=$((_i + 1))
+done >"$T/watches.rules"
+auditctl -R "$T/watches.rules" >/dev/null || fail hotspots/load "64 watches did not load"
+hot watches --once -- $TAR
+rules_reset
+_rw=$(part rules walk) _ww=$(part watches walk)
+_ri=$(part rules inodes) _wi=$(part watches inodes)
+if awk -v r="$_rw" -v w="$_ww" 'BEGIN { exit !(r > w) }'; then
+	pass hotspots/rank/walk "walk: rule-heavy $_rw ns, watch-heavy $_ww ns"
+else
+	fail hotspots/rank/walk "walk: rule-heavy $_rw ns is not above watch-heavy $_ww ns"
+fi
+if awk -v r="$_ri" -v w="$_wi" 'BEGIN { exit !(w > r) }'; then
+	pass hotspots/rank/inodes "names' checks: watch-heavy $_wi ns, rule-heavy $_ri ns"
+else
+	fail hotspots/rank/inodes "names' checks: watch-heavy $_wi ns is not above rule-heavy $_ri ns"
+fi
+summary_line
