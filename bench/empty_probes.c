@@ -4,7 +4,9 @@
  * that FLOOR names, prints "attached" and holds them until SIGINT or
  * SIGTERM; bench/overhead.sh and bench/overhead-guest.sh time getpid
  * meanwhile. FLOOR: enter (sys_enter), both (sys_enter and sys_exit), or a
- * trampoline mode (filter-op, filter-syscall, syscall-exit): its hooks.
+ * trampoline mode (filter-op, filter-syscall, syscall-exit): its hooks; or
+ * hotspots: the hooks of `auditskip hotspots` on 6.2 and later (the walk
+ * at __audit_filter_op).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@ enum floor {
 	FILTER_OP,
 	FILTER_SYSCALL,
 	SYSCALL_EXIT,
+	HOTSPOTS,
 	NR_FLOORS
 };
 
@@ -32,6 +35,7 @@ static const char *const floor_names[NR_FLOORS] = {
 	[FILTER_OP] = "filter-op",
 	[FILTER_SYSCALL] = "filter-syscall",
 	[SYSCALL_EXIT] = "syscall-exit",
+	[HOTSPOTS] = "hotspots",
 };
 
 static int floor_named(const char *name)
@@ -42,13 +46,37 @@ static int floor_named(const char *name)
 	return -1;
 }
 
+static void set_autoload(struct empty_probes_bpf *skel, int f)
+{
+	bool hs = f == HOTSPOTS;
+	struct bpf_program *hotspots_only[] = {
+		skel->progs.empty_syscall_exit_end, skel->progs.empty_entry_start,
+		skel->progs.empty_entry_end,	    skel->progs.empty_free_start,
+		skel->progs.empty_free_end,	    skel->progs.empty_inodes_start,
+		skel->progs.empty_inodes_end,	    skel->progs.empty_log_exit_start,
+		skel->progs.empty_log_exit_end,	    skel->progs.empty_log_start_start,
+		skel->progs.empty_log_start_end,    skel->progs.empty_sched_switch,
+	};
+
+	bpf_program__set_autoload(skel->progs.empty_sys_enter, f == ENTER || f == BOTH || hs);
+	bpf_program__set_autoload(skel->progs.empty_sys_exit, f == BOTH || hs);
+	bpf_program__set_autoload(skel->progs.empty_filter_op_entry, f == FILTER_OP || hs);
+	bpf_program__set_autoload(skel->progs.empty_filter_op_exit, f == FILTER_OP || hs);
+	bpf_program__set_autoload(skel->progs.empty_filter_syscall_entry, f == FILTER_SYSCALL);
+	bpf_program__set_autoload(skel->progs.empty_filter_syscall_exit, f == FILTER_SYSCALL);
+	bpf_program__set_autoload(skel->progs.empty_syscall_exit, f == SYSCALL_EXIT || hs);
+	for (size_t i = 0; i < sizeof(hotspots_only) / sizeof(hotspots_only[0]); i++)
+		bpf_program__set_autoload(hotspots_only[i], hs);
+}
+
 int main(int argc, char **argv)
 {
 	struct empty_probes_bpf *skel;
 	int f = argc == 2 ? floor_named(argv[1]) : -1;
 
 	if (f < 0) {
-		fprintf(stderr, "usage: %s enter|both|filter-op|filter-syscall|syscall-exit\n",
+		fprintf(stderr,
+			"usage: %s enter|both|filter-op|filter-syscall|syscall-exit|hotspots\n",
 			argv[0]);
 		return 2;
 	}
@@ -57,13 +85,7 @@ int main(int argc, char **argv)
 		perror("empty_probes: open");
 		return 1;
 	}
-	bpf_program__set_autoload(skel->progs.empty_sys_enter, f == ENTER || f == BOTH);
-	bpf_program__set_autoload(skel->progs.empty_sys_exit, f == BOTH);
-	bpf_program__set_autoload(skel->progs.empty_filter_op_entry, f == FILTER_OP);
-	bpf_program__set_autoload(skel->progs.empty_filter_op_exit, f == FILTER_OP);
-	bpf_program__set_autoload(skel->progs.empty_filter_syscall_entry, f == FILTER_SYSCALL);
-	bpf_program__set_autoload(skel->progs.empty_filter_syscall_exit, f == FILTER_SYSCALL);
-	bpf_program__set_autoload(skel->progs.empty_syscall_exit, f == SYSCALL_EXIT);
+	set_autoload(skel, f);
 	if (empty_probes_bpf__load(skel) || empty_probes_bpf__attach(skel)) {
 		perror("empty_probes: load and attach");
 		empty_probes_bpf__destroy(skel);

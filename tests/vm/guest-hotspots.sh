@@ -14,7 +14,9 @@
 #
 # Result lines:
 #   PASS hotspots/getpid/sum, hotspots/tar/sum, hotspots/tar/records,
-#        hotspots/getpid/walks, hotspots/rank/walk, hotspots/rank/inodes
+#        hotspots/getpid/walks, hotspots/rank/walk, hotspots/rank/inodes,
+#        hotspots/cost (getpid plain, under empty programs on the same
+#        hooks, under the breakdown: the numbers doc/hotspots.md gives)
 #   FAIL ...: reason
 
 # shellcheck source=guest-lib.sh
@@ -83,6 +85,33 @@ hot getpid -- getpid_loop 20000
 sum_check getpid
 walks_check getpid
 
+# Its own cost: getpid's least round (audit_bench; under -icount a round
+# counts the instructions run) plain, under empty programs on the same
+# hooks (empty_probes hotspots) and under the breakdown itself.
+least_ns() {
+	sed -n 's/.*"min_ns": *\([0-9.]*\).*/\1/p' "$1"
+}
+BENCH="audit_bench -n 20000 -r 5 -w 1 --json"
+$BENCH >"$T/plain.bench"
+: >"$T/empty.out"
+empty_probes hotspots >"$T/empty.out" 2>"$T/empty.err" &
+_ep=$!
+_w=0
+while ! grep -q attached "$T/empty.out" && [ $_w -lt 600 ] && kill -0 $_ep 2>/dev/null; do
+	sleep 0.2
+	_w=$((_w + 1))
+done
+$BENCH >"$T/empty.bench"
+kill -INT $_ep
+wait $_ep
+hot cost --once -- sh -c "$BENCH >$T/hot.bench"
+_p=$(least_ns "$T/plain.bench") _e=$(least_ns "$T/empty.bench") _h=$(least_ns "$T/hot.bench")
+if [ -n "$_p" ] && [ -n "$_e" ] && [ -n "$_h" ] && awk -v p="$_p" -v e="$_e" -v h="$_h" 'BEGIN { exit !(p < e && e < h) }'; then
+	pass hotspots/cost "getpid $_p ns plain, $_e ns under empty programs on the same hooks, $_h ns under the breakdown"
+else
+	fail hotspots/cost "getpid '$_p' ns plain, '$_e' under empty programs ($(tail -n 1 "$T/empty.err")), '$_h' under the breakdown"
+fi
+
 # Records: a read watch on the directory tar reads. An audit daemon
 # (audit_records) takes them by netlink as in production, and is the
 # ground truth of how many the kernel wrote.
@@ -92,7 +121,10 @@ listen "$T/held" "$T/ready" # records from before, held for the first listener
 kill -TERM $LISTENER
 wait $LISTENER
 listen "$T/tar.raw" "$T/ready"
-hot tar -- $TAR
+# Four runs a pass at nice -20: the records wake kauditd and the daemon,
+# and each time they take the CPU from tar inside the exit path, the
+# switches' own work counts as tar's; fewer of them, and averaged.
+hot tar -- sh -c "renice -n -20 -p \$\$ >/dev/null && $TAR && $TAR && $TAR && $TAR"
 kill -TERM $LISTENER
 wait $LISTENER
 sum_check tar

@@ -13,7 +13,7 @@
 const char *const hs_shown_names[HS_NR_SHOWN] = {
 	[HS_SHOW_ENTRY] = "entry",	   [HS_SHOW_WALK] = "walk",
 	[HS_SHOW_INODES] = "inodes",	   [HS_SHOW_RECORDS] = "records",
-	[HS_SHOW_LOG_START] = "log_start", [HS_SHOW_WAIT] = "backlog_wait",
+	[HS_SHOW_LOG_START] = "log_start", [HS_SHOW_WAIT] = "log_start_off",
 	[HS_SHOW_OFF_CPU] = "off_cpu",	   [HS_SHOW_REST] = "rest",
 };
 

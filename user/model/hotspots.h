@@ -17,7 +17,7 @@ enum hs_shown {
 	HS_SHOW_INODES,
 	HS_SHOW_RECORDS,   /* audit_log_exit less the audit_log_start calls in it */
 	HS_SHOW_LOG_START, /* audit_log_start on the CPU: buffer, time stamp */
-	HS_SHOW_WAIT,	   /* audit_log_start off the CPU: waits on a full backlog */
+	HS_SHOW_WAIT,	   /* audit_log_start off the CPU: a full backlog's wait, or preempted */
 	HS_SHOW_OFF_CPU,   /* the rest of the exit path off the CPU (preempted) */
 	HS_SHOW_REST,	   /* the exit path on the CPU less the four timed parts */
 	HS_NR_SHOWN,

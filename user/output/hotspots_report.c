@@ -59,7 +59,10 @@ static void print_header(FILE *out, const struct hotspots_run *r)
 static void print_row(FILE *out, const char *name, const struct hs_breakdown *b)
 {
 	fprintf(out, "%-16s %9llu %9.0f", name, (unsigned long long)b->calls, b->syscall_ns);
-	fprintf(out, " %6.0f %5.1f%%", b->exit_ns, share(b->exit_ns, b->syscall_ns));
+	if (b->shown_timed[HS_SHOW_REST])
+		fprintf(out, " %6.0f %5.1f%%", b->exit_ns, share(b->exit_ns, b->syscall_ns));
+	else
+		fprintf(out, " %6s %6s", "-", "");
 	for (int k = 0; k < HS_NR_SHOWN; k++) {
 		if (b->shown_timed[k])
 			fprintf(out, " %6.0f %5.1f%%", b->part_ns[k],
@@ -115,7 +118,8 @@ static json_object *breakdown_json(const struct hs_breakdown *b)
 	add_u64(o, "walks", b->walks);
 	add_u64(o, "records", b->records);
 	json_object_object_add(o, "syscall_ns", json_rounded(b->syscall_ns, 1));
-	json_object_object_add(o, "exit_ns", json_rounded(b->exit_ns, 1));
+	json_object_object_add(o, "exit_ns",
+			       b->shown_timed[HS_SHOW_REST] ? json_rounded(b->exit_ns, 1) : NULL);
 	for (int k = 0; k < HS_NR_SHOWN; k++)
 		json_object_object_add(parts, hs_shown_names[k], part_json(b, k));
 	json_object_object_add(o, "parts", parts);
