@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 TESTS="help man usage options privilege bad-input empty disabled numbers"
 select_tests "$TESTS" "$@"
-COMMANDS="count rules calibrate advise profile whatif"
+COMMANDS="count rules calibrate advise profile whatif hotspots"
 EXAMPLES=${EXAMPLES:-/usr/share/doc/auditd/examples/rules}
 PROFILE=fuzz/corpus/profile/seed.json
 TMP=$(mktemp -d)
@@ -116,7 +116,7 @@ test_man() {
 	check_eq "man: renders without warnings" \
 		"$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null | head -n 3)" ""
 	text=$(MANWIDTH=80 man -l "$page" 2>/dev/null)
-	for c in rules calibrate advise profile whatif; do
+	for c in rules calibrate advise profile whatif hotspots; do
 		echo "$text" | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | grep -q "auditskip $c" ||
 			missing="$missing synopsis:$c"
 		echo "$text" | grep -q "^   auditskip $c\$" || missing="$missing section:$c"
@@ -136,6 +136,10 @@ test_man() {
 }
 
 test_usage() {
+	expect_usage "usage: hotspots needs a command or a duration" "auditskip hotspots" \
+		"needs either -d SECONDS or -- COMMAND" hotspots
+	expect_usage "usage: hotspots takes a duration or a command, not both" \
+		"auditskip hotspots" "needs either -d SECONDS or -- COMMAND" hotspots -d 1 -- true
 	expect_usage "usage: unknown option of whatif" "auditskip whatif" \
 		"unrecognized option '--bogus'" whatif --bogus
 	expect_usage "usage: whatif needs --profile" "auditskip whatif" "needs --profile" whatif

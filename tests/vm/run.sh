@@ -133,7 +133,7 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # the main and stale suites; the real-workload corpus (the longest suite by
 # far), the rule advisor's and the never,exit prefix's record checks
 # (advise, prefix: they need the kernel's permission classes), the what-if
-# suite and the preemption suite on 6.12,
+# suite, the preemption suite and the hotspots suite on 6.12,
 # the rule reloads on 6.1 and 7.2. `all` (make
 # vmtest-all) runs the corpus and the what-ifs on every kernel and adds
 # 6.12-trixie, the same series as Debian 12's 6.12.
@@ -143,7 +143,7 @@ BENCH_ARG="$BENCH_ARG${VMTEST_APPEND:+ $VMTEST_APPEND}"
 # and 6.1's reloads in the other. The witness suite (every file advise
 # writes against a workload that fires each rule, record for record)
 # runs on 6.12 in the first lane and on 7.2 in the second.
-CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,prefix,whatif,preempt 5.10 7.2:main,stale-watch,stale-tree,reload 6.1:main,stale-watch,stale-tree 6.1:reload 6.12:witness 7.2:witness"
+CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,prefix,whatif,preempt,hotspots 5.10 7.2:main,stale-watch,stale-tree,reload 6.1:main,stale-watch,stale-tree 6.1:reload 6.12:witness 7.2:witness"
 
 # Initramfs building and booting are shared with tests/kernel-ab/run.sh;
 # the kernel matrix with bench/guest-boots.sh.

@@ -41,7 +41,10 @@ static const char doc[] =
 	"Examples:\n"
 	"    auditskip hotspots -- tar cf /dev/null /etc   # one command's syscalls\n"
 	"    auditskip hotspots -d 10 -n 5             # the whole machine, top five\n"
-	"    auditskip hotspots --json --once -- ./getpid_loop 100000\n";
+	"    auditskip hotspots --json --once -- ./getpid_loop 100000\n"
+	"\n"
+	"Exit status: the command's own when it failed, 1 when nothing could be\n"
+	"measured, 130 when stopped by Ctrl-C (or TERM). See doc/hotspots.md.\n";
 
 static const struct argp_option options[] = {
 	{ "duration", 'd', "SECONDS", 0, "The whole machine for SECONDS", 0 },
@@ -78,6 +81,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		cli_usage_error(state, "unexpected argument '%s' (a command to run goes after --)",
 				arg);
+	case ARGP_KEY_END:
+		if (!o->req.argv == !o->req.seconds)
+			cli_usage_error(state, "hotspots needs either -d SECONDS or -- COMMAND");
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -94,12 +101,6 @@ int do_hotspots(int argc, char **argv)
 
 	if (err)
 		return err;
-	if (!o.req.argv == !o.req.seconds) {
-		fprintf(stderr,
-			"auditskip: hotspots needs either -d SECONDS or -- COMMAND "
-			"(see auditskip hotspots --help)\n");
-		return 2;
-	}
 	if (preflight(true, 0))
 		return 1;
 	attach_libbpf_log(o.req.verbose);

@@ -92,7 +92,7 @@ void hotspots_print_text(FILE *out, const struct hotspots_run *r, int top)
 	hotspots_breakdown(r, -1, &b);
 	print_row(out, "all", &b);
 	if (r->lost_tasks)
-		fprintf(out, "tasks not followed (table full): %llu\n",
+		fprintf(out, "syscalls not followed (the task map was full): %llu\n",
 			(unsigned long long)r->lost_tasks);
 }
 
