@@ -5,13 +5,15 @@
  * SIGTERM; bench/overhead.sh and bench/overhead-guest.sh time getpid
  * meanwhile. FLOOR: enter (sys_enter), both (sys_enter and sys_exit), or a
  * trampoline mode (filter-op, filter-syscall, syscall-exit): its hooks; or
- * hotspots: the hooks of `auditskip hotspots` on 6.2 and later (the walk
- * at __audit_filter_op).
+ * hotspots: the hooks of `auditskip hotspots` (the walk at
+ * __audit_filter_op, or at audit_filter_syscall where the kernel has no
+ * such function).
  */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 #include "empty_probes.skel.h"
 
 static void on_signal(int sig)
@@ -46,9 +48,18 @@ static int floor_named(const char *name)
 	return -1;
 }
 
+static bool in_btf(const char *func)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool found = btf && btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) >= 0;
+
+	btf__free(btf);
+	return found;
+}
+
 static void set_autoload(struct empty_probes_bpf *skel, int f)
 {
-	bool hs = f == HOTSPOTS;
+	bool hs = f == HOTSPOTS, op = hs && in_btf("__audit_filter_op");
 	struct bpf_program *hotspots_only[] = {
 		skel->progs.empty_syscall_exit_end, skel->progs.empty_entry_start,
 		skel->progs.empty_entry_end,	    skel->progs.empty_free_start,
@@ -60,10 +71,12 @@ static void set_autoload(struct empty_probes_bpf *skel, int f)
 
 	bpf_program__set_autoload(skel->progs.empty_sys_enter, f == ENTER || f == BOTH || hs);
 	bpf_program__set_autoload(skel->progs.empty_sys_exit, f == BOTH || hs);
-	bpf_program__set_autoload(skel->progs.empty_filter_op_entry, f == FILTER_OP || hs);
-	bpf_program__set_autoload(skel->progs.empty_filter_op_exit, f == FILTER_OP || hs);
-	bpf_program__set_autoload(skel->progs.empty_filter_syscall_entry, f == FILTER_SYSCALL);
-	bpf_program__set_autoload(skel->progs.empty_filter_syscall_exit, f == FILTER_SYSCALL);
+	bpf_program__set_autoload(skel->progs.empty_filter_op_entry, f == FILTER_OP || op);
+	bpf_program__set_autoload(skel->progs.empty_filter_op_exit, f == FILTER_OP || op);
+	bpf_program__set_autoload(skel->progs.empty_filter_syscall_entry,
+				  f == FILTER_SYSCALL || (hs && !op));
+	bpf_program__set_autoload(skel->progs.empty_filter_syscall_exit,
+				  f == FILTER_SYSCALL || (hs && !op));
 	bpf_program__set_autoload(skel->progs.empty_syscall_exit, f == SYSCALL_EXIT || hs);
 	for (size_t i = 0; i < sizeof(hotspots_only) / sizeof(hotspots_only[0]); i++)
 		bpf_program__set_autoload(hotspots_only[i], hs);

@@ -6,8 +6,8 @@
  * design counting at sys_exit, with the entry noted, could not go below.
  * On the functions the trampoline modes hook (bench/overhead-guest.sh): an
  * fentry and fexit pair where a mode needs both, one fentry for
- * syscall-exit. And on every hook `auditskip hotspots` takes on 6.2 and
- * later (bpf/hotspots.bpf.c): what its own programs add beyond the hooks.
+ * syscall-exit. And on every hook `auditskip hotspots` takes
+ * (bpf/hotspots.bpf.c): what its own programs add beyond the hooks.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
