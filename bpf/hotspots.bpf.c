@@ -22,7 +22,7 @@ const volatile __u32 self_tgid = 0;	  /* the loader, left out without a filter *
 const volatile bool alone = false;	  /* only the exit path's pair: sums into alone_* */
 
 __u64 alone_calls = 0, alone_ns = 0, lost_tasks = 0;
-__u64 ref_calls = 0, ref_ns = 0;
+__u64 ref_calls = 0, ref_ns = 0, ref_min_ns = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -200,6 +200,9 @@ static __always_inline int exit_end(bool last)
 	if (!st)
 		return 0;
 	if (alone && st->t0[HS_EXIT]) {
+		/* Preempted in this program after t1 was read: off time past the interval. */
+		if (st->off[HS_EXIT] > t1 - st->t0[HS_EXIT])
+			st->off[HS_EXIT] = t1 - st->t0[HS_EXIT];
 		__sync_fetch_and_add(&alone_calls, 1);
 		__sync_fetch_and_add(&alone_ns, t1 - st->t0[HS_EXIT] - st->off[HS_EXIT]);
 		st->t0[HS_EXIT] = 0;
@@ -346,6 +349,8 @@ int BPF_PROG(hs_ref_end)
 		return 0;
 	ref_calls++;
 	ref_ns += t1 - st->t0[HS_REF];
+	if (!ref_min_ns || t1 - st->t0[HS_REF] < ref_min_ns)
+		ref_min_ns = t1 - st->t0[HS_REF];
 	end(st, HS_REF, t1);
 	return 0;
 }
