@@ -105,6 +105,8 @@ int do_hotspots(int argc, char **argv)
 		return 1;
 	attach_libbpf_log(o.req.verbose);
 	err = hotspots_measure(&o.req, &r);
+	if (!err)
+		hotspots_sort(&r);
 	if (!err && o.json)
 		hotspots_print_json(stdout, &r, o.top);
 	else if (!err)

@@ -94,16 +94,15 @@ double hotspots_alone_ns(const struct hotspots_run *r)
 	return (double)r->alone_ns / (double)r->alone_calls - r->ref_gap_ns;
 }
 
-static double row_exit_ns(const struct hs_row *row)
-{
-	return (double)row->s.ns[HS_EXIT];
-}
-
+/* The exit path's time; where it is not timed (all zero), the syscall's own. */
 static int by_exit_time(const void *a, const void *b)
 {
-	double x = row_exit_ns(a), y = row_exit_ns(b);
+	const struct hs_stats *x = &((const struct hs_row *)a)->s,
+			      *y = &((const struct hs_row *)b)->s;
 
-	return x < y ? 1 : x > y ? -1 : 0;
+	if (x->ns[HS_EXIT] != y->ns[HS_EXIT])
+		return x->ns[HS_EXIT] < y->ns[HS_EXIT] ? 1 : -1;
+	return x->sys_ns < y->sys_ns ? 1 : x->sys_ns > y->sys_ns ? -1 : 0;
 }
 
 void hotspots_sort(struct hotspots_run *r)

@@ -61,7 +61,7 @@ struct hs_breakdown {
 void hotspots_breakdown(const struct hotspots_run *r, int i, struct hs_breakdown *b);
 /* The exit path per call when timed alone, the hooks' own share taken off; <0 unknown. */
 double hotspots_alone_ns(const struct hotspots_run *r);
-/* Rows ordered by their whole exit path time (the largest first). */
+/* Rows ordered by their whole exit path time, then the syscall's (the largest first). */
 void hotspots_sort(struct hotspots_run *r);
 
 #endif /* __MODEL_HOTSPOTS_H */

@@ -70,7 +70,10 @@ static void print_row(FILE *out, const char *name, const struct hs_breakdown *b)
 		else
 			fprintf(out, " %6s %6s", "-", "");
 	}
-	fprintf(out, " %7.2f\n", b->calls ? (double)b->records / (double)b->calls : 0);
+	if (b->shown_timed[HS_SHOW_LOG_START]) /* records are counted at audit_log_start */
+		fprintf(out, " %7.2f\n", b->calls ? (double)b->records / (double)b->calls : 0);
+	else
+		fprintf(out, " %7s\n", "-");
 }
 
 void hotspots_print_text(FILE *out, const struct hotspots_run *r, int top)
