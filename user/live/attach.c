@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "live/attach.h"
+#include "live/sysinfo.h"
 #include "auditskip.skel.h"
 
 const struct mode_info modes[MODE_COUNT] = {
@@ -320,6 +321,12 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum tr
 	}
 	out->skel = s;
 	out->mode = mode;
+	/*
+	 * A tracing program's trampoline is given back when its first link
+	 * goes, so before 5.13 (f3a95075549e, "bpf: Allow trampoline re-attach
+	 * for tracing and lsm programs") it attaches once: 5.10 says ENOENT.
+	 */
+	out->reattaches = mode == MODE_TRACEPOINT || kernel_at_least(5, 13);
 	return 0;
 fail:
 	auditskip_bpf__destroy(s);

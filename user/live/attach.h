@@ -40,6 +40,7 @@ struct attached {
 	bool kernel_mirror; /* BPF rebuilds the mirror from the kernel's list */
 	bool detailed;	    /* the hot path's programs that test the options */
 	bool counting;	    /* the counting programs are attached */
+	bool reattaches;    /* they attach again once detached (attach_stop_counting()) */
 };
 
 /* libbpf's own log on standard error with -v, else none (what failed is said in our words). */

@@ -17,18 +17,24 @@
  * watches the walks while no rule counts); with no rule loaded none can be
  * removed behind audit's back, so it stays 0 until a rule is loaded.
  */
+/* Whole-machine counts detach while nothing walks, where the programs attach again. */
+static bool idle_detaches(const struct session *ss)
+{
+	return ss->opt->idle_detach && ss->at.reattaches;
+}
+
 static bool walks_happen(const struct session *ss)
 {
 	const struct stale_report *st = &ss->run.live.stale;
 
-	if (!ss->opt->idle_detach || st->counted_rules > 0 || st->kernel_n_rules > 0)
+	if (!idle_detaches(ss) || st->counted_rules > 0 || st->kernel_n_rules > 0)
 		return true;
 	return st->kernel_n_rules < 0 && st->verdict != STALE_NO;
 }
 
 static bool audit_enabled(const struct session *ss)
 {
-	return !ss->opt->idle_detach || ss->at.skel->bss->audit_on;
+	return !idle_detaches(ss) || ss->at.skel->bss->audit_on;
 }
 
 static void read_figures(struct session *ss, __u64 c[NR_DUTY_FIGURES])

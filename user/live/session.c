@@ -638,6 +638,12 @@ int session_start_target(struct session *ss)
 	} else {
 		snprintf(ss->scope, sizeof(ss->scope), "whole machine");
 	}
+	if (opt->duty_period_s > 0 && !ss->at.reattaches) {
+		fprintf(stderr,
+			"auditskip: --duty: mode %s cannot attach its programs again once detached on this kernel (before 5.13); use -m tracepoint\n",
+			modes[ss->at.mode].name);
+		return -EOPNOTSUPP;
+	}
 	duty_start(&ss->duty, opt->duty_window_s, opt->duty_period_s, now_s());
 	err = duty_cycle_apply(ss);
 	if (err)

@@ -22,6 +22,16 @@ void kernel_release(char *buf, size_t size)
 	snprintf(buf, size, "%s", uname(&u) ? "unknown" : u.release);
 }
 
+bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma, mi;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 int kernel_config(const char *option)
 {
 	char path[320], line[256], release[256];

@@ -15,6 +15,8 @@ struct audit_status_info {
 };
 
 void kernel_release(char *buf, size_t size);
+/* Whether the running kernel's release is at least MAJOR.MINOR (false when unreadable). */
+bool kernel_at_least(int major, int minor);
 /*
  * Whether the running kernel was built with OPTION=y ("CONFIG_KALLSYMS_ALL"):
  * 1 or 0 from /proc/config.gz or /boot/config-RELEASE, -1 when neither is there.
