@@ -375,7 +375,7 @@ evidence-chart:
 overhead: all
 	$(Q)bench/overhead.sh -o bench/results/overhead-$$(date +%F).md
 
-# The packaged service's duty cycle against a full count: added time, estimate.
+# --duty 1s/30s (DUTY=...) against a full count: added time, estimate.
 duty-bench: all
 	$(Q)bench/dutycycle.sh -o bench/results/dutycycle-$$(date +%F).md
 
