@@ -131,6 +131,9 @@ static void fill(const struct host *h, double seconds, struct run_state *r,
 	r->cfg.outcomes = true;
 	r->live.mirror.exit_rules = h->exit_rules;
 	r->live.mirror.generation = 1;
+	/* A full count: its windows are the whole run, which the rules divide by. */
+	r->live.duty.covered_s = seconds;
+	r->live.duty.elapsed_s = seconds;
 	r->live.resync = rs;
 	fill_costs(t, calibration_walk_ns(r->cfg.calib, h->exit_rules), h->rule_set, r);
 	fill_shadowing(h, r);
