@@ -9,6 +9,12 @@
 #include "live/counts_read.h"
 #include "live/duty_cycle.h"
 
+/* Whole-machine counts detach while nothing walks, where the programs attach again. */
+static bool idle_detaches(const struct session *ss)
+{
+	return ss->opt->idle_detach && ss->at.reattaches;
+}
+
 /*
  * Whether a syscall walks the exit list now, as the last listing saw it:
  * a rule audit_n_rules counts (exit, io_uring or task list: any makes the
@@ -17,12 +23,6 @@
  * watches the walks while no rule counts); with no rule loaded none can be
  * removed behind audit's back, so it stays 0 until a rule is loaded.
  */
-/* Whole-machine counts detach while nothing walks, where the programs attach again. */
-static bool idle_detaches(const struct session *ss)
-{
-	return ss->opt->idle_detach && ss->at.reattaches;
-}
-
 static bool walks_happen(const struct session *ss)
 {
 	const struct stale_report *st = &ss->run.live.stale;

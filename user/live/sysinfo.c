@@ -24,10 +24,11 @@ void kernel_release(char *buf, size_t size)
 
 bool kernel_at_least(int major, int minor)
 {
-	struct utsname u;
+	char release[65];
 	int ma, mi;
 
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+	kernel_release(release, sizeof(release));
+	if (sscanf(release, "%d.%d", &ma, &mi) != 2)
 		return false;
 	return ma > major || (ma == major && mi >= minor);
 }
