@@ -164,6 +164,33 @@ static void test_outcomes_only_where_known(void **state)
 	free(page);
 }
 
+/* Each run-level counter is on the page only in the runs whose mode can know it. */
+static void test_run_counters_only_where_known(void **state)
+{
+	struct run_state r = run(false);
+	char *page;
+
+	(void)state;
+	r.cfg.infers_exit_walks = true;
+	r.live.counters[RUN_COUNTER_exit_walks_inferred] = 5;
+	r.live.counters[RUN_COUNTER_recursion_misses] = 2;
+	page = render(&r);
+	assert_true(sample(page, "auditskip_exit_walks_inferred_total") == 5);
+	assert_true(sample(page, "auditskip_uring_enter_walks_total") == 0);
+	assert_true(sample(page, "auditskip_recursion_misses_total") == 2);
+	assert_non_null(strstr(page, "# TYPE auditskip_recursion_misses_total counter\n"));
+	assert_null(strstr(page, "auditskip_walks_switched_out_total"));
+	assert_null(strstr(page, "auditskip_mirror_lag_walks_total"));
+	free(page);
+	r = run(true);
+	r.cfg.counts_mirror_lag = true;
+	page = render(&r);
+	assert_true(sample(page, "auditskip_walks_switched_out_total") == 0);
+	assert_true(sample(page, "auditskip_mirror_lag_walks_total") == 0);
+	assert_null(strstr(page, "auditskip_exit_walks_inferred_total"));
+	free(page);
+}
+
 /* The gauge counts the shadowed rules, and is left out until they are worked out. */
 static void test_shadowed_rules_gauge(void **state)
 {
@@ -201,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_build_info_and_mirror_counter),
 		cmocka_unit_test(test_sharper_masks),
 		cmocka_unit_test(test_outcomes_only_where_known),
+		cmocka_unit_test(test_run_counters_only_where_known),
 		cmocka_unit_test(test_shadowed_rules_gauge),
 	};
 

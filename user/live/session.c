@@ -199,11 +199,13 @@ static void read_bpf_state(struct session *ss)
 	live->missed_total = skel->bss->missed_total;
 	live->clock_ns = skel->bss->clock_ns;
 	live->lost_descendants = skel->bss->lost_children;
-	live->exit_walks_inferred = skel->bss->exit_walks_inferred;
-	live->uring_enter_walks = skel->bss->uring_enter_walks;
-	live->mirror_lag_walks = skel->bss->mirror_lag_walks;
-	live->walks_switched_out = skel->bss->walks_switched_out;
-	live->recursion_misses = recursion_misses(skel->obj);
+#define RUN_FROM_BSS(name) skel->bss->name
+#define RUN_FROM_PROG_INFO(name) recursion_misses(skel->obj)
+#define READ_RUN_COUNTER(name, source, ...) live->counters[RUN_COUNTER_##name] = source(name);
+	RUN_COUNTERS(READ_RUN_COUNTER)
+#undef READ_RUN_COUNTER
+#undef RUN_FROM_PROG_INFO
+#undef RUN_FROM_BSS
 	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
 		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
 }
@@ -253,7 +255,7 @@ static int list_and_apply(struct session *ss)
 	 * One syscall that logs no record in every ruleless epoch, so that a
 	 * stale count shows on an idle machine too (note_ruleless()).
 	 */
-	if (ss->at.mode == MODE_TRACEPOINT)
+	if (mode_sees(ss->at.mode, MODE_JUDGES_AT_ENTRY))
 		syscall(SYS_getppid);
 	/* What is queued now is in this listing; what comes later is for the next. */
 	if (ss->notify_fd >= 0) {
@@ -466,8 +468,7 @@ int session_attach(struct session *ss)
 	err = attach_prepare(&ss->req, &ss->at);
 	if (err)
 		return err;
-	if (ss->opt->timing && ss->at.mode != MODE_FILTER_OP &&
-	    ss->at.mode != MODE_FILTER_SYSCALL) {
+	if (ss->opt->timing && !mode_sees(ss->at.mode, MODE_TIMES_WALKS)) {
 		fprintf(stderr,
 			"auditskip: --timing needs mode filter-op or filter-syscall (fentry and fexit on the walk), not %s\n",
 			modes[ss->at.mode].name);
@@ -475,12 +476,11 @@ int session_attach(struct session *ss)
 	}
 	cfg->mode = modes[ss->at.mode].name;
 	cfg->blind = modes[ss->at.mode].blind;
-	cfg->outcomes = ss->at.mode == MODE_FILTER_OP || ss->at.mode == MODE_FILTER_SYSCALL;
-	cfg->uring = ss->at.mode == MODE_FILTER_OP;
-	cfg->infers_exit_walks = ss->at.mode == MODE_TRACEPOINT;
-	cfg->counts_mirror_lag =
-		!ss->at.kernel_mirror && ss->req.n_rules_addr &&
-		(ss->at.mode == MODE_TRACEPOINT || ss->at.mode == MODE_SYSCALL_EXIT);
+	cfg->outcomes = mode_sees(ss->at.mode, MODE_SEES_OUTCOMES);
+	cfg->uring = mode_sees(ss->at.mode, MODE_SEES_URING);
+	cfg->infers_exit_walks = mode_sees(ss->at.mode, MODE_JUDGES_AT_ENTRY);
+	cfg->counts_mirror_lag = !ss->at.kernel_mirror && ss->req.n_rules_addr &&
+				 mode_sees(ss->at.mode, MODE_COUNTS_MIRROR_LAG);
 	if (ss->at.kernel_mirror)
 		snprintf(ss->mirror_how, sizeof(ss->mirror_how),
 			 "rebuilt by BPF from the kernel's exit list on every rule change");
@@ -869,9 +869,9 @@ int session_save_profile(struct session *ss, const char *path)
 	snprintf(p->mode, sizeof(p->mode), "%s", modes[ss->at.mode].name);
 	snprintf(p->scope, sizeof(p->scope), "%s", ss->scope);
 	p->seconds = now_s() - ss->start;
-	p->blind_spots_known = ss->at.mode == MODE_TRACEPOINT;
-	p->exit_calls_inferred = ss->run.live.exit_walks_inferred;
-	p->uring_enter_calls = ss->run.live.uring_enter_walks;
+	p->blind_spots_known = mode_sees(ss->at.mode, MODE_JUDGES_AT_ENTRY);
+	p->exit_calls_inferred = ss->run.live.counters[RUN_COUNTER_exit_walks_inferred];
+	p->uring_enter_calls = ss->run.live.counters[RUN_COUNTER_uring_enter_walks];
 	err = profile_save(path, p);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot write the profile to %s: %s\n", path,

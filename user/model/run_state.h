@@ -17,6 +17,7 @@
 #include "model/designs.h"
 #include "model/duty.h"
 #include "model/resync.h"
+#include "model/run_counters.h"
 #include "model/rule_cost.h"
 #include "model/shadowing.h"
 #include "model/stale.h"
@@ -55,17 +56,13 @@ struct run_live {
 	struct stale_report stale;
 	const struct comm_row *comms; /* --per-comm: most skippable first */
 	size_t ncomms;
-	__u64 comms_lost; /* walks of names the map had no room for */
-	__u64 clock_ns;	  /* --timing: the clock read's cost taken off each walk */
-	__u64 exit_walks_inferred;
-	__u64 uring_enter_walks;
-	__u64 mirror_lag_walks;	     /* judged by a mirror behind the kernel's rules */
-	__u64 recursion_misses;	     /* runs of the counting programs the kernel skipped */
-	__u64 walks_switched_out;    /* outcome modes: matched or timed walks not paired */
-	const slot_hist *hist;	     /* --timing: walk-time histograms by slot, else NULL */
-	const char *perm_classes;    /* where the perm-narrowed mask's classes come from */
-	const struct resync *resync; /* when the rules were listed, and why */
-	const __u64 *notifications;  /* AUDIT_CONFIG_CHANGE records heard */
+	__u64 comms_lost;		 /* walks of names the map had no room for */
+	__u64 clock_ns;			 /* --timing: the clock read's cost taken off each walk */
+	__u64 counters[NR_RUN_COUNTERS]; /* run_counters.h: what the mode counts unseen */
+	const slot_hist *hist;		 /* --timing: walk-time histograms by slot, else NULL */
+	const char *perm_classes;	 /* where the perm-narrowed mask's classes come from */
+	const struct resync *resync;	 /* when the rules were listed, and why */
+	const __u64 *notifications;	 /* AUDIT_CONFIG_CHANGE records heard */
 	/*
 	 * --per-rule: each exit rule of `rules` since the start, and why
 	 * bounds if not exact; the designs compared on the walks so far.

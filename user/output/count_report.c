@@ -219,29 +219,16 @@ static json_object *uring_json(const struct report_ctx *r, const struct counts_s
 	return o;
 }
 
-/* What the mode cannot count exactly, counted. */
+/* What the mode cannot count exactly, counted (run_counters.h); null where it has no such gap. */
 static json_object *blind_spots_json(const struct report_ctx *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "exit_walks_inferred",
-			       r->run->cfg.infers_exit_walks ?
-				       json_object_new_uint64(r->run->live.exit_walks_inferred) :
-				       NULL);
-	json_object_object_add(o, "uring_enter_walks",
-			       r->run->cfg.infers_exit_walks ?
-				       json_object_new_uint64(r->run->live.uring_enter_walks) :
-				       NULL);
-	json_object_object_add(o, "recursion_misses",
-			       json_object_new_uint64(r->run->live.recursion_misses));
-	json_object_object_add(o, "walks_switched_out",
-			       r->run->cfg.outcomes ?
-				       json_object_new_uint64(r->run->live.walks_switched_out) :
-				       NULL);
-	json_object_object_add(o, "mirror_lag_walks",
-			       r->run->cfg.counts_mirror_lag ?
-				       json_object_new_uint64(r->run->live.mirror_lag_walks) :
-				       NULL);
+	for (int id = 0; id < NR_RUN_COUNTERS; id++)
+		json_object_object_add(o, run_counter_info[id].name,
+				       run_counter_known(&r->run->cfg, id) ?
+					       json_object_new_uint64(r->run->live.counters[id]) :
+					       NULL);
 	return o;
 }
 
@@ -783,29 +770,14 @@ static void print_totals(const struct report_ctx *r, const struct walk_counts *w
 			"  %-24s %12llu  (never skipped: the series leaves that list alone; %u rules)\n",
 			"io_uring exit walks", (unsigned long long)w->uring.total.walks,
 			r->run->live.mirror.uring_rules);
-	if (r->run->cfg.infers_exit_walks) {
-		fprintf(out,
-			"  %-24s %12llu  (a task's last syscall, judged by the context at its entry)\n",
-			"exit walks inferred",
-			(unsigned long long)r->run->live.exit_walks_inferred);
-		if (r->run->live.uring_enter_walks)
-			fprintf(out,
-				"  %-24s %12llu  (each op run inline walked once more, unseen here)\n",
-				"io_uring_enter walks",
-				(unsigned long long)r->run->live.uring_enter_walks);
+	for (int id = 0; id < NR_RUN_COUNTERS; id++) {
+		const struct run_counter_info *ci = &run_counter_info[id];
+		__u64 v = r->run->live.counters[id];
+
+		if (run_counter_known(&r->run->cfg, id) && (v || ci->show == RUN_SHOW_KNOWN))
+			fprintf(out, "  %-24s %12llu  (%s)\n", ci->label, (unsigned long long)v,
+				ci->note);
 	}
-	if (r->run->live.recursion_misses)
-		fprintf(out,
-			"  %-24s %12llu  (program runs the kernel skipped, any task: walks maybe not counted)\n",
-			"BPF runs skipped", (unsigned long long)r->run->live.recursion_misses);
-	if (r->run->live.walks_switched_out)
-		fprintf(out,
-			"  %-24s %12llu  (switched out mid-walk: outcome and time not counted)\n",
-			"walks not paired", (unsigned long long)r->run->live.walks_switched_out);
-	if (r->run->live.mirror_lag_walks)
-		fprintf(out,
-			"  %-24s %12llu  (judged while the rules had changed since the loader listed them)\n",
-			"walks, mirror behind", (unsigned long long)r->run->live.mirror_lag_walks);
 	print_saved(out, r, t, seconds);
 	print_stale(out, r);
 	duty_print(out, r->run);

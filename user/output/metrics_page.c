@@ -97,6 +97,20 @@ static void counter_metrics(FILE *out, const struct run_state *r, const struct c
 	}
 }
 
+/* auditskip_NAME_total of each run-level counter the mode can know (run_counters.h). */
+static void run_counter_metrics(FILE *out, const struct run_state *r)
+{
+	char name[96];
+
+	for (int id = 0; id < NR_RUN_COUNTERS; id++) {
+		if (!run_counter_known(&r->cfg, id))
+			continue;
+		snprintf(name, sizeof(name), "auditskip_%s_total", run_counter_info[id].name);
+		family(out, name, "counter", run_counter_info[id].help);
+		fprintf(out, "%s %llu\n", name, (unsigned long long)r->live.counters[id]);
+	}
+}
+
 /* Exit rules that set every syscall bit. */
 static unsigned int full_mask_rules(const struct ruleset *rs)
 {
@@ -380,6 +394,7 @@ static void designs(FILE *out, const struct run_state *r)
 void metrics_render(FILE *out, const struct run_state *r, const struct counts_snapshot *t)
 {
 	counter_metrics(out, r, t);
+	run_counter_metrics(out, r);
 	gauge(out, "auditskip_exit_rules",
 	      "Rules on audit's exit filter list, as the mask mirror counts them.",
 	      r->live.mirror.exit_rules);
