@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/run_options.h"
+#include "live/modes.h"
 #include "live/session.h"
 #include "model/duty.h"
 #include "output/metrics_textfile.h"
@@ -41,13 +42,7 @@ static const char doc[] =
 	"    auditskip profile -o make.prof -- make -j2\n"
 	"                              # its syscalls, no rule needed\n"
 	"    auditskip whatif --file 30-stig.rules --profile make.prof\n"
-	"                              # that rule set on that workload, nothing loaded\n"
-	"\n"
-	"Modes (best first; the first that loads is used):\n"
-	"    filter-op       fentry on __audit_filter_op\n"
-	"    filter-syscall  fentry on audit_filter_syscall\n"
-	"    syscall-exit    fentry on __audit_syscall_exit\n"
-	"    tracepoint      raw_syscalls:sys_enter and the context's dummy flag\n";
+	"                              # that rule set on that workload, nothing loaded\n";
 
 enum {
 	OPT_JSON = 0x100,
@@ -268,7 +263,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* --help: the commands, each with its summary, before the examples. */
+/* --help: the commands, each with its summary, before the examples; the modes after them. */
 static char *help_filter(int key, const char *text, void *input)
 {
 	char *out = NULL;
@@ -284,7 +279,9 @@ static char *help_filter(int key, const char *text, void *input)
 	fputs("Commands:\n", f);
 	for (const struct cli_command *c = cli_commands; c->name; c++)
 		fprintf(f, "    %-10s  %s\n", c->name, c->summary);
-	fprintf(f, "\n%s", text);
+	fprintf(f, "\n%s\nModes (best first; the first that loads is used):\n", text);
+	for (int m = 0; m < MODE_COUNT; m++)
+		fprintf(f, "    %-14s  %s\n", modes[m].name, modes[m].summary);
 	if (fclose(f)) {
 		free(out);
 		return (char *)text;

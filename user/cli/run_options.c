@@ -10,10 +10,7 @@ int cli_parse_mode(const struct argp_state *state, const char *arg)
 	int mode = mode_from_name(arg);
 
 	if (mode < 0)
-		cli_usage_error(
-			state,
-			"unknown mode '%s': use filter-op, filter-syscall, syscall-exit or tracepoint",
-			arg);
+		cli_usage_error(state, "unknown mode '%s': use %s", arg, mode_names_or());
 	return mode;
 }
 

@@ -14,45 +14,6 @@
 #include "live/sysinfo.h"
 #include "auditskip.skel.h"
 
-const struct mode_info modes[MODE_COUNT] = {
-	[MODE_FILTER_OP] = {
-		"filter-op", "__audit_filter_op",
-		"fentry on __audit_filter_op, syscall exit-list walks only",
-		"the outcome and time of a walk its task was switched out in (walks_switched_out)",
-	},
-	[MODE_FILTER_SYSCALL] = {
-		"filter-syscall", "audit_filter_syscall",
-		"fentry on audit_filter_syscall",
-		"the auditd exemption inside the function (approximated by auditd's pid), the "
-		"outcome and time of a walk its task was switched out in (walks_switched_out)",
-	},
-	[MODE_SYSCALL_EXIT] = {
-		"syscall-exit", "__audit_syscall_exit",
-		"fentry on __audit_syscall_exit, __audit_free and __audit_uring_exit, with the kernel's conditions for filtering",
-		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks",
-	},
-	[MODE_TRACEPOINT] = {
-		"tracepoint", NULL,
-		"raw_syscalls:sys_enter (a syscall's walk counted at the task's next entry, signal or end), and the audit context's dummy flag",
-		"the auditd exemption (approximated by auditd's pid), outcomes, io_uring walks, "
-		"rule changes until the loader hears of them (mirror_lag_walks counts the walks judged "
-		"meanwhile where audit_n_rules can be read), the exit walk each io_uring op run "
-		"inline in io_uring_enter makes (uring_enter_walks counts those calls); the walk of "
-		"a task's last syscall when it ends in exit or exit_group or is killed without a "
-		"signal is inferred from the context at that syscall's entry (exit_walks_inferred)",
-	},
-};
-
-/* mirror_* programs keep the mirror; their target is in the section name. */
-static const char *mirror_target(const struct bpf_program *prog)
-{
-	const char *sec = bpf_program__section_name(prog);
-
-	if (strncmp(bpf_program__name(prog), "mirror_", 7))
-		return NULL;
-	return strchr(sec, '/') + 1;
-}
-
 /* Attaches and hands the link to the skeleton, whose destroy detaches it. */
 static int attach_prog(struct auditskip_bpf *s, struct bpf_program *prog)
 {
@@ -64,14 +25,6 @@ static int attach_prog(struct auditskip_bpf *s, struct bpf_program *prog)
 		if (*s->skeleton->progs[i].prog == prog)
 			*s->skeleton->progs[i].link = link;
 	return 0;
-}
-
-int mode_from_name(const char *name)
-{
-	for (int i = 0; i < MODE_COUNT; i++)
-		if (!strcmp(modes[i].name, name))
-			return i;
-	return -1;
 }
 
 static bool has_func(const struct btf *btf, const char *name)
@@ -102,8 +55,6 @@ enum tracing {
 	TRACING_REFUSED
 };
 
-#define MAX_MODE_PROGS 3
-
 /*
  * The hot path's programs test no option: a run that sets one gets their
  * `detailed` twins, which do (bpf/auditskip.bpf.c says why).
@@ -113,33 +64,56 @@ static bool wants_detailed(const struct attach_req *req)
 	return req->filter_tasks || req->per_comm || req->timing || req->profile;
 }
 
-/* A mode's programs, the ones that must be attached first leading. */
+/* The hook of a fentry, fexit or raw tracepoint program: its section name's tail. */
+static const char *prog_hook(const struct bpf_program *prog)
+{
+	const char *slash = strchr(bpf_program__section_name(prog), '/');
+
+	return slash ? slash + 1 : "";
+}
+
+/* mirror_* programs keep the mirror; their target is their hook. */
+static const char *mirror_target(const struct bpf_program *prog)
+{
+	return strncmp(bpf_program__name(prog), "mirror_", 7) ? NULL : prog_hook(prog);
+}
+
+/*
+ * A mode's programs (modes[].progs), the ones that must be attached first
+ * leading: a NAME_detailed twin when options need one, and none of those
+ * "?NAME" whose hook this kernel lacks.
+ */
 static int mode_progs(struct auditskip_bpf *s, enum attach_mode mode, bool detailed,
 		      struct bpf_program **progs)
 {
-	switch (mode) {
-	case MODE_FILTER_OP:
-		progs[0] = detailed ? s->progs.start_filter_op_detailed : s->progs.start_filter_op;
-		progs[1] = detailed ? s->progs.end_filter_op_detailed : s->progs.end_filter_op;
-		return 2;
-	case MODE_FILTER_SYSCALL:
-		progs[0] = detailed ? s->progs.start_filter_syscall_detailed :
-				      s->progs.start_filter_syscall;
-		progs[1] = detailed ? s->progs.end_filter_syscall_detailed :
-				      s->progs.end_filter_syscall;
-		return 2;
-	case MODE_SYSCALL_EXIT:
-		progs[0] = detailed ? s->progs.count_syscall_exit_detailed :
-				      s->progs.count_syscall_exit;
-		progs[1] = s->progs.count_audit_free;
-		progs[2] = s->progs.count_uring_exit;
-		return 3;
-	default:
-		progs[0] = detailed ? s->progs.count_sys_enter_detailed : s->progs.count_sys_enter;
-		progs[1] = s->progs.count_before_signal;
-		progs[2] = s->progs.count_exit_walk;
-		return 3;
+	int n = 0;
+
+	for (int i = 0; i < MAX_MODE_PROGS && modes[mode].progs[i]; i++) {
+		const char *name = modes[mode].progs[i];
+		struct bpf_program *prog = NULL;
+		char twin[64];
+
+		name += *name == '?';
+		snprintf(twin, sizeof(twin), "%s_detailed", name);
+		if (detailed)
+			prog = bpf_object__find_program_by_name(s->obj, twin);
+		if (!prog)
+			prog = bpf_object__find_program_by_name(s->obj, name);
+		if (prog)
+			progs[n++] = prog;
 	}
+	return n;
+}
+
+/* A "?NAME" program of the mode whose hook this kernel lacks: left out. */
+static bool optional_and_absent(enum attach_mode mode, const struct bpf_program *prog,
+				const struct btf *btf)
+{
+	for (int i = 0; i < MAX_MODE_PROGS && modes[mode].progs[i]; i++)
+		if (modes[mode].progs[i][0] == '?' &&
+		    !strcmp(modes[mode].progs[i] + 1, bpf_program__name(prog)))
+			return !has_func(btf, prog_hook(prog));
+	return false;
 }
 
 static bool is_mode_prog(struct auditskip_bpf *s, enum attach_mode mode, bool detailed,
@@ -165,7 +139,8 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 		const char *target = mirror_target(prog);
 
 		bpf_program__set_autoload(
-			prog, is_mode_prog(s, mode, wants_detailed(req), prog) ||
+			prog, (is_mode_prog(s, mode, wants_detailed(req), prog) &&
+			       !optional_and_absent(mode, prog, btf)) ||
 				      (target && kernel_mirror && has_func(btf, target)));
 	}
 	/*
@@ -174,12 +149,6 @@ static void choose_programs(struct auditskip_bpf *s, const struct attach_req *re
 	 */
 	if (trampoline && has_func(btf, "audit_rule_change"))
 		bpf_program__set_autoload(s->progs.mirror_premark_add, true);
-	/* __audit_free() is where exit and exit_group walk; without it, those go uncounted. */
-	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_free"))
-		bpf_program__set_autoload(s->progs.count_audit_free, false);
-	/* io_uring audit came with 5.16: before it there is no inline op to count. */
-	if (mode == MODE_SYSCALL_EXIT && !has_func(btf, "__audit_uring_exit"))
-		bpf_program__set_autoload(s->progs.count_uring_exit, false);
 	bpf_program__set_autoload(s->progs.read_n_rules,
 				  trampoline && !kernel_mirror && req->n_rules_addr &&
 					  has_func(btf, "audit_list_rules_send"));
@@ -206,7 +175,7 @@ static void size_maps(struct auditskip_bpf *s, const struct attach_req *req, enu
 		bpf_map__set_max_entries(s->maps.rule_matches, 1);
 		bpf_map__set_max_entries(s->maps.exit_prios, 1);
 	}
-	bpf_map__set_autocreate(s->maps.entries, mode == MODE_TRACEPOINT);
+	bpf_map__set_autocreate(s->maps.entries, mode_sees(mode, MODE_JUDGES_AT_ENTRY));
 }
 
 static void set_options(struct auditskip_bpf *s, const struct attach_req *req)
@@ -266,7 +235,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum tr
 	 * A profile is taken with no rule loaded: then contexts are dummy and
 	 * audit never calls the filter functions these modes hook.
 	 */
-	if (req->profile && (mode == MODE_FILTER_OP || mode == MODE_FILTER_SYSCALL)) {
+	if (req->profile && mode_sees(mode, MODE_HOOKS_WALKS_ONLY)) {
 		snprintf(
 			why, why_size,
 			"a profile needs no rule, and with none audit never calls %s (contexts are dummy): use syscall-exit or tracepoint",
@@ -283,7 +252,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum tr
 			 "this machine refuses tracing programs (fentry, fexit): EPERM at load");
 		return -EPERM;
 	}
-	if (mode == MODE_TRACEPOINT &&
+	if (mode_sees(mode, MODE_NEEDS_TASK_STORAGE) &&
 	    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
 		snprintf(
 			why, why_size,
@@ -326,7 +295,7 @@ static int try_mode(const struct attach_req *req, const struct btf *btf, enum tr
 	 * goes, so before 5.13 (f3a95075549e, "bpf: Allow trampoline re-attach
 	 * for tracing and lsm programs") it attaches once: 5.10 says ENOENT.
 	 */
-	out->reattaches = mode == MODE_TRACEPOINT || kernel_at_least(5, 13);
+	out->reattaches = !modes[mode].target || kernel_at_least(5, 13);
 	return 0;
 fail:
 	auditskip_bpf__destroy(s);

@@ -6,16 +6,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "auditskip.h"
-
-struct mode_info {
-	const char *name;
-	const char *target; /* kernel function, NULL for the tracepoint */
-	const char *how;    /* what the counting program hooks */
-	const char *blind;  /* what this mode cannot see */
-};
-
-extern const struct mode_info modes[MODE_COUNT];
-int mode_from_name(const char *name);
+#include "live/modes.h"
 
 struct attach_req {
 	int mode; /* -1: best that loads */

@@ -113,7 +113,7 @@ void stale_watch(struct session *ss)
 				     ss->run.live.mirror.kernel_n_rules :
 				     skel->data->listed_n_rules;
 	ruleless = st->counted_rules == 0;
-	if (ss->at.mode == MODE_TRACEPOINT)
+	if (mode_sees(ss->at.mode, MODE_JUDGES_AT_ENTRY))
 		watch_ruleless(ss, ruleless);
 	walks = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit) ?
 			ss->walks_then :
@@ -124,7 +124,8 @@ void stale_watch(struct session *ss)
 	 * that found no rule that counts are what it costs (the other modes
 	 * cannot tell a sleeper's last walk from them; it is one walk each).
 	 */
-	if (ss->at.mode != MODE_TRACEPOINT && walked && st->kernel_n_rules > (int)st->counted_rules)
+	if (!mode_sees(ss->at.mode, MODE_JUDGES_AT_ENTRY) && walked &&
+	    st->kernel_n_rules > (int)st->counted_rules)
 		st->syscalls += walks - ss->walks_then;
 	ss->walks_then = walks;
 	ss->was_ruleless = ruleless;
@@ -134,7 +135,7 @@ void stale_watch(struct session *ss)
 		st->verdict =
 			(unsigned int)st->kernel_n_rules > st->counted_rules ? STALE_YES : STALE_NO;
 		st->reason = "audit_n_rules read from the kernel";
-	} else if (ss->at.mode == MODE_TRACEPOINT) {
+	} else if (mode_sees(ss->at.mode, MODE_JUDGES_AT_ENTRY)) {
 		return;
 	} else if (ruleless && !walked) {
 		st->verdict = STALE_NO;
