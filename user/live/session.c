@@ -1,36 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * A counting run's life (session.h): open, attach, start the target, lower
+ * privileges, the loop, the summary or the profile, close. The rule sync is
+ * rule_sync.c's, what is published publish.c's.
+ */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "auditskip.h" /* before the skeleton: its mirror section is a struct mask_mirror */
 #include "auditskip.skel.h"
-#include "output/metrics_textfile.h"
-#include "live/privileges.h"
-#include "audit/kernel_rule.h"
-#include "audit/netlink.h"
-#include "live/config_change.h"
-#include "live/counts_read.h"
-#include "live/duty_cycle.h"
+#include "http/metrics_server.h"
 #include "live/clock.h"
+#include "live/config_change.h"
+#include "live/duty_cycle.h"
+#include "live/publish.h"
+#include "live/rule_sync.h"
 #include "live/session.h"
-#include "live/rule_matches_read.h"
-#include "live/stale_watch.h"
-#include "audit/syscalls.h"
 #include "live/sysinfo.h"
-#include "model/designs.h"
-#include "model/prediction.h"
 #include "model/profile.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
+#include "output/count_report.h"
+#include "output/metrics_textfile.h"
 
 static volatile sig_atomic_t stop_signal;
+
+/* Where and how the run is reported. */
+static struct report_ctx report_of(const struct session *ss)
+{
+	return (struct report_ctx){
+		.out = stdout, .json = ss->opt->json, .top = ss->opt->top, .run = &ss->run
+	};
+}
 
 static void on_stop(int sig)
 {
@@ -58,20 +64,6 @@ static void install_handlers(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-/* What the change records read tell, but whether to list. */
-static void hear(struct session *ss, const struct config_changes *c)
-{
-	ss->notifications += c->records;
-	if (c->audit_off)
-		resync_audit_off(&ss->resync);
-	if (c->status)
-		ss->status_due = true;
-	if (c->lost || c->rules) {
-		ss->change_heard = true;
-		ss->last_change_s = wall_s();
-	}
-}
-
 /*
  * Sleeps up to `s` seconds, less when a signal arrives or audit logs a
  * change of its configuration on `notify_fd` (-1: none to hear).
@@ -86,260 +78,11 @@ static void wait_s(struct session *ss, double s, int notify_fd)
 	if (poll(&pfd, 1, ms) <= 0 || notify_fd < 0)
 		return;
 	config_change_drain(notify_fd, &c);
-	hear(ss, &c);
+	rule_sync_hear(ss, &c);
 	if (c.lost)
 		resync_want(&ss->resync, RESYNC_LOST);
 	else if (c.rules)
 		resync_want(&ss->resync, RESYNC_CHANGE);
-}
-
-static int read_walks(struct session *ss)
-{
-	struct auditskip_bpf *skel = ss->at.skel;
-	int err = counts_read(bpf_map__fd(skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit);
-
-	if (!err && ss->hist)
-		err = hist_read(bpf_map__fd(skel->maps.walk_hist), ss->hist);
-	return err ? err :
-		     counts_read(bpf_map__fd(skel->maps.uring_counts), NR_SLOTS, &ss->now->uring);
-}
-
-static int mirror_fd(const struct session *ss)
-{
-	return bpf_map__fd(ss->at.skel->maps.data_mirror);
-}
-
-/* audit_n_rules as BPF reads it now, or -1 (its address is not known). */
-static int kernel_n_rules_now(struct session *ss)
-{
-	struct bpf_program *prog = ss->at.skel->progs.read_n_rules_now;
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
-	if (!bpf_program__autoload(prog) || bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -1;
-	return ss->at.skel->data->n_rules_now;
-}
-
-/*
- * Where no BPF program rebuilds it, the loader writes the mirror itself,
- * tagged with the rule count it was listed at (n_rules: -1 unknown, and
- * then every walk counts as judged by a lagging mirror). Its write count
- * moves on when the masks do, like a rebuild's, so a walk that ran across
- * it is told apart as raced; a new tag alone is no change of the masks.
- */
-static int write_netlink_mirror(struct session *ss, int n_rules)
-{
-	struct mask_mirror *cur = &ss->run.live.mirror;
-	struct mask_mirror m = {
-		.exit_rules = ruleset_exit_rules(&ss->rules),
-		.uring_rules = ruleset_rules_on(&ss->rules, AUDIT_FILTER_URING_EXIT),
-		.source = MIRROR_NETLINK,
-		.kernel_n_rules = n_rules,
-		.generation = cur->generation,
-		.seq = cur->seq,
-	};
-	__u32 zero = 0;
-
-	ruleset_exit_mask(&ss->rules, -1, m.mask);
-	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
-	if (ss->opt->corrupt_nr >= 0)
-		m.mask[ss->opt->corrupt_nr / 32] &= ~(1U << (ss->opt->corrupt_nr % 32));
-	if (cur->source != m.source || cur->exit_rules != m.exit_rules ||
-	    cur->uring_rules != m.uring_rules || !mask_equal(cur->mask, m.mask) ||
-	    !mask_equal(cur->uring_mask, m.uring_mask)) {
-		m.generation++;
-		m.seq++;
-	} else if (cur->kernel_n_rules == m.kernel_n_rules) {
-		return 0;
-	}
-	if (bpf_map_update_elem(mirror_fd(ss), &zero, &m, BPF_ANY))
-		return -errno;
-	*cur = m;
-	return 0;
-}
-
-/*
- * Runs of the loaded programs that the kernel skipped because the program
- * was already running on that CPU (bpf_prog_inc_misses_counter()): where the
- * kernel runs a program preemptible (trampolines; syscall tracepoints on
- * kernels where they may fault), another task's syscall can come while one
- * is preempted. Each
- * may be a walk not counted, or a syscall whose entry was not seen.
- */
-static __u64 recursion_misses(const struct bpf_object *obj)
-{
-	struct bpf_program *prog;
-	__u64 n = 0;
-
-	bpf_object__for_each_program (prog, obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			n += info.recursion_misses;
-	}
-	return n;
-}
-
-/* What the BPF side logged since the last sync, for the report. */
-static void read_bpf_state(struct session *ss)
-{
-	struct auditskip_bpf *skel = ss->at.skel;
-	struct run_live *live = &ss->run.live;
-
-	if (ss->opt->per_comm) {
-		free(ss->comms);
-		ss->comms = NULL;
-		if (comms_read(bpf_map__fd(skel->maps.comms), &ss->comms, &live->ncomms))
-			live->ncomms = 0;
-		live->comms = ss->comms;
-		live->comms_lost = skel->bss->comms_lost;
-	}
-	live->missed_total = skel->bss->missed_total;
-	live->clock_ns = skel->bss->clock_ns;
-	live->lost_descendants = skel->bss->lost_children;
-#define RUN_FROM_BSS(name) skel->bss->name
-#define RUN_FROM_PROG_INFO(name) recursion_misses(skel->obj)
-#define READ_RUN_COUNTER(name, source, ...) live->counters[RUN_COUNTER_##name] = source(name);
-	RUN_COUNTERS(READ_RUN_COUNTER)
-#undef READ_RUN_COUNTER
-#undef RUN_FROM_PROG_INFO
-#undef RUN_FROM_BSS
-	for (__u32 i = 0; i < MISSED_LOG && i < live->missed_total; i++)
-		bpf_map_lookup_elem(bpf_map__fd(skel->maps.missed_log), &i, &live->missed[i]);
-}
-
-/* Audit's state for the BPF side, and for when to list (lost records, audit off). */
-static void read_status(struct session *ss)
-{
-	struct auditskip_bpf *skel = ss->at.skel;
-	struct audit_status_info st;
-
-	ss->status_due = false;
-	if (audit_status_read(&st))
-		return;
-	skel->bss->audit_on = st.enabled;
-	skel->bss->auditd_tgid = st.auditd_pid;
-	resync_status(&ss->resync, st.enabled, st.lost);
-}
-
-/*
- * The rules a never rule before them silences, once a listing rather than
- * at every report and scrape: the tables' permission classes, as the
- * counts' perm-narrowed mask and `auditskip rules` take them, so that the
- * three agree. Without memory the reports leave them out.
- */
-static void find_shadowing(struct session *ss)
-{
-	shadowing_free(&ss->shadowing);
-	ss->run.live.shadowing =
-		shadowing_find(&ss->rules, NULL, &ss->shadowing) ? NULL : &ss->shadowing;
-}
-
-/*
- * Lists the rules and refreshes what the loader owns from them: names,
- * keys and staleness, the mirror where no BPF program keeps it, the
- * what-if masks.
- */
-static int list_and_apply(struct session *ss)
-{
-	struct auditskip_bpf *skel = ss->at.skel;
-	struct whatif_masks w;
-	struct ruleset fresh;
-	__u32 zero = 0;
-	bool settled = false;
-	int listed_at, err;
-
-	/*
-	 * One syscall that logs no record in every ruleless epoch, so that a
-	 * stale count shows on an idle machine too (note_ruleless()).
-	 */
-	if (mode_sees(ss->at.mode, MODE_JUDGES_AT_ENTRY))
-		syscall(SYS_getppid);
-	/* What is queued now is in this listing; what comes later is for the next. */
-	if (ss->notify_fd >= 0) {
-		struct config_changes c = { 0 };
-
-		config_change_drain(ss->notify_fd, &c);
-		hear(ss, &c);
-	}
-	/*
-	 * The listing, the mirror and audit_n_rules must be of one list: a
-	 * rule premarked while we listed is missing from the listing, and a
-	 * staleness verdict that held a count against another list than the
-	 * one listed would be false. Listed again while the mirror was
-	 * written (a rule change, or the first listing's own rebuild) or the
-	 * count moved; after four tries the mirror the loader keeps is tagged
-	 * as behind and the verdict waits for the next listing.
-	 */
-	for (int tries = 0;; tries++) {
-		struct mask_mirror was;
-		int before, after;
-
-		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &was))
-			return -errno;
-		before = kernel_n_rules_now(ss);
-		err = ruleset_load(&fresh); /* in trampoline modes this also rebuilds the mirror */
-		if (err)
-			return err;
-		after = kernel_n_rules_now(ss);
-		if (bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->run.live.mirror)) {
-			ruleset_free(&fresh);
-			return -errno;
-		}
-		settled = ss->run.live.mirror.seq == was.seq && before == after;
-		listed_at = settled ? after : -1;
-		if (settled || tries == 3)
-			break;
-		ruleset_free(&fresh);
-	}
-	ruleset_free(&ss->rules);
-	ss->rules = fresh;
-	ss->run.live.rules = &ss->rules;
-	ss->run.live.rule_costs = NULL; /* costed against the rules replaced */
-	ss->run.live.designs = NULL;
-	find_shadowing(ss);
-	if (ss->run.live.mirror.source != MIRROR_KERNEL_LIST) {
-		err = write_netlink_mirror(ss, listed_at);
-		if (err)
-			return err;
-	}
-	whatif_build(&ss->rules, NULL, &w);
-	w.mirror_seq = ss->run.live.mirror.seq;
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.data_whatif), &zero, &w, BPF_ANY))
-		return -errno;
-	skel->bss->whatif_differs = whatif_differs(&ss->rules, &w);
-	if (settled)
-		stale_watch(ss);
-	return 0;
-}
-
-/* A listing's CPU time sets when the next one may run; a failed one is tried again. */
-static int list_rules(struct session *ss, enum resync_reason why)
-{
-	double cpu0 = thread_cpu_s(), began = wall_s();
-	int err = list_and_apply(ss);
-
-	if (err) {
-		resync_failed(&ss->resync, now_s(), thread_cpu_s() - cpu0);
-		return err;
-	}
-	resync_listed(&ss->resync, why, now_s(), thread_cpu_s() - cpu0,
-		      !ruleset_may_drop_config_change(&ss->rules));
-	ss->resync.began_wall_s = began;
-	return 0;
-}
-
-/* Status, rules and what BPF logged: at start, and for the summary. */
-static int sync_rules(struct session *ss)
-{
-	int err;
-
-	read_status(ss);
-	err = list_rules(ss, RESYNC_START);
-	read_bpf_state(ss);
-	return err;
 }
 
 static int track(struct session *ss, pid_t pid)
@@ -437,12 +180,6 @@ int session_open(struct session *ss, struct count_options *opt)
 	ss->run.live.resync = &ss->resync;
 	ss->run.live.notifications = &ss->notifications;
 	kernel_release(ss->kernel, sizeof(ss->kernel));
-	ss->report = (struct report_ctx){
-		.out = stdout,
-		.json = opt->json,
-		.top = opt->top,
-		.run = &ss->run,
-	};
 	ss->run.cfg = (struct run_settings){
 		.kernel = ss->kernel,
 		.scope = ss->scope,
@@ -494,7 +231,7 @@ int session_attach(struct session *ss)
 			ss->req.n_rules_addr ?
 				"not counted in this mode" :
 				"not counted (audit_n_rules is not in /proc/kallsyms)");
-	err = sync_rules(ss);
+	err = rule_sync_all(ss);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot list audit rules: %s\n", strerror(-err));
 		return err;
@@ -509,96 +246,6 @@ int session_attach(struct session *ss)
 	bpf_map_lookup_elem(bpf_map__fd(ss->at.skel->maps.classes), &zero, &ss->kernel_classes);
 	ss->run.live.perm_classes = whatif_perm_classes(NULL);
 	return 0;
-}
-
-/* What the designs are priced from: the walks so far as a profile, predicted under the rules. */
-struct design_inputs {
-	struct profile profile;
-	struct prediction pred;
-	struct kernel_classes classes; /* the tables', as the counts' perm-narrowed mask */
-};
-
-/* --per-rule: the designs (designs.h) on the walks so far, under the rules now. */
-static void compare_designs(struct session *ss)
-{
-	struct design_inputs *in = ss->design_inputs;
-	struct run_live *live = &ss->run.live;
-
-	if (!in) {
-		in = ss->design_inputs = calloc(1, sizeof(*in));
-		if (!in)
-			return;
-		kernel_classes_from_tables(&in->classes);
-	}
-	design_savings_free(&ss->designs);
-	live->designs = NULL;
-	profile_from_counts(&in->profile, &ss->now->exit);
-	if (prediction_make(&ss->rules, &in->profile, &in->classes, &in->pred))
-		return;
-	if (!design_savings_make(&ss->rules, &in->pred, &in->classes, &ss->calib, &ss->designs))
-		live->designs = &ss->designs;
-	prediction_free(&in->pred);
-}
-
-/*
- * --per-rule: each exit rule's visits, evaluations, matches and cost since
- * the start. Exact where the mode sees which rule a walk matched and the
- * list's priorities fit the listed rules (rule_matches_read.h).
- */
-static void cost_rules(struct session *ss)
-{
-	struct auditskip_bpf *skel = ss->at.skel;
-	struct run_live *live = &ss->run.live;
-	struct rule_match_reading m = { 0 };
-	const char *bound = NULL;
-	__u64 *walks;
-
-	if (!ss->opt->per_rule)
-		return;
-	walks = calloc(NR_COUNT_SLOTS, sizeof(*walks));
-	if (!walks)
-		return;
-	if (!ss->run.cfg.outcomes)
-		bound = "this mode does not see which rule a walk matched";
-	else if (!ss->at.kernel_mirror)
-		bound = "the kernel's exit list cannot be read here (audit_filter_list not in kallsyms, or no bpf_loop())";
-	else if (rule_matches_read(bpf_map__fd(skel->maps.rule_matches),
-				   bpf_map__fd(skel->maps.exit_prios), live->mirror.exit_rules,
-				   &ss->rules, &m))
-		bound = "the matches could not be read";
-	else if (!m.placed)
-		bound = "the rules changed since they were listed";
-	else if (skel->bss->rule_matches_lost)
-		bound = "the match map was full: some matches were not counted by rule";
-	for (unsigned int s = 0; s < NR_COUNT_SLOTS; s++)
-		walks[s] = ss->now->exit.slot[s].walks;
-	rule_costs_free(&ss->rule_costs);
-	live->rule_costs = NULL;
-	if (!rule_costs_make(&ss->rules,
-			     &(struct walk_tally){ .walks = walks,
-						   .exact = !bound,
-						   .matches = m.matches,
-						   .nmatches = m.n },
-			     &ss->calib, &ss->rule_costs))
-		live->rule_costs = &ss->rule_costs;
-	live->rule_costs_bound = bound;
-	live->rule_matches_unplaced = m.unplaced;
-	rule_match_reading_free(&m);
-	free(walks);
-	compare_designs(ss);
-}
-
-/* The totals so far to the metrics endpoint and the node_exporter textfile. */
-static void publish_metrics(struct session *ss)
-{
-	if ((!ss->metrics && !ss->opt->metrics_textfile) || read_walks(ss))
-		return;
-	cost_rules(ss);
-	duty_cycle_view(ss, now_s());
-	if (ss->metrics)
-		metrics_update(ss->metrics, &ss->run, &ss->now->exit);
-	if (ss->opt->metrics_textfile)
-		metrics_textfile_write(ss->opt->metrics_textfile, &ss->run, &ss->now->exit);
 }
 
 /*
@@ -657,11 +304,14 @@ int session_start_target(struct session *ss)
 			return err;
 		}
 	}
-	if (!opt->profiling)
-		report_start(&ss->report);
-	else
+	if (!opt->profiling) {
+		struct report_ctx report = report_of(ss);
+
+		report_start(&report);
+	} else {
 		fprintf(stderr, "auditskip: profiling %s (mode %s), then writing %s\n", ss->scope,
 			modes[ss->at.mode].name, opt->output);
+	}
 	fflush(stdout);
 	/* Nothing else ends a whole-machine run: say how, once, off the report. */
 	if (!opt->duration && !opt->argv && !opt->pid)
@@ -689,7 +339,7 @@ static int probe_map_read(void *arg)
 	struct mask_mirror m;
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(mirror_fd(ss), &zero, &m) ? -errno : 0;
+	return bpf_map_lookup_elem(rule_sync_mirror_fd(ss), &zero, &m) ? -errno : 0;
 }
 
 /*
@@ -733,7 +383,7 @@ int session_lower_privileges(struct session *ss)
 /* A profile has no report until its end: what it has recorded, on stderr. */
 static void profile_progress(struct session *ss, double t)
 {
-	if (read_walks(ss))
+	if (publish_read_walks(ss))
 		return;
 	fprintf(stderr, "auditskip: profiling for %.0f s: %llu calls recorded\n", t - ss->start,
 		(unsigned long long)ss->now->exit.total.walks);
@@ -742,9 +392,11 @@ static void profile_progress(struct session *ss, double t)
 /* One interval line; the intervals add up to the summary. */
 static void report_delta(struct session *ss, double seconds)
 {
+	struct report_ctx report = report_of(ss);
+
 	walks_subtract(ss->delta, ss->now, ss->prev);
 	duty_cycle_view(ss, now_s());
-	report_interval(&ss->report, ss->delta, seconds);
+	report_interval(&report, ss->delta, seconds);
 	*ss->prev = *ss->now;
 }
 
@@ -794,25 +446,25 @@ int session_run(struct session *ss)
 		if (end && t >= end)
 			break;
 		if (t >= next_tick || ss->status_due) {
-			read_status(ss);
-			read_bpf_state(ss);
+			rule_sync_read_status(ss);
+			publish_read_bpf_state(ss);
 			if (t >= next_tick) {
 				publish_metrics(ss);
 				next_tick = t + tick_s;
 			}
 		}
 		if (t >= resync_due(&ss->resync)) {
-			list_rules(ss, resync_reason(&ss->resync));
+			rule_sync_list(ss, resync_reason(&ss->resync));
 			publish_metrics(ss);
 		}
 		if (duty_cycle_update(ss, t))
-			list_rules(ss, RESYNC_PERIODIC);
+			rule_sync_list(ss, RESYNC_PERIODIC);
 		if (duty_cycle_apply(ss))
 			return -EIO;
 		if (next_report && t >= next_report) {
 			/* In trampoline modes the mirror changes between syncs. */
-			bpf_map_lookup_elem(mirror_fd(ss), &zero, &ss->run.live.mirror);
-			read_walks(ss);
+			bpf_map_lookup_elem(rule_sync_mirror_fd(ss), &zero, &ss->run.live.mirror);
+			publish_read_walks(ss);
 			report_delta(ss, t - (next_report - opt->interval));
 			next_report += opt->interval;
 		}
@@ -831,7 +483,7 @@ int session_run(struct session *ss)
 		ss->command_status = command_poll(&ss->child, true);
 	}
 	if (opt->interval) {
-		read_walks(ss);
+		publish_read_walks(ss);
 		report_delta(ss, now_s() - (next_report - opt->interval));
 	}
 	return 0;
@@ -839,11 +491,13 @@ int session_run(struct session *ss)
 
 void session_finish(struct session *ss)
 {
-	sync_rules(ss);
-	read_walks(ss);
-	cost_rules(ss);
+	struct report_ctx report = report_of(ss);
+
+	rule_sync_all(ss);
+	publish_read_walks(ss);
+	publish_cost_rules(ss);
 	duty_cycle_view(ss, now_s());
-	report_summary(&ss->report, ss->now, now_s() - ss->start, ss->command_status);
+	report_summary(&report, ss->now, now_s() - ss->start, ss->command_status);
 	publish_metrics(ss);
 }
 
@@ -857,13 +511,13 @@ int session_save_profile(struct session *ss, const char *path)
 		fprintf(stderr, "auditskip: out of memory\n");
 		return -ENOMEM;
 	}
-	err = read_walks(ss);
+	err = publish_read_walks(ss);
 	if (err) {
 		fprintf(stderr, "auditskip: cannot read the counts: %s\n", strerror(-err));
 		free(p);
 		return err;
 	}
-	read_bpf_state(ss);
+	publish_read_bpf_state(ss);
 	profile_from_counts(p, &ss->now->exit);
 	snprintf(p->kernel, sizeof(p->kernel), "%s", ss->kernel);
 	snprintf(p->mode, sizeof(p->mode), "%s", modes[ss->at.mode].name);

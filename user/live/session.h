@@ -12,17 +12,17 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "live/attach.h"
-#include "live/calibrate.h"
 #include "live/command.h"
 #include "model/counts.h"
-#include "http/server.h"
 #include "live/privileges.h"
-#include "output/count_report.h"
+#include "model/run_state.h"
 #include "model/duty.h"
 #include "model/resync.h"
 #include "audit/ruleset.h"
 #include "model/rule_cost.h"
 #include "model/shadowing.h"
+
+struct metrics_server;
 
 /* What a counting or profiling run is asked to do (its command line). */
 struct count_options {
@@ -69,7 +69,6 @@ struct session {
 	struct shadowing shadowing;	      /* of `rules`, worked out at each listing */
 	struct kernel_classes kernel_classes; /* as BPF read them, for advise */
 	struct run_state run;		      /* what the reports and the metrics show */
-	struct report_ctx report;
 	struct walk_counts *now, *prev, *delta;
 	struct comm_row *comms;		     /* --per-comm */
 	struct rule_costs rule_costs;	     /* --per-rule */
