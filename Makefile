@@ -57,7 +57,7 @@ SKELS := $(OUTPUT)/auditskip.skel.h $(OUTPUT)/calltime.skel.h $(OUTPUT)/hotspots
 # The HTTP server's sources; a static build compiles NO_HTTP_SRCS with
 # AUDITSKIP_NO_HTTP and leaves the rest out.
 HTTP_SRCS := $(wildcard user/http/*.c)
-NO_HTTP_SRCS := user/http/server.c
+NO_HTTP_SRCS := user/http/metrics_server.c
 STATIC_OBJ := $(OUTPUT)/static/obj
 STATIC_LIB_OBJS := $(patsubst user/%.c,$(OBJ)/%.o,$(filter-out $(HTTP_SRCS) $(NO_HTTP_SRCS),$(LIB_SRCS))) \
 	$(patsubst user/%.c,$(STATIC_OBJ)/%.o,$(NO_HTTP_SRCS))
@@ -178,41 +178,34 @@ $(OUTPUT)/static/%: tests/tools/%.c | $(OUTPUT)
 # conflicts with Debian's cross compilers; gcc-12-multilib and libc6-dev-i386
 # do not.
 M32 := -m32 -isystem /usr/include/x86_64-linux-gnu
-$(OUTPUT)/corpus32: tests/tools/corpus.c | $(OUTPUT)
+# CFLAGS_<name>32: what else the i386 build of tests/tools/<name>.c takes.
+CFLAGS_witness32 := -DWITNESS32
+$(OUTPUT)/%32: tests/tools/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -o $@
+	$(Q)$(CC) $(M32) $(CFLAGS_$*32) $(USER_CFLAGS) $< -o $@
 
-$(OUTPUT)/static/corpus32: tests/tools/corpus.c | $(OUTPUT)
+$(OUTPUT)/static/%32: tests/tools/%.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(M32) $(USER_CFLAGS) $< -static -o $@
+	$(Q)$(CC) $(M32) $(CFLAGS_$*32) $(USER_CFLAGS) $< -static -o $@
 
-# The witness's i386 build runs the batches of b32 rules (no libaudit: the
-# 64-bit build plans them).
-$(OUTPUT)/witness32: tests/tools/witness.c | $(OUTPUT)
+# Benchmark tools: one source each in bench/, BENCH_DEPS_<name> what else
+# it is built from (objects are linked, skeletons included), BENCH_LIBS_<name>
+# what it links.
+BENCH_DEPS_audit_bench := $(OBJ)/live/getpid_timing.o
+BENCH_DEPS_empty_probes := $(OUTPUT)/empty_probes.skel.h
+BENCH_DEPS_audit_exit_ns := $(OUTPUT)/audit_exit_ns.skel.h
+BENCH_LIBS_empty_probes := -lbpf -lelf -lz
+BENCH_LIBS_audit_exit_ns := -lbpf -lelf -lz
+.SECONDEXPANSION:
+$(OUTPUT)/%: bench/%.c $$(BENCH_DEPS_$$*) | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(M32) -DWITNESS32 $(USER_CFLAGS) $< -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $< $(filter %.o,$^) $(BENCH_LIBS_$*) -o $@
 
-$(OUTPUT)/static/witness32: tests/tools/witness.c | $(OUTPUT)
+$(OUTPUT)/static/%: bench/%.c $$(BENCH_DEPS_$$*) | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(M32) -DWITNESS32 $(USER_CFLAGS) $< -static -o $@
-
-$(OUTPUT)/audit_bench: bench/audit_bench.c $(OBJ)/live/getpid_timing.o | $(OUTPUT)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -o $@
-
-$(OUTPUT)/time_runs: bench/time_runs.c | $(OUTPUT)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
-
-$(OUTPUT)/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -lbpf -lelf -lz -o $@
-
-$(OUTPUT)/audit_exit_ns: bench/audit_exit_ns.c $(OUTPUT)/audit_exit_ns.skel.h
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $< $(filter %.o,$^) -static $(BENCH_LIBS_$*) -o $@
 
 # An arm64 kernel runs 32-bit ARM programs too (CONFIG_COMPAT): the guests'
 # compat tests count the syscalls of a 32-bit getpid_loop.
@@ -238,24 +231,6 @@ $(OUTPUT)/static/auditskip: $(OBJ)/cli/main.o $(STATIC_LIB)
 $(OUTPUT)/static/getpid_loop_arm32: tests/tools/getpid_loop.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(ARM32_CC) $(USER_CFLAGS) $< -static -o $@
-
-$(OUTPUT)/static/audit_bench: bench/audit_bench.c $(OBJ)/live/getpid_timing.o | $(OUTPUT)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) $^ -static -o $@
-
-$(OUTPUT)/static/time_runs: bench/time_runs.c | $(OUTPUT)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -o $@
-
-$(OUTPUT)/static/empty_probes: bench/empty_probes.c $(OUTPUT)/empty_probes.skel.h
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -lbpf -lelf -lz -o $@
-
-$(OUTPUT)/static/audit_exit_ns: bench/audit_exit_ns.c $(OUTPUT)/audit_exit_ns.skel.h
-	$(Q)mkdir -p $(@D)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< -static -lbpf -lelf -lz -o $@
 
 # The committed header was generated this way; see vmlinux/README.md.
 vmlinux:

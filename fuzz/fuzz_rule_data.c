@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 #include "audit/ruleset.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 static int read_rule(const struct audit_rule_data *d, size_t len, void *arg)
 {

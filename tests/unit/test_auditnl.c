@@ -17,7 +17,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <cap-ng.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 
 /* Short, so that the suite stays quick; the loaders' requests use AUDITNL_TIMEOUT_MS. */
 #define TIMEOUT_MS 300

@@ -17,7 +17,7 @@
 #include "audit/mask.h"
 #include "audit/ruleset.h"
 #include "audit/kernel_tables.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 /* auditctl's own flag (libaudit exports it, its header does not): fields such
  * as key= are refused until a syscall was added, and auditctl sets it. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libaudit.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 #include "audit/rule_text.h"
 #include "audit/ruleset.h"
 

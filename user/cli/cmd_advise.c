@@ -18,7 +18,7 @@
 #include "model/advise.h"
 #include "model/advise_profile.h"
 #include "model/never_prefix.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 #include "output/never_prefix_report.h"
 
 struct advise_options {

@@ -16,7 +16,7 @@
 #include "model/profile.h"
 #include "model/rule_compare.h"
 #include "model/rule_cost.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 #include "output/whatif_report.h"
 
 struct whatif_options {

@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <libaudit.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 #include "live/calibrate.h"
 #include "live/calibrate_internal.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libaudit.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 #include "live/calibrate.h"
 #include "live/calibrate_internal.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <libaudit.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 #include "live/calibrate.h"
 #include "live/calibrate_internal.h"
 

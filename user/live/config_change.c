@@ -15,7 +15,7 @@
  */
 #include <string.h>
 #include <linux/audit.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 #include "live/config_change.h"
 
 /* The fields a record's meaning rests on; each may appear once. */

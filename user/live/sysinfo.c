@@ -5,7 +5,7 @@
 #include <sys/utsname.h>
 #include <zlib.h>
 #include <cap-ng.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 #include "live/sysinfo.h"
 
 #ifndef CAP_PERFMON

@@ -10,7 +10,7 @@
 #include "audit/loadable_file.h"
 #include "audit/rule_text.h"
 #include "audit/syscalls.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 /* Version of advise's JSON document. */
 #define ADVISE_SCHEMA 1

@@ -5,7 +5,7 @@
 #include <libaudit.h>
 #include "model/blockers.h"
 #include "audit/syscalls.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 /* A syscall numbered nr exists on the arches the mask is for. */
 static bool syscall_exists(unsigned int nr, enum blocker_mask kind, int arch)

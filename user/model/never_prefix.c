@@ -9,7 +9,7 @@
 #include "audit/syscalls.h"
 #include "model/eval_price.h"
 #include "model/never_prefix.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 /*
  * Syscalls whose own code logs a record through the task's audit context

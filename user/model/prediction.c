@@ -5,7 +5,7 @@
 #include <libaudit.h>
 #include "model/counts.h"
 #include "model/prediction.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 /*
  * audit_filter_task() at fork takes the first task rule that matches: an

@@ -6,7 +6,7 @@
 #include "auditskip.h"
 #include "model/eval_price.h"
 #include "model/rule_cost.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 /* What each entry of a walk over `length` entries costs to visit, beyond the walk's call. */
 static double visit_ns(const struct calibration *c, size_t length)

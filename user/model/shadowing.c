@@ -11,7 +11,7 @@
 #include <libaudit.h>
 #include "audit/syscalls.h"
 #include "model/shadowing.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 #define NO_RULE SIZE_MAX
 /* perm= holds AUDIT_PERM_EXEC, _WRITE, _READ and _ATTR; the kernel refuses other bits. */

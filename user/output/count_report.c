@@ -15,7 +15,7 @@
 #include "output/rule_cost_table.h"
 #include "audit/syscalls.h"
 #include "model/never_prefix.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 #include "model/time_saved.h"
 
 static double share(__u64 part, __u64 whole)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The metrics page: the totals since start in Prometheus text exposition
- * format 0.0.4, as the HTTP server (http/server.c) serves it at /metrics
+ * format 0.0.4, as the HTTP server (http/metrics_server.c) serves it at /metrics
  * and --metrics-textfile writes it.
  *
  * Per-syscall counters are one family each with a `syscall` label and no

@@ -6,7 +6,7 @@
 #include <libaudit.h>
 #include "audit/syscalls.h"
 #include "model/shadowing.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 #include "output/blockers_report.h"
 #include "output/full_mask_rules.h"
 #include "output/json_out.h"

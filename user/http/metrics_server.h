@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* --metrics ADDR:PORT: the metrics page over HTTP at /metrics. */
-#ifndef __HTTP_SERVER_H
-#define __HTTP_SERVER_H
+#ifndef __METRICS_SERVER_H
+#define __METRICS_SERVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,4 +29,4 @@ void metrics_update(struct metrics_server *m, const struct run_state *r,
 bool metrics_tls(const struct metrics_server *m);
 void metrics_stop(struct metrics_server *m);
 
-#endif /* __HTTP_SERVER_H */
+#endif /* __METRICS_SERVER_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Sharper aggregate masks than the patch's, to say what more they would skip. */
-#ifndef __WHATIF_H
-#define __WHATIF_H
+#ifndef __WHATIF_MASKS_H
+#define __WHATIF_MASKS_H
 
 #include "auditskip.h"
 #include "audit/ruleset.h"
@@ -38,4 +38,4 @@ bool whatif_differs(const struct ruleset *rs, const struct whatif_masks *w);
 /* Where the perm-narrowed mask's syscall classes come from, for the report. */
 const char *whatif_perm_classes(const struct kernel_classes *kc);
 
-#endif /* __WHATIF_H */
+#endif /* __WHATIF_MASKS_H */

@@ -20,7 +20,7 @@
 #include <linux/filter.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include "audit/netlink.h"
+#include "audit/auditnl.h"
 
 /* Far more than a rule record: the kernel sends what userspace added. */
 #define RECV_BUF_SIZE 65536

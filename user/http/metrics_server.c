@@ -29,7 +29,7 @@
 #include "http/basic_auth.h"
 #include "http/webconfig.h"
 #endif
-#include "http/server.h"
+#include "http/metrics_server.h"
 #include "output/metrics_page.h"
 
 #ifdef AUDITSKIP_NO_HTTP

@@ -4,7 +4,7 @@
 #include <libaudit.h>
 #include "audit/kernel_tables.h"
 #include "audit/syscalls.h"
-#include "model/sharper_masks.h"
+#include "model/whatif_masks.h"
 
 /*
  * Numbers the table in use has no name for are newer than it: a class of
