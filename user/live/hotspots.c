@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "live/clock.h"
 #include "live/command.h"
 #include "live/hotspots.h"
 #include "live/sysinfo.h"
@@ -140,19 +141,6 @@ static int track(struct hotspots_bpf *skel, __u32 tgid)
 		       0;
 }
 
-static double clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double now_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
-
 #define REF_RUNS 2000
 #define REF_ROUNDS 5
 
@@ -164,12 +152,12 @@ static double now_ns(void)
 static double time_test_runs(int prog_fd)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	double t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	double t0 = thread_cpu_s();
 
 	for (int i = 0; i < REF_RUNS; i++)
 		if (bpf_prog_test_run_opts(prog_fd, &opts))
 			return -1;
-	return clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	return (thread_cpu_s() - t0) * 1e9;
 }
 
 /* The least of REF_ROUNDS timings: what else ran can only add. */
@@ -289,7 +277,7 @@ static int pass(struct hotspots_run *r, const struct hotspots_req *req, enum hs_
 	err = hotspots_bpf__attach(skel) ? -errno : 0;
 	if (!err && what != LOAD_ALONE && audit_status_read(&before))
 		before.lost = 0, r->lost_records = -1;
-	t0 = now_ns();
+	t0 = now_s();
 	if (!err)
 		err = run_workload(skel, req, &r->command_status);
 	hotspots_bpf__detach(skel);
@@ -298,7 +286,7 @@ static int pass(struct hotspots_run *r, const struct hotspots_req *req, enum hs_
 		r->alone_calls = skel->bss->alone_calls;
 		r->alone_ns = skel->bss->alone_ns;
 	} else if (!err) {
-		r->seconds = (now_ns() - t0) / 1e9;
+		r->seconds = now_s() - t0;
 		if (r->lost_records >= 0 && !audit_status_read(&after))
 			r->lost_records = (long)after.lost - (long)before.lost;
 		err = read_rows(skel, r);
