@@ -187,7 +187,7 @@ unit_value() { # unit_value KEY: the value of KEY= in the unit
 # permitted and effective sets become the bounding set.
 test_service() {
 	local caps setpriv_caps exec_line opts port pid status got_caps page f
-	local saved_opts
+	local saved_opts duty window period load before after
 	caps=$(unit_value CapabilityBoundingSet)
 	exec_line=$(unit_value ExecStart)
 	check_eq service "$exec_line" "/usr/sbin/auditskip --user auditskip \$AUDITSKIP_OPTS" "ExecStart"
@@ -198,13 +198,15 @@ test_service() {
 
 	# The defaults file, read the way EnvironmentFile= reads it (no shell).
 	saved_opts=$(sed -n 's/^AUDITSKIP_OPTS="\(.*\)"$/\1/p' "$DEFAULTS")
-	check_eq service "$saved_opts" "--metrics 127.0.0.1:9477" "defaults: metrics on loopback"
+	check_eq service "$saved_opts" "--duty 1s/30s --metrics 127.0.0.1:9477" \
+		"defaults: duty-cycled, metrics on loopback"
+	duty=${saved_opts#*--duty }
+	duty=${duty%% *}
+	window=${duty%/*}
+	period=${duty#*/}
 	port=$(free_port)
 	# The package makes user auditskip; this host has none, so nobody stands in.
-	# Duty-cycled as doc/package.md suggests; the first window opens at the
-	# start: an hour long, it surely holds the workload below, whose count
-	# is then exact.
-	opts="--user $SERVICE_USER --duty 1h/2h ${saved_opts/:9477/:$port}"
+	opts="--user $SERVICE_USER ${saved_opts/:9477/:$port}"
 
 	# systemd-analyze verify, with ExecStart on this tree's binary and the
 	# man page of Documentation= found in this build.
@@ -243,22 +245,47 @@ test_service() {
 	check_eq service "$(awk '$1 == "Uid:" { print $2 }' "/proc/$pid/status")" "$(id -u "$SERVICE_USER")" \
 		"runs as --user $SERVICE_USER"
 
-	# A process started after counting began: its walks show up in a scrape.
-	"$GETPID_LOOP" "$N" >/dev/null
+	# A workload started after counting began, running throughout: the
+	# window that opens after the first one closed (the programs attached
+	# again, as user nobody with CAP_AUDIT_CONTROL alone) counts it. Each
+	# window is $window in $period, the first at the start, each later one at
+	# a random place in its period: the second closes within two periods.
 	page=$TMP/service.prom
-	scraped_enough() {
+	(while :; do "$GETPID_LOOP" "$N" >/dev/null; sleep 0.1; done) &
+	load=$!
+	BACKGROUND="$BACKGROUND $load"
+	between_windows() { # between_windows ATTACHES: that many windows opened, the last closed
 		curl -sf "http://127.0.0.1:$port/metrics" >"$page" &&
-			[ "$(sample "$page" $SKIPPABLE getpid)" != none ] &&
-			[ "$(sample "$page" $SKIPPABLE getpid)" -ge "$N" ]
+			[ "$(sample "$page" auditskip_counting_attaches_total)" = "$1" ] &&
+			[ "$(awk '$1 == "auditskip_counting_state{state=\"between-windows\"}" { print $2 }' "$page")" = 1 ]
 	}
-	if wait_for 30 scraped_enough; then
-		pass "service: scrape counts the workload (getpid skippable $(sample "$page" $SKIPPABLE getpid) >= $N)"
+	after=none
+	if wait_for 10 between_windows 1; then
+		before=$(sample "$page" $SKIPPABLE getpid)
+		# none: the first window closed before the workload's first call
+		[ "$before" = none ] && before=0
+		wait_for $((2 * ${period%s} + 10)) between_windows 2 && after=$(sample "$page" $SKIPPABLE getpid)
 	else
-		fail "service: scrape counts the workload" "getpid skippable $(sample "$page" $SKIPPABLE getpid) < $N"
+		fail "service: the first window closes" "the page after 10 s: $(grep -E '^auditskip_(counting|covered)' "$page" | tr '\n' ' ')"
+		before=0
 	fi
-	check_eq service "$(awk '$1 == "auditskip_counting_state{state=\"counting\"}" { print $2 }' "$page")" 1 \
-		"the page says the window is counting"
-	check_eq service "$(sample "$page" auditskip_duty_period_seconds)" 7200 "the page gives the duty period"
+	kill "$load"
+	wait "$load" 2>/dev/null
+	BACKGROUND=${BACKGROUND/ $load/}
+	if [ "$after" != none ] && [ $((after - before)) -ge "$N" ]; then
+		pass "service: the second window counts the workload (getpid skippable $before, then $after: >= $N more)"
+	else
+		fail "service: the second window counts the workload" \
+			"getpid skippable $before after the first window, $after after the second (want >= $N more)"
+	fi
+	check_eq service "$(sample "$page" auditskip_duty_window_seconds)" "${window%s}" "the page gives the window"
+	check_eq service "$(sample "$page" auditskip_duty_period_seconds)" "${period%s}" "the page gives the period"
+	if awk -v c="$(sample "$page" auditskip_covered_seconds_total)" \
+		-v e="$(sample "$page" auditskip_elapsed_seconds_total)" 'BEGIN { exit !(c > 0 && c < e) }'; then
+		pass "service: the page counts part of the time ($(sample "$page" auditskip_covered_seconds_total) s of $(sample "$page" auditskip_elapsed_seconds_total))"
+	else
+		fail "service: the page counts part of the time" "covered $(sample "$page" auditskip_covered_seconds_total) s of $(sample "$page" auditskip_elapsed_seconds_total)"
+	fi
 	if promtool check metrics <"$page" >"$TMP/promtool.out" 2>&1; then
 		pass "service: promtool check metrics on the scrape"
 	else
