@@ -39,6 +39,15 @@ test_clean_report() {
 	grep -q 'measured from 0 to 16 entries' "$TMP/cal.out" &&
 		pass clean-report "the range the curve was measured over is stated" ||
 		fail clean-report "no measured range in: $(head -n 3 "$TMP/cal.out")"
+	# What counting adds, measured with the counting programs of the mode
+	# that loads here, then unloaded.
+	grep -qE 'what counting adds to a syscall: -?[0-9.]+ ns .*mode (tracepoint|filter-op|filter-syscall|syscall-exit)' "$TMP/cal.out" &&
+		pass clean-report "what counting adds is measured" ||
+		fail clean-report "no measure of what counting adds: $(grep 'counting adds' "$TMP/cal.out")"
+	"$AUDITSKIP" --json -- true 2>/dev/null | jq -r 'select(.type == "start") | .mode' >"$TMP/best.mode"
+	check_eq clean-report "$(jq -r '.counting.mode // "none"' "$TMP/cal.json")" \
+		"$(cat "$TMP/best.mode")" "the mode measured in the file, the one a count picks here"
+	check_detached clean-report "after calibrate"
 	auditctl -D -k "$KEY" >/dev/null
 }
 

@@ -560,6 +560,40 @@ TIMING_PASSES=2
 # moves it, not the median of five.
 TIMING_ITERS=10000
 TIMING_ROUNDS=5
+# t_counting_cost: what counting adds to a getpid as calibrate priced it
+# (the file's counting), and as audit_bench sees it: getpid under one exit
+# rule while a whole-machine count in that mode runs, less without one.
+t_counting_cost() {
+	_mode=$(jflat <$cal 2>/dev/null | sed -n 's/^counting\.mode=//p')
+	_cal_ns=$(jflat <$cal 2>/dev/null | sed -n 's/^counting\.ns_added=//p')
+	_alone=
+	_counted=
+	if [ -n "$_mode" ]; then
+		tm_load 1
+		set -- $(audit_bench -n $TIMING_ITERS -r $TIMING_ROUNDS -c 0 --json |
+			sed -n 's/.*"median_ns":\([0-9.]*\),.*/\1/p')
+		_alone=${1:-}
+		auditskip --mode "$_mode" --json >$T/timing-counting.out 2>$T/timing-counting.err &
+		_pid=$!
+		_t=0
+		until grep -q '"type" *: *"start"' $T/timing-counting.out 2>/dev/null || [ $_t -gt 600 ]; do
+			sleep 0.2
+			_t=$((_t + 1))
+		done
+		if grep -q '"type" *: *"start"' $T/timing-counting.out; then
+			set -- $(audit_bench -n $TIMING_ITERS -r $TIMING_ROUNDS -c 0 --json |
+				sed -n 's/.*"median_ns":\([0-9.]*\),.*/\1/p')
+			_counted=${1:-}
+		else
+			log "timing-counting: auditskip --mode $_mode did not start: $(tail -n 1 $T/timing-counting.err)"
+		fi
+		kill -INT $_pid 2>/dev/null
+		wait $_pid
+		rules_reset
+	fi
+	echo "VMTEST RESULT timing-counting variant=$VARIANT mode=$_mode cal_ns=$_cal_ns alone_ns=$_alone counted_ns=$_counted"
+}
+
 t_timing() {
 	cal=$T/calibration.json
 	if [ $VARIANT = unpatched ]; then
@@ -590,6 +624,7 @@ t_timing() {
 			fail timing-calibrate-walk-call "ns_walk_call ${_call:-none} not within (0, ns_context ${_ctx:-none})"
 		fi
 		check_eq timing-calibrate-rules-restored "$(auditctl -l)" "No rules" "rules after calibrate"
+		t_counting_cost
 		_left=$(ls -d ${TMPDIR:-/tmp}/auditskip-calibrate.* 2>/dev/null)
 		check_eq timing-calibrate-cleaned "$_left" "" "calibrate's scratch directories left behind"
 	fi

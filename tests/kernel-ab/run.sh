@@ -67,7 +67,9 @@
 #               times there (per visited entry within 5% of the slope
 #               between 32 and 256 rules, the curve's points at 0 and 256
 #               rules within 2%, every evaluation kind priced above a
-#               visit); auditskip's predicted saving per getpid at 1, 32
+#               visit, what counting adds to a getpid within 10% of
+#               audit_bench's getpid with a count running less without);
+#               auditskip's predicted saving per getpid at 1, 32
 #               and 256 rules within 10% of the patched kernel's
 #               (unpatched - patched); each kernel's two passes within 1%
 #               of each other. A table in .output/kernel-ab/KVER/timing/timing.txt.
@@ -1246,6 +1248,15 @@ case " $TESTS " in
 	else
 		fail timing-calibrate-evaluations "not above a visit (ns_per_entry ${cal_e:-none}):$bad"
 	fi
+	# What counting adds to a syscall: calibrate's price against audit_bench's
+	# getpid with a count in that mode running, less without (one rule).
+	msg=$(awk -v c="$(r unpatched timing-counting cal_ns)" -v a="$(r unpatched timing-counting alone_ns)" \
+		-v b="$(r unpatched timing-counting counted_ns)" -v m="$(r unpatched timing-counting mode)" 'BEGIN {
+		if (c == "" || a == "" || b == "") { printf "no result (mode %s, calibrated %s ns, audit_bench %s and %s ns)", m ? m : "none", c ? c : "?", a ? a : "?", b ? b : "?"; exit 1 }
+		e = (c - (b - a)) / (b - a) * 100
+		printf "calibrate: mode %s adds %.1f ns a getpid; audit_bench %.1f ns alone, %.1f counted: %.1f (%+.1f%%)", m, c, a, b, b - a, e
+		exit !(b > a && e <= 10 && e >= -10)
+	}') && pass timing-calibrate-counting "$msg" || fail timing-calibrate-counting "not within 10%: $msg"
 	# The model: auditskip's predicted saving against the patched kernel's,
 	# at one rule (the walk's fixed cost most of it) and at 32 and 256
 	# (the entries most of it).

@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 #include "unit_main.h"
@@ -77,6 +78,8 @@ static struct calibration sample(void)
 		 */
 		.ns_eval = { [EVAL_UID] = 18.5, [EVAL_DIR] = -0.25, [EVAL_MATCH] = 30.75 },
 		.eval_measured = { [EVAL_UID] = true, [EVAL_DIR] = true, [EVAL_MATCH] = true },
+		.counting_mode = "tracepoint",
+		.ns_counting = 77.5,
 	};
 
 	return c;
@@ -314,6 +317,8 @@ static void test_round_trip(void **state)
 		if (in.eval_measured[k])
 			assert_true(out.ns_eval[k] == in.ns_eval[k]);
 	}
+	assert_string_equal(out.counting_mode, "tracepoint");
+	assert_true(out.ns_counting == in.ns_counting);
 	/* No temporary file left next to it. */
 	{
 		DIR *d = opendir(path_of("sub"));
@@ -365,6 +370,10 @@ static void test_corrupt(void **state)
 		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"evaluation_ns\":{\"selinux\":4}}",
 		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"evaluation_ns\":{\"uid\":\"4\"}}",
 		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"evaluation_ns\":[4]}",
+		/* What counting adds: a mode and a number, both there. */
+		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"counting\":{\"ns_added\":4}}",
+		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"counting\":{\"mode\":\"tracepoint\"}}",
+		"{\"schema\":1,\"ns_per_entry\":3,\"ns_context\":0,\"rules_used\":64,\"kernel\":\"k\",\"when\":1,\"counting\":{\"mode\":\"\",\"ns_added\":4}}",
 	};
 	struct calibration good = sample(), out;
 	char path[256];
@@ -405,6 +414,21 @@ static void test_corrupt(void **state)
 	}
 }
 
+/* Counting's price applies to a count in the mode it was measured in, and only above noise. */
+static void test_counting_ns(void **state)
+{
+	struct calibration c = sample();
+
+	(void)state;
+	assert_true(calibration_counting_ns(&c, "tracepoint") == 77.5);
+	assert_true(isnan(calibration_counting_ns(&c, "filter-op")));
+	c.ns_counting = -3;
+	assert_true(isnan(calibration_counting_ns(&c, "tracepoint")));
+	c.counting_mode[0] = '\0';
+	c.ns_counting = 77.5;
+	assert_true(isnan(calibration_counting_ns(&c, "tracepoint")));
+}
+
 static void test_default_path(void **state)
 {
 	(void)state;
@@ -427,6 +451,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_counting_ns),
 		cmocka_unit_test(test_default_path),
 	};
 

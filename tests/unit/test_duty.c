@@ -106,13 +106,27 @@ static void test_estimate(void **state)
 		    1e-6);
 }
 
+/* What the programs added: the walks counted at counting's calibrated price; unknown without it. */
+static void test_self_added(void **state)
+{
+	const __u64 counted[NR_DUTY_FIGURES] = { 2000000, 1000 };
+	struct duty_view v;
+	struct duty d;
+
+	(void)state;
+	duty_start(&d, 10, 300, 0);
+	duty_view_make(&d, 5, counted, 50, &v);
+	assert_true(fabs(v.self_added_s - 0.1) < 1e-12);
+	duty_view_make(&d, 5, counted, NAN, &v);
+	assert_true(isnan(v.self_added_s));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_full_count),
-		cmocka_unit_test(test_schedule),
-		cmocka_unit_test(test_estimate),
+		cmocka_unit_test(test_parse),	   cmocka_unit_test(test_full_count),
+		cmocka_unit_test(test_schedule),   cmocka_unit_test(test_estimate),
+		cmocka_unit_test(test_self_added),
 	};
 
 	return unit_main(argc, argv, "duty", tests, NULL, NULL);

@@ -144,6 +144,16 @@ static void print_calibration(const struct calibration *c, const char *path)
 	else
 		printf("  the call that walks an empty exit list: not timed here (no fentry), "
 		       "left out of predictions\n");
+	if (!c->counting_mode[0])
+		printf("what counting adds to a syscall: not measured (no attach mode loads)\n");
+	else if (c->ns_counting > 0)
+		printf("what counting adds to a syscall: %.1f ns (getpid with mode %s's counting "
+		       "programs attached, less with nothing attached)\n",
+		       c->ns_counting, c->counting_mode);
+	else
+		printf("what counting adds to a syscall: %.1f ns with mode %s, not above this "
+		       "machine's noise: not used\n",
+		       c->ns_counting, c->counting_mode);
 	printf("saved to %s\n", path);
 }
 

@@ -108,6 +108,8 @@ int calibrate_run_on_cpu(int max_rules, int cpu, bool verbose, struct calibratio
 		if (!err)
 			err = walk_call_within_context(out);
 		if (!err)
+			err = calib_measure_counting(&r, out);
+		if (!err)
 			err = calib_check_undisturbed(r.fd, calib_rules_in_list(&r));
 	}
 	ret = calib_put_policy_back(&r);

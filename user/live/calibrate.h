@@ -23,8 +23,9 @@
  * non-matching exit rules on openat, in 5 passes keeping each point's lowest
  * pass median, prices an evaluation of each field kind (calibration.h's
  * enum eval_kind) with rules naming getpid, times the call that walks an
- * empty exit list where fentry
- * works (calltime.h), then puts the saved list back in its order and verifies it
+ * empty exit list where fentry works (calltime.h) and what the best attach
+ * mode's counting programs add to a getpid, then puts the saved list back
+ * in its order and verifies it
  * record by record. Enables audit for the run if it was off and restores the
  * flag. Refuses to start when the list cannot be saved (audit locked:
  * enabled 2). SIGINT, SIGTERM, SIGHUP and SIGQUIT are held until the rules

@@ -67,6 +67,12 @@ int calib_check_undisturbed(int fd, int loaded);
 int calib_put_policy_back(struct calib_run *r);
 void calib_run_free(struct calib_run *r);
 
+/*
+ * calibrate_counting.c: what the best attach mode's counting programs add to
+ * a getpid (out->counting_mode, out->ns_counting); left unmeasured, said
+ * why, where no mode loads. 0 or -errno.
+ */
+int calib_measure_counting(struct calib_run *r, struct calibration *out);
 /* calibrate_rules.c: whether a record is one of the calibration's rules. */
 bool calib_rule_is_ours(const struct audit_rule_data *d);
 /* Every calibration rule in the list now, by the run's own account. */

@@ -59,6 +59,13 @@ static struct json_object *to_json(const struct calibration *c)
 				       json_object_new_double(c->ns_empty_walk));
 	if (c->walk_call_timed)
 		json_object_object_add(o, "ns_walk_call", json_object_new_double(c->ns_walk_call));
+	if (c->counting_mode[0]) {
+		struct json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "mode", json_object_new_string(c->counting_mode));
+		json_object_object_add(k, "ns_added", json_object_new_double(c->ns_counting));
+		json_object_object_add(o, "counting", k);
+	}
 	json_object_object_add(o, "rules_used", json_object_new_int(c->rules_used));
 	json_object_object_add(o, "kernel", json_object_new_string(c->kernel));
 	json_object_object_add(o, "when", json_object_new_int64(c->when));
@@ -232,6 +239,22 @@ static bool evaluations_from_json(struct json_object *o, struct calibration *r)
 	return true;
 }
 
+/* The optional "counting" object: the mode measured and what its programs add. */
+static bool counting_from_json(struct json_object *o, struct calibration *r)
+{
+	struct json_object *k, *mode;
+
+	if (!json_object_object_get_ex(o, "counting", &k))
+		return true;
+	if (!json_object_object_get_ex(k, "mode", &mode) ||
+	    !json_object_is_type(mode, json_type_string) || !json_object_get_string_len(mode) ||
+	    (size_t)json_object_get_string_len(mode) >= sizeof(r->counting_mode) ||
+	    !get_number(k, "ns_added", &r->ns_counting) || fabs(r->ns_counting) > 1e9)
+		return false;
+	snprintf(r->counting_mode, sizeof(r->counting_mode), "%s", json_object_get_string(mode));
+	return true;
+}
+
 static bool from_json(struct json_object *o, struct calibration *r)
 {
 	struct json_object *f;
@@ -263,7 +286,7 @@ static bool from_json(struct json_object *o, struct calibration *r)
 	    (size_t)json_object_get_string_len(f) >= sizeof(r->kernel))
 		return false;
 	snprintf(r->kernel, sizeof(r->kernel), "%s", json_object_get_string(f));
-	return points_from_json(o, r) && evaluations_from_json(o, r);
+	return points_from_json(o, r) && evaluations_from_json(o, r) && counting_from_json(o, r);
 }
 
 int calibration_parse(const char *text, size_t len, struct calibration *c)
@@ -446,4 +469,11 @@ int calibration_choose(const char *asked, struct calibration *c, const char **fr
 	else
 		fprintf(stderr, "auditskip: cannot read %s: %s\n", path, strerror(-err));
 	return err;
+}
+
+double calibration_counting_ns(const struct calibration *c, const char *mode)
+{
+	return c->counting_mode[0] && !strcmp(c->counting_mode, mode) && c->ns_counting > 0 ?
+		       c->ns_counting :
+		       NAN;
 }

@@ -70,6 +70,14 @@ struct calibration {
 	 */
 	double ns_walk_call;
 	bool walk_call_timed;
+	/*
+	 * What counting itself adds to each syscall here: getpid with the
+	 * counting programs of counting_mode attached, less with nothing
+	 * attached. counting_mode "" where it was not measured (no attach mode
+	 * loads); a count in another mode does not use it.
+	 */
+	char counting_mode[24];
+	double ns_counting;
 	int rules_used;	  /* most rules loaded while calibrating */
 	char kernel[128]; /* uname -r */
 	long long when;	  /* Unix time */
@@ -80,6 +88,10 @@ struct calibration {
 	int npoints;
 	struct calibration_point points[CALIBRATION_MAX_POINTS];
 };
+
+/* What counting in `mode` adds to each syscall here, or NAN: not calibrated in that mode, or noise.
+ */
+double calibration_counting_ns(const struct calibration *c, const char *mode);
 
 /* JSON via json-c, written to a temporary file and renamed. 0 or -errno. */
 int calibration_save(const char *path, const struct calibration *c);

@@ -226,7 +226,7 @@ const char *duty_idle_why(enum duty_idle idle)
 }
 
 void duty_view_make(const struct duty *d, double now, const __u64 counted[NR_DUTY_FIGURES],
-		    struct duty_view *v)
+		    double ns_counting, struct duty_view *v)
 {
 	*v = (struct duty_view){
 		.cycled = d->period_s > 0,
@@ -238,6 +238,7 @@ void duty_view_make(const struct duty *d, double now, const __u64 counted[NR_DUT
 		.idle = d->idle,
 		.attaches = d->attaches,
 		.detaches = d->detaches,
+		.self_added_s = counted[DUTY_WALKS] * ns_counting / 1e9,
 	};
 	for (int f = 0; f < NR_DUTY_FIGURES; f++) {
 		v->estimate[f] = duty_estimate(d, now, counted[f]);

@@ -109,10 +109,17 @@ struct duty_view {
 	enum duty_idle idle;	     /* why nothing is counted now, or DUTY_COUNTING */
 	double estimate[NR_DUTY_FIGURES], stderr_[NR_DUTY_FIGURES]; /* NaN: not known yet */
 	unsigned int attaches, detaches;
+	/*
+	 * What the counting programs added to the walks counted, at the price
+	 * calibrate measured (ns_counting): NAN where it has none for the mode.
+	 * Every syscall the hook sees pays it, walked or not: a lower bound.
+	 */
+	double self_added_s;
 };
 
+/* ns_counting: what counting adds to a syscall here (calibration_counting_ns()), or NAN. */
 void duty_view_make(const struct duty *d, double now, const __u64 counted[NR_DUTY_FIGURES],
-		    struct duty_view *v);
+		    double ns_counting, struct duty_view *v);
 
 /* What the idle state says, for the text report and the JSON. */
 const char *duty_idle_name(enum duty_idle idle);

@@ -42,6 +42,14 @@ void duty_print(FILE *out, const struct run_state *r)
 		"  %-24s %10.3f s  (%.4f%% of one CPU over the run: listings, reads, reports)\n",
 		"auditskip's own CPU time", r->live.self_cpu_s,
 		share_pct(r->live.self_cpu_s, v->elapsed_s));
+	if (isfinite(v->self_added_s))
+		fprintf(out,
+			"  %-24s %10.3f s  (at least: %.1f ns calibrated a syscall, times the walks counted)\n",
+			"its programs added", v->self_added_s, r->cfg.calib->ns_counting);
+	else
+		fprintf(out,
+			"  %-24s %12s  (no calibration of counting in mode %s: auditskip calibrate)\n",
+			"its programs added", "unknown", r->cfg.mode);
 	if (v->idle != DUTY_COUNTING && v->idle != DUTY_BETWEEN_WINDOWS)
 		fprintf(out, "  Not counting now: %s.\n", duty_idle_why(v->idle));
 }
@@ -88,6 +96,7 @@ json_object *duty_json(const struct run_state *r)
 	add_u64(o, "attaches", v->attaches);
 	add_u64(o, "detaches", v->detaches);
 	json_object_object_add(o, "self_cpu_s", json_rounded(r->live.self_cpu_s, 6));
+	json_object_object_add(o, "self_added_s", maybe(v->self_added_s, 6));
 	return o;
 }
 
@@ -152,6 +161,14 @@ void duty_metrics(FILE *out, const struct run_state *r)
 		"CPU time of auditskip's own process, every thread (getrusage): listings, "
 		"map reads, reports and this page; not the time its programs add to syscalls.");
 	fprintf(out, "auditskip_self_cpu_seconds_total %.6f\n", r->live.self_cpu_s);
+	if (isfinite(v->self_added_s)) {
+		metric_family(
+			out, "auditskip_self_added_seconds_total", "counter",
+			"CPU time the counting programs added to the syscalls counted, at the "
+			"price auditskip calibrate measured: a lower bound (every syscall the "
+			"hook sees pays it, walked or not).");
+		fprintf(out, "auditskip_self_added_seconds_total %.6f\n", v->self_added_s);
+	}
 	metric_family(out, "auditskip_counting_attaches_total", "counter",
 		      "Times the counting programs were attached (once a window with --duty).");
 	fprintf(out, "auditskip_counting_attaches_total %u\n", v->attaches);
