@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034,SC2086
 # SPDX-License-Identifier: GPL-2.0
 # The per-kernel facts the guest suites and their test names depend on.
 # POSIX sh, sourced in the guest by guest-lib.sh (with uname -r) and on the
