@@ -171,13 +171,14 @@ EOF
 }
 
 # guest_test_args ARGS...: for a suite whose tests are its result lines
-# (the guests: names are made as they run, per mode and rule set, and
-# tests/vm/plans lists them; tests/vm/run.sh -l prints that list). Only the
+# (the guests: names are made as they run, per mode and rule set; each
+# suite's suite_tests declares them, and tests/vm/run.sh -l prints them
+# per kernel). Only the
 # picked results are printed and counted; a result that the work of a
 # picked one gives on the way is logged instead.
 guest_test_args() {
 	test_args "$@"
-	[ "$TEST_LIST" = 0 ] || usage_error "-l: tests/vm/run.sh -l lists the tests (tests/vm/plans)"
+	[ "$TEST_LIST" = 0 ] || usage_error "-l: tests/vm/run.sh KERNEL:SUITE -l lists the tests (each suite's suite_tests)"
 	RESULT_PATTERNS=$TEST_PATTERNS
 }
 

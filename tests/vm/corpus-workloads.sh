@@ -12,7 +12,7 @@ C=/tmp/corpus         # scratch files of the corpus runs
 D=/tmp/d              # the tree the perm rule watches
 BBDIR=/tmp/bbc        # a private busybox, so exe= rules match only the workloads
 BB=$BBDIR/busybox
-mkdir -p "$C"
+[ -n "${VMTEST_DECLARE:-}" ] || mkdir -p "$C"
 
 # ------------------------------------------------------------- workloads ---
 # One line each: NAME|COMMAND|EXPECT. EXPECT lists ARCH:NR=WALKS[/SKIPPABLE]
@@ -97,7 +97,7 @@ EOF
 # ------------------------------------------------------------- rule text ---
 # The patch's mask from rule text, read by rule-bits.awk (see there what
 # counts) with libaudit's own tables and none of auditskip's code.
-SYSCALL_TABLES=/vmtest/syscalls.tab
+SYSCALL_TABLES=${VMTEST_DIR:-/vmtest}/syscalls.tab
 
 # rule_awk PROGRAM [OPERAND...]: awk running PROGRAM with rule-bits.awk's
 # load_tables() and line_bits(LINE, BITS), this machine's tables loaded;

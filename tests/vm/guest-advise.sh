@@ -20,11 +20,25 @@
 #   PASS advise/<set>/classes|load|mask|records, advise/control
 #   FAIL advise/<set>/...: reason
 
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
 RECORDS_SUITE=advise
+# The set whose rewrite advise --profile predicts, and the one whose
+# rewrite of the file on disk is loaded and its records compared.
+PROFILE_SET=30-stig
+FILE_LOAD_SET=own
 
-. /vmtest/guest-records.sh
+# suite_tests: each set's results (advise_set), then the control.
+suite_tests() {
+	for _s in $SETS; do
+		for _r in classes load mask records file; do echo "advise/$_s/$_r"; done
+		[ "$_s" != "$PROFILE_SET" ] || echo "advise/$_s/profile"
+		[ "$_s" != "$FILE_LOAD_SET" ] || echo "advise/$_s/file-records"
+	done
+	echo advise/control
+}
+
+. "$VMTEST_DIR/guest-records.sh"
 
 # The keys of the rules advise narrowed, from the comments above each rewrite.
 narrowed_keys() {
@@ -87,7 +101,7 @@ advise_set() {
 	fi
 
 	records "$_s.advised" || { rules_reset; return; }
-	[ "$_s" = 30-stig ] && profile_check "$_s"
+	[ "$_s" = "$PROFILE_SET" ] && profile_check "$_s"
 	rules_reset
 	advise_file "$_s" "$_f"
 	_n=$(records_total "$_s.orig")
@@ -152,7 +166,7 @@ advise_file() {
 	else
 		log "advise/$1/file: the file's reading and the loaded set differ (lines this guest refused): masks not compared"
 	fi
-	[ "$1" = own ] || return 0
+	[ "$1" = "$FILE_LOAD_SET" ] || return 0
 	if ! auditctl -R "$W/$1.file.advised" >"$W/$1.file.load" 2>&1 || grep -qi error "$W/$1.file.load"; then
 		fail "advise/$1/file-load" "auditctl -R: $(grep -i error "$W/$1.file.load" | head -n 2)"
 		rules_reset

@@ -18,9 +18,9 @@
 # -t: a workload none of whose results is picked is not run (the records'
 # nop run, which every records result needs, always is).
 
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
-. /vmtest/corpus-workloads.sh
+. "$VMTEST_DIR/corpus-workloads.sh"
 
 REC_KEY=corpusrec
 
@@ -382,11 +382,14 @@ churn_stop() {
 	wait $CHURN_PID
 }
 
+# The workloads run under the churn.
+CHURN_WORKLOADS="getpid|signals|threads|fork|exec|fork32"
+
 t_churn() {
 	load "-a always,exit -F arch=b64 -S openat -F uid=59999 -k base" || return
 	rules_mask churn "$CHURN_RULES" || return
 	churn_start
-	workloads_of churn "getpid|signals|threads|fork|exec|fork32" >"$T/wl.list"
+	workloads_of churn "$CHURN_WORKLOADS" >"$T/wl.list"
 	while IFS='|' read -r _wl _cmd _exp; do
 		wl_picked churn "$_wl" || continue
 		compare_modes churn "$_wl" "$_cmd"
@@ -452,10 +455,13 @@ sleep_run() {
 	return 0
 }
 
+# The reference's walks/skippable of ppoll, rt_sigsuspend and rt_sigreturn.
+SLEEP_EXPECT="x86_64:271=1/1 x86_64:130=1/0 x86_64:15=2/2"
+
 t_sleep() {
 	wl_picked sleep sleep || return
 	sleep_run "$REF" || return
-	check_expect sleep sleep "x86_64:271=1/1 x86_64:130=1/0 x86_64:15=2/2"
+	check_expect sleep sleep "$SLEEP_EXPECT"
 	for _m in $MODES; do
 		[ "$_m" = "$REF" ] && continue
 		sleep_run "$_m" || continue
@@ -463,6 +469,59 @@ t_sleep() {
 		report_diffs "corpus/sleep/sleep/$_m" "$T/c.diff"
 	done
 }
+
+# The rule sets and tests, in the order they run: RS SELECTION REPEATED
+# RULES... for each ruleset (workloads_of, and the workloads whose reference
+# run is repeated).
+suite_plan() {
+	ruleset full all "bb-tar bb-gzip bb-sh" "-a exit,always -S all -F uid=59999 -k full"
+	t_records
+	ruleset perm "perm|bb-tar|bb-gzip|bb-sh" "" "-a always,exit -F dir=$D -F perm=rwxa -k p"
+	ruleset arch32 "getpid|int80|getpid32|fork32|rawclone32|threads32" "" \
+		"-a always,exit -F arch=b32 -S getpid -k a32"
+	ruleset arch64 "getpid|int80|getpid32|fork32|rawclone32|threads32" "" \
+		"-a always,exit -F arch=b64 -S getpid -k a64"
+	t_churn
+	t_sleep
+}
+
+# compared_names RS WL [REPEAT]: compare_modes's results.
+compared_names() {
+	[ -z "${3:-}" ] || echo "corpus/$1/$2/repeat"
+	for _m in $MODES; do
+		[ "$_m" = "$REF" ] || echo "corpus/$1/$2/$_m"
+	done
+	echo "corpus/$1/$2/rules"
+}
+
+# suite_tests: suite_plan's results, each step of it declaring what it
+# runs: ruleset and t_churn compare_modes for each workload (and, under
+# full, check_expect where the workload has expectations), t_records the
+# records of each workload, t_sleep check_expect and the other modes.
+suite_tests() {
+	[ -n "$REF" ] || return 0
+	ruleset() {
+		workloads_of "$1" "$2" | while IFS='|' read -r _wl _cmd _exp; do
+			case " $3 " in
+			*" $_wl "*) compared_names "$1" "$_wl" 1 ;;
+			*) compared_names "$1" "$_wl" ;;
+			esac
+			[ "$1" != full ] || [ -z "$_exp" ] || echo "corpus/$1/$_wl/expect"
+		done
+	}
+	t_records() { workloads_all | while IFS='|' read -r _wl _; do echo "corpus/records/$_wl/$REF"; done; }
+	t_churn() {
+		workloads_of churn "$CHURN_WORKLOADS" | while IFS='|' read -r _wl _; do compared_names churn "$_wl"; done
+	}
+	t_sleep() {
+		[ -z "$SLEEP_EXPECT" ] || echo corpus/sleep/sleep/expect
+		for _m in $MODES; do
+			[ "$_m" = "$REF" ] || echo "corpus/sleep/sleep/$_m"
+		done
+	}
+	suite_plan
+}
+declared
 
 # ------------------------------------------------------------------- main ---
 
@@ -480,14 +539,6 @@ done
 auditctl -e 1 >/dev/null
 setup_busybox
 
-ruleset full all "bb-tar bb-gzip bb-sh" "-a exit,always -S all -F uid=59999 -k full"
-t_records
-ruleset perm "perm|bb-tar|bb-gzip|bb-sh" "" "-a always,exit -F dir=$D -F perm=rwxa -k p"
-ruleset arch32 "getpid|int80|getpid32|fork32|rawclone32|threads32" "" \
-	"-a always,exit -F arch=b32 -S getpid -k a32"
-ruleset arch64 "getpid|int80|getpid32|fork32|rawclone32|threads32" "" \
-	"-a always,exit -F arch=b64 -S getpid -k a64"
-t_churn
-t_sleep
+suite_plan
 rules_reset
 summary_line

@@ -29,14 +29,11 @@ mount -t tmpfs tmpfs /tmp
 # runs) stay off the console, away from the result lines.
 dmesg -n 5
 
-# vmsuite=stale-watch on the kernel command line runs guest-stale.sh watch,
-# vmsuite=corpus the real-workload comparison, vmsuite=whatif profiles and
-# what-ifs against counts, vmsuite=overhead the timing of
-# bench/overhead-guest.sh, vmsuite=advise the rule advisor's equivalence
-# check, vmsuite=preempt walks switched out (booted with preempt=full),
-# vmsuite=reload counts through rule reloads against the outcome mode,
-# vmsuite=witness every file advise writes against the records of a
-# workload that fires each rule; without it, the main suite runs.
+# vmsuite=SUITE on the kernel command line runs /vmtest/guest-SUITE.sh
+# (suites.sh: stale-watch is guest-stale.sh watch); without it, or for a
+# name that is no suite of /vmtest, the main suite, /vmtest/guest-tests.sh
+# (a caller may install another there: the kernel A/B and arm64's compat
+# suite do).
 suite=$(sed -n 's/.*vmsuite=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "VMTEST BOOT $(uname -r) ${suite:-main}"
 # vmtests=NAME,... (tests/vm/run.sh -t NAME): the suite's -t options.
@@ -47,19 +44,13 @@ for t in $(sed -n 's/.*vmtests=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '); do
 done
 set +f
 # The tests get their own process; a crash in them must still power off.
-case "$suite" in
-stale-*) sh /vmtest/guest-stale.sh "${suite#stale-}" "$@" </dev/null 2>&1 ;;
-corpus) sh /vmtest/guest-corpus.sh "$@" </dev/null 2>&1 ;;
-whatif) sh /vmtest/guest-whatif.sh "$@" </dev/null 2>&1 ;;
-overhead) sh /vmtest/guest-overhead.sh "$@" </dev/null 2>&1 ;;
-advise) sh /vmtest/guest-advise.sh "$@" </dev/null 2>&1 ;;
-prefix) sh /vmtest/guest-prefix.sh "$@" </dev/null 2>&1 ;;
-preempt) sh /vmtest/guest-preempt.sh "$@" </dev/null 2>&1 ;;
-reload) sh /vmtest/guest-reload.sh "$@" </dev/null 2>&1 ;;
-witness) sh /vmtest/guest-witness.sh "$@" </dev/null 2>&1 ;;
-hotspots) sh /vmtest/guest-hotspots.sh "$@" </dev/null 2>&1 ;;
-*) sh /vmtest/guest-tests.sh "$@" </dev/null 2>&1 ;;
-esac
+. /vmtest/suites.sh
+script=$(suite_script "${suite:-main}")
+is_suite /vmtest "${suite:-main}" || script=guest-tests.sh
+# ($script is the file and its argument, split into words on purpose)
+# shellcheck disable=SC2086
+set -- /vmtest/$script "$@"
+sh "$@" </dev/null 2>&1
 rc=$?
 # Anything the kernel complained about while the suite ran, for the host to
 # tell a crashed guest from failed tests, and to fail the suite on a

@@ -15,11 +15,16 @@ set -f # rule lines are expanded unquoted on purpose; never glob them
 
 RESULT_PREFIX="VMTEST "
 LOG_PREFIX="VMTEST INFO "
-. /vmtest/common.sh
+# VMTEST_DECLARE=RELEASE (tests/vm/run.sh, on the host): the suite prints
+# the names of the tests it runs on that kernel release (suite_tests) and
+# runs nothing; VMTEST_DIR is then tests/vm and VMTEST_COMMON
+# tests/lib/common.sh.
+VMTEST_DIR=${VMTEST_DIR:-/vmtest}
+. "${VMTEST_COMMON:-$VMTEST_DIR/common.sh}"
 
 T=/tmp/vmtest
-mkdir -p "$T"
-RULES_DIR=/vmtest/rules
+[ -n "${VMTEST_DECLARE:-}" ] || mkdir -p "$T"
+RULES_DIR=${VMTEST_RULES_DIR:-/vmtest/rules} # (the host: auditd's examples)
 N=20000            # getpid calls per exactness run
 NRULES=64          # non-matching exit rules loaded for exactness runs
 TOOL_TIMEOUT=120   # seconds for one auditskip run; TCG is slow
@@ -44,41 +49,28 @@ on_result() {
 	LAST_T=$_now
 }
 
-KVER=$(uname -r)
-# Which modes each Debian kernel can attach (see shared KERNEL-NOTES, sec. 2):
-# 6.1 has audit_filter_syscall but no __audit_filter_op; on 6.12
-# audit_filter_syscall is inlined away and __audit_filter_op exists.
-case "$KVER" in
-6.1.*)
-	AUTO=filter-syscall
-	MODES="filter-syscall syscall-exit tracepoint"
-	ABSENT=filter-op
-	;;
-5.10.*)
-	# No task storage before 5.11: tracepoint mode cannot keep each task's
-	# syscall, and says so. No bpf_loop() before 5.17: the
-	# loader keeps the mirror, from the rule changes it hears of.
-	AUTO=syscall-exit
-	MODES="syscall-exit"
-	ABSENT="filter-op filter-syscall tracepoint"
-	LOADER_MIRROR=1
-	;;
-6.12.* | 7.2.*)
-	AUTO=filter-op
-	MODES="filter-op syscall-exit tracepoint"
-	ABSENT=filter-syscall
-	;;
-*)
-	AUTO=unknown
-	MODES="syscall-exit tracepoint"
-	ABSENT=
-	;;
-esac
-# Modes that see the audit exit filter itself through a BPF trampoline; only
-# they can be exact about every walk (tracepoint mode infers it from the context's dummy flag).
-TRAMPOLINE_MODES=$(echo $MODES | sed 's/ *tracepoint//')
-# Modes that see whether a rule matched (missed matches).
-OUTCOME_MODES=$(echo $TRAMPOLINE_MODES | sed 's/ *syscall-exit//')
+# The kernel command line: the guest's own, or, when declaring, the one
+# the host will boot it with (VMTEST_CMDLINE).
+if [ -n "${VMTEST_DECLARE:-}" ]; then
+	KCMDLINE=${VMTEST_CMDLINE:-}
+else
+	KCMDLINE=$(cat /proc/cmdline)
+fi
+
+# The kernel's modes (kernel-modes.sh): this guest's, or, when a suite
+# declares its tests on the host, those of the release asked about.
+KVER=${VMTEST_DECLARE:-$(uname -r)}
+. "$VMTEST_DIR/kernel-modes.sh"
+kernel_modes "$KVER"
+
+# declared: when declaring (VMTEST_DECLARE), print the suite's suite_tests
+# and exit; a suite calls it once suite_tests and the lists it reads are
+# defined, before anything that changes the guest.
+declared() {
+	[ -n "${VMTEST_DECLARE:-}" ] || return 0
+	suite_tests
+	exit 0
+}
 
 # ---------------------------------------------------------------- helpers ---
 

@@ -11,14 +11,18 @@
 # (tool "none" is nothing attached; NS, the least round's ns per call), and
 # with bpftrace in the initramfs tracepoint mode against it (below).
 # Emulated (TCG) nanoseconds: compare them only with each other.
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
 
-cmdline_arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline | tr , ' '; }
+cmdline_arg() { echo "$KCMDLINE" | sed -n "s/.*$1=\([^ ]*\).*/\1/p" | tr , ' '; }
 RULE_SETS=$(cmdline_arg vmovh_rules)
 RULE_SETS=${RULE_SETS:-1 64 1024 4096}
 CYCLES=$(cmdline_arg vmovh_cycles)
 CYCLES=${CYCLES:-3}
+
+# suite_tests: one result per rule count (the loop at the end).
+suite_tests() { for rules in $RULE_SETS; do echo "overhead-rules-$rules"; done; }
+declared
 
 # The least round: under -icount a round counts the instructions run on the
 # one vCPU, getpid's and whatever else ran meanwhile (the loader's own

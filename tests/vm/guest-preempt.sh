@@ -14,8 +14,12 @@
 # runs the kernel skipped), so that "no match missed" is said of every walk.
 
 # shellcheck source=guest-lib.sh
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
+
+# suite_tests: one result per outcome mode (the loop at the end).
+suite_tests() { for M in $OUTCOME_MODES; do echo "preempt-$M"; done; }
+declared
 
 t_switched_out() {
 	_m=$1

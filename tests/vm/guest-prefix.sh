@@ -15,11 +15,19 @@
 #   PASS prefix/<set>/classes|load|records|counted, prefix/control
 #   FAIL prefix/<set>/...: reason
 
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
 RECORDS_SUITE=prefix
 
-. /vmtest/guest-records.sh
+# suite_tests: each set's results (prefix_set), then the control.
+suite_tests() {
+	for _s in $SETS; do
+		for _r in classes load records counted; do echo "prefix/$_s/$_r"; done
+	done
+	echo prefix/control
+}
+
+. "$VMTEST_DIR/guest-records.sh"
 
 # Besides the shared workload: a socket bound and listened on for a second
 # (timeout ends it with SIGTERM, which is no failure of the workload).

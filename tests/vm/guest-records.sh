@@ -3,7 +3,7 @@
 # What the record suites share (guest-advise.sh, guest-prefix.sh): the rule
 # sets, the workload, and its records reduced to what a rule change must
 # not alter. Sourced after guest-lib.sh, with RECORDS_SUITE set to the
-# suite's result prefix.
+# suite's result prefix and its suite_tests defined.
 #
 # The workload runs with loginuid 1000 (the example sets audit auid>=1000
 # only), and touches the directories and files the sets name with syscalls
@@ -15,6 +15,8 @@ OWN=/tmp/advd   # the directory the suite's own rules name
 # Directories the sets' dir= and -w rules name, and the suite's own.
 DIRS="/etc/selinux /etc/sudoers.d /etc/NetworkManager /var/log/audit $OWN"
 SETS="30-stig 30-pci-dss-v31 30-ospp-v42 30-nispom own"
+# The suite's suite_tests reads SETS: declaring ends here (guest-lib.sh).
+declared
 mkdir -p "$W" $DIRS
 
 own_rules() {

@@ -10,7 +10,7 @@
 #   ... [-t NAME]...       only the results NAME names (the steps before
 #                          them run all the same: each needs the last)
 
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 
 CASE=${1:-}
 [ $# -eq 0 ] || shift
@@ -73,10 +73,31 @@ bench() {
 # Both ways of telling: audit_n_rules read by BPF (auto mode, kallsyms) and
 # walks while no rule is loaded (tracepoint mode, where it loads: the main
 # suite checks that 5.10 refuses it, and why).
+STALE_MODES=$AUTO
+case " $MODES " in *" tracepoint "*) STALE_MODES="$STALE_MODES tracepoint" ;; esac
 expect_both() {
-	expect "$1" "$AUTO" "$2"
-	case " $MODES " in *" tracepoint "*) expect "$1" tracepoint "$2" ;; esac
+	for _sm in $STALE_MODES; do expect "$1" "$_sm" "$2"; done
 }
+
+# The steps of each case, in order (below); each gives STEP-MODE for
+# every mode of STALE_MODES.
+WATCH_STEPS="fresh plain-rule-deleted watch-removed watch-removed-after-D"
+TREE_STEPS="tree-removed tree-removed-after-D"
+
+# suite_tests: the results of CASE (watch or tree); an unknown case
+# declares nothing and fails.
+suite_tests() {
+	case "$CASE" in
+	watch) _steps=$WATCH_STEPS ;;
+	tree) _steps=$TREE_STEPS ;;
+	*) die "unknown case '$CASE' (watch or tree)" ;;
+	esac
+	echo audit-enable
+	for _st in $_steps; do
+		for _sm in $STALE_MODES; do echo "$_st-$_sm"; done
+	done
+}
+declared
 
 t_audit_enable
 case "$CASE" in

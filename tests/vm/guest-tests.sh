@@ -8,7 +8,7 @@
 # directory) live here and never run on a host; the stale-accounting suites
 # (guest-stale.sh) get fresh guests of their own.
 
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
 
 t_boot() {
@@ -1201,7 +1201,56 @@ t_rule_costs() {
 	fi
 }
 
+# The tests after boot and audit-enable, in the order they run. Each runs
+# under the names of the results it gives (run_test), so that -t NAME runs
+# only what gives NAME, and so that suite_tests names them from this same
+# list.
+suite_plan() {
+	run_test mode-auto t_mode_auto
+	for M in $MODES; do run_test mode-$M t_mode_forced $M; done
+	for M in $ABSENT; do run_test mode-$M-refused t_mode_absent $M; done
+	# Before any test whose watch or tree the kernel removes on its own: that
+	# leaves audit_n_rules stale until reboot, every syscall then walks with no
+	# rule loaded, and counting rightly never detaches.
+	for M in $MODES; do run_test idle-$M t_idle $M; done
+	for M in $MODES; do run_test exact-$M t_exact $M; done
+	for M in $MODES; do run_test whole-$M t_exact_whole $M; done
+	for M in $MODES; do run_test openat-$M t_openat $M; done
+	for M in $OUTCOME_MODES; do run_test safety-$M t_safety $M; done
+	case " $MODES " in *" filter-op "*) run_test uring t_uring ;; esac
+	for M in $OUTCOME_MODES; do run_test churn-$M t_churn $M; done
+	for M in $OUTCOME_MODES; do run_test "timing-$M timing-hist-$M" t_timing $M; done
+	for M in $OUTCOME_MODES; do run_test rule-costs-$M t_rule_costs $M; done
+	for M in $TRAMPOLINE_MODES; do run_test textfile-$M t_textfile $M; done
+	# The first syscall after a change sees the new mask only where BPF keeps
+	# the mirror; where the loader keeps it, the report must say so.
+	if [ -n "${LOADER_MIRROR:-}" ]; then
+		for M in $TRAMPOLINE_MODES; do run_test loader-mirror-$M t_loader_mirror $M; done
+	else
+		for M in $TRAMPOLINE_MODES; do run_test first-syscall-$M t_first_syscall $M; done
+		for M in $TRAMPOLINE_MODES; do run_test first-syscall-tree-kill-$M t_first_syscall_tree_kill $M; done
+		for M in $TRAMPOLINE_MODES; do run_test first-syscall-exe-autoremove-$M t_first_syscall_exe_autoremove $M; done
+		for M in $TRAMPOLINE_MODES; do run_test watch-not-premarked-$M t_watch_not_premarked $M; done
+	fi
+	for M in $MODES; do run_test detach-$M t_detach $M; done
+	# Also leaves audit_n_rules stale (guest only).
+	run_test "mirror-empty mirror-getpid-rule mirror-getpid-bit mirror-add mirror-delete mirror-ruleset
+		mirror-watch-add mirror-watch-removed mirror-dirwatch-add mirror-dirwatch-removed mirror-tree-add
+		mirror-tree-removed mirror-reset detach-sigint" t_mirror
+}
+
+# suite_tests: the result names this suite gives on $KVER (VMTEST_DECLARE,
+# tests/vm/run.sh): boot, audit-enable and suite_plan's, without running it.
+suite_tests() {
+	echo boot
+	echo audit-enable
+	run_test() { for _n in $1; do echo "$_n"; done; }
+	suite_plan
+}
+
 # ------------------------------------------------------------------- main ---
+
+declared
 
 log "kernel $KVER: auto mode expected $AUTO; modes $MODES; absent $ABSENT"
 t_boot
@@ -1213,37 +1262,5 @@ if ! command -v auditskip >/dev/null || ! command -v getpid_loop >/dev/null; the
 fi
 log "auditskip: $(auditskip --version 2>&1 | head -n 1)"
 
-# Each test runs under the names of the results it gives (run_test), so
-# that -t NAME runs only what gives NAME.
-run_test mode-auto t_mode_auto
-for M in $MODES; do run_test mode-$M t_mode_forced $M; done
-for M in $ABSENT; do run_test mode-$M-refused t_mode_absent $M; done
-# Before any test whose watch or tree the kernel removes on its own: that
-# leaves audit_n_rules stale until reboot, every syscall then walks with no
-# rule loaded, and counting rightly never detaches.
-for M in $MODES; do run_test idle-$M t_idle $M; done
-for M in $MODES; do run_test exact-$M t_exact $M; done
-for M in $MODES; do run_test whole-$M t_exact_whole $M; done
-for M in $MODES; do run_test openat-$M t_openat $M; done
-for M in $OUTCOME_MODES; do run_test safety-$M t_safety $M; done
-case " $MODES " in *" filter-op "*) run_test uring t_uring ;; esac
-for M in $OUTCOME_MODES; do run_test churn-$M t_churn $M; done
-for M in $OUTCOME_MODES; do run_test "timing-$M timing-hist-$M" t_timing $M; done
-for M in $OUTCOME_MODES; do run_test rule-costs-$M t_rule_costs $M; done
-for M in $TRAMPOLINE_MODES; do run_test textfile-$M t_textfile $M; done
-# The first syscall after a change sees the new mask only where BPF keeps
-# the mirror; where the loader keeps it, the report must say so.
-if [ -n "${LOADER_MIRROR:-}" ]; then
-	for M in $TRAMPOLINE_MODES; do run_test loader-mirror-$M t_loader_mirror $M; done
-else
-	for M in $TRAMPOLINE_MODES; do run_test first-syscall-$M t_first_syscall $M; done
-	for M in $TRAMPOLINE_MODES; do run_test first-syscall-tree-kill-$M t_first_syscall_tree_kill $M; done
-	for M in $TRAMPOLINE_MODES; do run_test first-syscall-exe-autoremove-$M t_first_syscall_exe_autoremove $M; done
-	for M in $TRAMPOLINE_MODES; do run_test watch-not-premarked-$M t_watch_not_premarked $M; done
-fi
-for M in $MODES; do run_test detach-$M t_detach $M; done
-# Also leaves audit_n_rules stale (guest only).
-run_test "mirror-empty mirror-getpid-rule mirror-getpid-bit mirror-add mirror-delete mirror-ruleset
-	mirror-watch-add mirror-watch-removed mirror-dirwatch-add mirror-dirwatch-removed mirror-tree-add
-	mirror-tree-removed mirror-reset detach-sigint" t_mirror
+suite_plan
 summary_line

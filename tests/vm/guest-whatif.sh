@@ -12,7 +12,7 @@
 #   FAIL ...: <arch> <syscall>(<nr>) walks got X want Y   (X predicted)
 
 # shellcheck source=guest-lib.sh
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
 
 # The reference hooks the walk itself (filter-op, else filter-syscall).
@@ -36,6 +36,20 @@ fork32|/bin/corpus32 fork 10
 exitgroup-live|/bin/corpus exitgroup-live 4
 EOF
 }
+
+# The rule set check_set counts under (the end of this file).
+CHECK_SET=mixed
+
+# suite_tests: check_set's results, each workload's count in each
+# profiling mode and in the reference against that mode's prediction.
+suite_tests() {
+	for _wl in $(workloads | cut -d'|' -f1); do
+		for _pm in $PROFILE_MODES; do
+			for _cm in $_pm $REF; do echo "whatif/$CHECK_SET/$_wl/$_pm/$_cm"; done
+		done
+	done
+}
+declared
 
 # The workloads on fd 3: a loop fed by a pipe runs in a subshell, whose
 # results would not reach summary_line's count.
@@ -86,6 +100,6 @@ for _i in 1 2 3 4 5 6 7 8; do
 done
 auditctl -a always,exit -F arch=b32 -S mkdir -F uid=4242 -k w >/dev/null
 auditctl -a always,exit -F arch=b64 -S clone,wait4,exit_group -F uid=4243 -k w >/dev/null
-check_set mixed
+check_set $CHECK_SET
 rules_reset
 summary_line

@@ -35,27 +35,15 @@
 #        (<file>: rewrite, prefix, prefix-rewrite), witness/control
 #   FAIL ...: reason
 
-. /vmtest/guest-lib.sh
+. "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
 
 W=/wit                # the suite's work, a tmpfs no rule set names (the
                       # witness's scratch tree is $W/s)
 OWN=/witown           # what the own set names
-SETDIR=/vmtest/witness
+SETDIR=${VMTEST_WITNESS_DIR:-/vmtest/witness} # (the host: tests/data)
 FILES="rewrite prefix prefix-rewrite"
 T0=$(cut -d' ' -f1 /proc/uptime)
-
-mkdir -p $W
-mount -t tmpfs tmpfs $W
-mkdir -p $W/runs
-
-for _b in auditskip witness witness32 audit_records auditctl; do
-	if ! command -v $_b >/dev/null; then
-		fail witness/tools "$_b missing from the initramfs (make static)"
-		summary_line
-		exit 1
-	fi
-done
 
 own_rules() {
 	cat <<EOF
@@ -167,13 +155,18 @@ compare() {
 	fail "witness/$3/$2/records" "records differ for the rules of keys $_keys(- as loaded, + $2: $_first)"
 }
 
-ONLY=$(sed -n 's/.*witsets=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
+ONLY=$(echo "$KCMDLINE" | sed -n 's/.*witsets=\([^ ]*\).*/\1/p' | tr , ' ')
+
+# set_picked NAME: is the set NAME run (witsets=, or every set)?
+set_picked() {
+	[ -z "$ONLY" ] && return 0
+	case " $ONLY " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 # witness_set NAME FILE (its files are $W/ID.*, ID the name with _ for /)
 witness_set() {
-	if [ -n "$ONLY" ]; then
-		case " $ONLY " in *" $1 "*) ;; *) return ;; esac
-	fi
+	set_picked "$1" || return
 	ws_n=$1
 	ws_id=$(echo "$1" | tr / _)
 	witness_keyed "$2" "$W/$ws_id.keyed"
@@ -290,6 +283,73 @@ control() {
 	pass witness/control "a prefix naming openat and fchmodat loses records of the rules of keys $_keys"
 }
 
+# The sets, in the order they run: Debian's examples that make records (an
+# always rule on the exit list, or a watch), audit-userspace 4.2.1's and the
+# public sets, then the own set, and the control. The twelve pieces of
+# each OSPP set (30-ospp-v42-1-create-failed.rules and the rest, loaded
+# beside 30-ospp-v42.rules) go in as one set, in name order, as augenrules
+# would put them (witness_pieces).
+suite_plan() {
+	set +f # (guest-lib.sh turns globbing off)
+	for _set in $RULES_DIR/*.rules; do
+		grep -qE '^-a +(always,exit|exit,always)|^-w ' "$_set" || continue
+		case $_set in *-ospp-v42-[0-9]-*) continue ;; esac
+		witness_set "debian/$(basename "$_set" .rules)" "$_set"
+	done
+	witness_pieces debian/30-ospp-v42-pieces $RULES_DIR
+	for _set in $SETDIR/audit-4.2.1/*.rules; do
+		case $_set in *-ospp-v42-[0-9]-*) continue ;; esac
+		witness_set "audit-4.2.1/$(basename "$_set" .rules)" "$_set"
+	done
+	witness_pieces audit-4.2.1/30-ospp-v42-pieces $SETDIR/audit-4.2.1
+	for _set in $SETDIR/public/*.rules; do
+		witness_set "public/$(basename "$_set" .rules)" "$_set"
+	done
+	set -f
+	witness_set own $W/own.set
+	control
+}
+
+# witness_pieces NAME DIR: DIR's OSPP pieces as the one set NAME.
+witness_pieces() {
+	set +f
+	cat "$2"/30-ospp-v42-[0-9]-*.rules >"$W/$(echo "$1" | tr / _).set"
+	set -f
+	witness_set "$1" "$W/$(echo "$1" | tr / _).set"
+}
+
+# suite_tests: suite_plan's results: each set picked gives its load and
+# fired, and a load and records for each of FILES; then the control.
+suite_tests() {
+	witness_set() {
+		set_picked "$1" || return 0
+		echo "witness/$1/load"
+		echo "witness/$1/fired"
+		for _f in $FILES; do
+			echo "witness/$1/$_f/load"
+			echo "witness/$1/$_f/records"
+		done
+	}
+	witness_pieces() { witness_set "$1"; }
+	control() { echo witness/control; }
+	suite_plan
+}
+declared
+
+# ------------------------------------------------------------------- main ---
+
+mkdir -p $W
+mount -t tmpfs tmpfs $W
+mkdir -p $W/runs
+
+for _b in auditskip witness witness32 audit_records auditctl; do
+	if ! command -v $_b >/dev/null; then
+		fail witness/tools "$_b missing from the initramfs (make static)"
+		summary_line
+		exit 1
+	fi
+done
+
 auditctl -e 1 >/dev/null
 auditctl -b 65536 >/dev/null
 log "witness: kernel $KVER"
@@ -300,31 +360,7 @@ mkdir -p $OWN/tree $OWN/tree32 $OWN/cfg
 chmod 755 $OWN/tool $OWN/tool2
 own_rules >$W/own.set
 
-# Debian's examples that make records (an always rule on the exit list, or a
-# watch), audit-userspace 4.2.1's and the public sets, then the own set.
-# The twelve pieces of each OSPP set (30-ospp-v42-1-create-failed.rules
-# and the rest, loaded beside 30-ospp-v42.rules) go in as one set, in name
-# order, as augenrules would put them.
-set +f # (guest-lib.sh turns globbing off)
-for _set in $RULES_DIR/*.rules; do
-	grep -qE '^-a +(always,exit|exit,always)|^-w ' "$_set" || continue
-	case $_set in *-ospp-v42-[0-9]-*) continue ;; esac
-	witness_set "debian/$(basename "$_set" .rules)" "$_set"
-done
-cat $RULES_DIR/30-ospp-v42-[0-9]-*.rules >$W/debian-ospp-pieces.set
-witness_set debian/30-ospp-v42-pieces $W/debian-ospp-pieces.set
-for _set in $SETDIR/audit-4.2.1/*.rules; do
-	case $_set in *-ospp-v42-[0-9]-*) continue ;; esac
-	witness_set "audit-4.2.1/$(basename "$_set" .rules)" "$_set"
-done
-cat $SETDIR/audit-4.2.1/30-ospp-v42-[0-9]-*.rules >$W/421-ospp-pieces.set
-witness_set audit-4.2.1/30-ospp-v42-pieces $W/421-ospp-pieces.set
-for _set in $SETDIR/public/*.rules; do
-	witness_set "public/$(basename "$_set" .rules)" "$_set"
-done
-set -f
-witness_set own $W/own.set
-control
+suite_plan
 rules_reset
 log "witness: $(awk -v a="$T0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }') s"
 summary_line

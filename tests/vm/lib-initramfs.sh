@@ -99,10 +99,9 @@ vm_build_initramfs() {
 	done
 
 	install -m 0755 "$VMDIR/guest-init.sh" "$IROOT/init"
-	for s in guest-lib.sh guest-tests.sh guest-stale.sh guest-corpus.sh corpus-workloads.sh guest-overhead.sh \
-		guest-records.sh guest-advise.sh guest-prefix.sh guest-whatif.sh guest-preempt.sh guest-reload.sh \
-		guest-witness.sh guest-hotspots.sh; do
-		install -m 0755 "$VMDIR/$s" "$IROOT/vmtest/$s"
+	# Every guest-*.sh (a suite is its file: suites.sh), and what they source.
+	for s in "$VMDIR"/guest-*.sh "$VMDIR"/corpus-workloads.sh "$VMDIR"/kernel-modes.sh "$VMDIR"/suites.sh; do
+		[ "$s" = "$VMDIR/guest-init.sh" ] || install -m 0755 "$s" "$IROOT/vmtest/"
 	done
 	[ "$tests" = "$VMDIR/guest-tests.sh" ] || install -m 0755 "$tests" "$IROOT/vmtest/guest-tests.sh"
 	install -m 0644 "$VMDIR/jflat.awk" "$IROOT/vmtest/jflat.awk"

@@ -35,8 +35,7 @@
 # (single, the default, or multi: see lib-qemu.sh), VMTEST_ICOUNT (1: the
 # guest's clock counts instructions, see lib-qemu.sh), VMTEST_BPFTRACE (1:
 # the host's bpftrace in the initramfs, for the overhead suite), VMTEST_SUITES, VMTEST_LANE (below),
-# VMTEST_BENCH (see below), VMTEST_PLANS (the plans' directory, default
-# tests/vm/plans: a bench declares its own), VMTEST_STATIC (directory
+# VMTEST_BENCH (see below), VMTEST_STATIC (directory
 # with the static auditskip and getpid_loop, default .output/static),
 # VMTEST_APPEND (more kernel command line, e.g. to try the crash
 # reporting with rdinit=/none), VMTEST_LOGDIR (console logs, results and
@@ -49,7 +48,6 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$VMDIR/cache            # git-ignored
-PLANS=${VMTEST_PLANS:-$VMDIR/plans} # the tests each suite declares, per kernel
 # STATIC, TIMEOUT, MEM, SMP, ICOUNT, BPFTRACE and RULES_SRC are read by
 # lib-initramfs.sh and lib-qemu.sh.
 # shellcheck disable=SC2034
@@ -63,6 +61,9 @@ TCG_THREAD=${VMTEST_TCG_THREAD:-single}
 ICOUNT=${VMTEST_ICOUNT:-}
 BPFTRACE=${VMTEST_BPFTRACE:-}
 LOGDIR=${VMTEST_LOGDIR:-$ROOT/.output/vmtest}
+# Each guest's plan, the tests its suite's file declares for its kernel
+# (declare_plan below), as LOGDIR/plans/SERIES-SUITE.txt.
+PLANS=$LOGDIR/plans
 RULES_SRC=/usr/share/doc/auditd/examples/rules
 
 LOG_PREFIX="vmtest: "
@@ -97,8 +98,8 @@ while [ $# -gt 0 ]; do
 done
 set -- ${ARGS[@]+"${ARGS[@]}"}
 
-# picked_plan PLAN: the tests of tests/vm/plans/PLAN.txt (SERIES-SUITE)
-# that -t picks (test_selected).
+# picked_plan PLAN: the tests of $PLANS/PLAN.txt (SERIES-SUITE) that -t
+# picks (test_selected).
 picked_plan() {
 	local name
 	[ -f "$PLANS/$1.txt" ] || return 0
@@ -155,6 +156,28 @@ CI_KERNELS="6.12:corpus 6.12:main,stale-watch,stale-tree,advise,prefix,whatif,pr
 . "$VMDIR/lib-qemu.sh"
 # shellcheck source=lib-console.sh
 . "$VMDIR/lib-console.sh"
+# shellcheck source=suites.sh
+. "$VMDIR/suites.sh"
+
+# declare_plan SERIES SUITE: $PLANS/SERIES-SUITE.txt, the tests the
+# suite's file declares (suite_tests) for a kernel of SERIES ("6.12.0" for
+# 6.12 and 6.12-trixie: the release kernel-modes.sh goes by), booted with
+# the command line run_guest gives it, from the rule sets the initramfs
+# gets. Dies when the suite declares nothing.
+declare_plan() {
+	local script out=$PLANS/$1-$2.txt
+	script=$(suite_script "$2")
+	mkdir -p "$PLANS"
+	# ($script is the file and its argument, split into words on purpose)
+	# shellcheck disable=SC2086
+	VMTEST_DECLARE=${1%%-*}.0 VMTEST_DIR=$VMDIR VMTEST_COMMON=$ROOT/tests/lib/common.sh \
+		VMTEST_RULES_DIR=$RULES_SRC VMTEST_WITNESS_DIR=$ROOT/tests/data \
+		VMTEST_CMDLINE="vmsuite=$2$BENCH_ARG" sh "$VMDIR"/$script >"$out.tmp" ||
+		die "$1:$2: $VMDIR/$script declares no tests (VMTEST_DECLARE)"
+	LC_ALL=C sort "$out.tmp" >"$out"
+	rm -f "$out.tmp"
+	[ -s "$out" ] || die "$1:$2: $VMDIR/$script declares no tests"
+}
 
 if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2086
@@ -186,10 +209,8 @@ for k in "$@"; do
 	[ "$k" = "${k#*:}" ] || KSUITES[i]=${k#*:}
 	KSUITES[i]=${KSUITES[i]//,/ }
 	for suite in ${KSUITES[i]}; do
-		case "$suite" in
-		main | stale-watch | stale-tree | corpus | whatif | overhead | advise | prefix | preempt | reload | witness | hotspots) ;;
-		*) die "unknown suite '$suite' in '$k' (main, stale-watch, stale-tree, corpus, whatif, overhead, advise, prefix, preempt, reload, witness, hotspots)" ;;
-		esac
+		is_suite "$VMDIR" "$suite" || die "unknown suite '$suite' in '$k' (a suite is a tests/vm/guest-SUITE.sh that declares its tests; see suites.sh)"
+		declare_plan "$c" "$suite"
 	done
 done
 
@@ -198,8 +219,7 @@ done
 if [ "$LIST" = 1 ]; then
 	for i in "${!KERNELS[@]}"; do
 		for suite in ${KSUITES[i]}; do
-			echo "== ${KERNELS[i]}:$suite ($PLANS/${KERNELS[i]}-$suite.txt)"
-			[ -f "$PLANS/${KERNELS[i]}-$suite.txt" ] || echo "  (no plan)"
+			echo "== ${KERNELS[i]}:$suite ($VMDIR/$(suite_script "$suite"))"
 			picked_plan "${KERNELS[i]}-$suite"
 		done
 	done
@@ -228,7 +248,7 @@ fi
 # A fresh machine may lack them; installed from Debian's registry when root.
 vm_host_tools
 
-mkdir -p "$CACHE/debs" "$CACHE/kernels" "$LOGDIR"
+mkdir -p "$CACHE/debs" "$CACHE/kernels"
 
 # ------------------------------------------------------------------ guests ---
 
@@ -305,26 +325,13 @@ run_guest() {
 
 # account PLAN RESULTS CONSOLE: what a guest that finished must also show
 # (console_account, lib-console.sh: DONE and the suite's rc, its summary
-# line equal to the result lines, every test of tests/vm/plans/PLAN.txt
-# and no other, no kernel problem on the console), each missing piece a
-# FAIL line, counted in ACCOUNT_FAILS.
+# line equal to the result lines, every test of $PLANS/PLAN.txt, the
+# suite's declaration, and no other, no kernel problem on the console),
+# each missing piece a FAIL line, counted in ACCOUNT_FAILS.
 account() {
-	local plan=$PLANS/$1.txt res=$2 console=$3
-	local seen=$LOGDIR/seen-$1.txt
+	local plan=$PLANS/$1.txt console=$3
 	ACCOUNT_FAILS=0
-	grep -E '^VMTEST (PASS|FAIL) ' "$res" | sed -E 's/^VMTEST (PASS|FAIL) //; s/: .*//' |
-		sort -u >"$seen"
-	if [ "${VMTEST_WRITE_PLANS:-0}" = 1 ] && ! grep -q '^VMTEST FAIL ' "$res" &&
-		[ ${#PATTERNS[@]} = 0 ]; then
-		mkdir -p "$PLANS"
-		cp "$seen" "$plan"
-		echo "  plan written: $plan ($(wc -l <"$plan") tests)"
-	fi
-	if [ ! -f "$plan" ]; then
-		echo "  FAIL harness/$1: no declared plan $plan (VMTEST_WRITE_PLANS=1 writes one from a clean run)"
-		ACCOUNT_FAILS=1
-		plan=
-	elif [ ${#PATTERNS[@]} -gt 0 ]; then
+	if [ ${#PATTERNS[@]} -gt 0 ]; then
 		# Under -t, only the tests it picked are expected.
 		picked_plan "$1" >"$LOGDIR/picked-$1.txt"
 		plan=$LOGDIR/picked-$1.txt
