@@ -160,6 +160,17 @@ $(OUTPUT)/metrics_fixture: tests/tools/metrics_fixture.c $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $^ $(filter-out -lcmocka,$(TEST_LIBS)) -lz -o $@
 
+# The attach modes' facts for the guest suites, generated from modes[] by
+# a program of the build machine's (an arm64 build runs it here too).
+$(OUTPUT)/mode_facts: tests/tools/mode_facts.c user/live/modes.c user/live/modes.h | $(OUTPUT)
+	$(call msg,HOSTCC,$@)
+	$(Q)cc -O2 -Wall -Iinclude -Iuser $(filter %.c,$^) -o $@
+
+$(OUTPUT)/static/mode-facts.sh: $(OUTPUT)/mode_facts
+	$(Q)mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)$< >$@.tmp && mv $@.tmp $@
+
 # Test tools: one source each in tests/tools/, TOOL_LIBS_<name> what it links.
 TOOL_LIBS_uring_openat := -luring
 TOOL_LIBS_bcrypt_hash := -lcrypt
@@ -219,7 +230,8 @@ STATIC_EXTRA := $(OUTPUT)/static/corpus $(OUTPUT)/static/corpus32 $(OUTPUT)/stat
 endif
 
 # Statically linked copies for the QEMU guests.
-static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
+static: $(OUTPUT)/static/auditskip $(OUTPUT)/static/mode-facts.sh \
+	$(OUTPUT)/static/getpid_loop $(OUTPUT)/static/uring_openat \
 	$(OUTPUT)/static/audit_bench $(OUTPUT)/static/time_runs $(OUTPUT)/static/empty_probes \
 	$(OUTPUT)/static/audit_exit_ns $(STATIC_EXTRA)
 

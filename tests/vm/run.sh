@@ -171,6 +171,7 @@ declare_plan() {
 	# ($script is the file and its argument, split into words on purpose)
 	# shellcheck disable=SC2086
 	VMTEST_DECLARE=${1%%-*}.0 VMTEST_DIR=$VMDIR VMTEST_COMMON=$ROOT/tests/lib/common.sh \
+		VMTEST_MODE_FACTS=$STATIC/mode-facts.sh \
 		VMTEST_RULES_DIR=$RULES_SRC VMTEST_WITNESS_DIR=$ROOT/tests/data \
 		VMTEST_CMDLINE="vmsuite=$2$BENCH_ARG" sh "$VMDIR"/$script >"$out.tmp" ||
 		die "$1:$2: $VMDIR/$script declares no tests (VMTEST_DECLARE)"
