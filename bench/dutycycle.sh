@@ -39,6 +39,12 @@ bench_run_facts
 auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
 bench_set_rules 1
+# What counting adds to a syscall here, for the duty cycle's correction of
+# its windows (doc/duty-cycle.md): calibrate under this rule.
+"$AUDITSKIP" calibrate --max-rules 16 --calibration "$BENCH_TMP/cal.json" >"$BENCH_TMP/cal.out" 2>&1 ||
+	log "calibrate failed: $(tail -n 1 "$BENCH_TMP/cal.out"); the duty cycle's windows go uncorrected"
+CALIBRATED=$(grep 'what counting adds' "$BENCH_TMP/cal.out" || echo "not calibrated")
+[ -s "$BENCH_TMP/cal.json" ] && DUTY_CAL=(--calibration "$BENCH_TMP/cal.json") || DUTY_CAL=()
 
 PIN=(taskset -c "$BENCH_CPU")
 [ "$BENCH_RT" = 1 ] && PIN+=(chrt -f 1)
@@ -101,7 +107,7 @@ for cycle in $(seq 1 "$CYCLES"); do
 		t_full=$($w)
 		stop_counter full
 		LOADER[$w,full]="${LOADER[$w,full]:-} $LOADER_S"
-		start_counter duty --duty "$DUTY"
+		start_counter duty --duty "$DUTY" "${DUTY_CAL[@]}"
 		t_duty=$($w)
 		stop_counter duty
 		LOADER[$w,duty]="${LOADER[$w,duty]:-} $LOADER_S"
@@ -118,7 +124,7 @@ done
 declare -A EST
 for w in steady bursty; do
 	start_counter full
-	start_counter duty --duty "$DUTY"
+	start_counter duty --duty "$DUTY" "${DUTY_CAL[@]}"
 	$w >/dev/null
 	stop_counter duty
 	stop_counter full
@@ -126,6 +132,7 @@ for w in steady bursty; do
 	EST[$w,est]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks' "$BENCH_TMP/duty.json")
 	EST[$w,se]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks_stderr' "$BENCH_TMP/duty.json")
 	EST[$w,cov]=$(jq -r 'select(.type == "summary") | "\(.coverage.covered_s) of \(.coverage.elapsed_s) s, \(.coverage.windows) windows"' "$BENCH_TMP/duty.json")
+	EST[$w,corr]=$(jq -r 'select(.type == "summary") | .coverage.correction' "$BENCH_TMP/duty.json")
 done
 
 mean() { tr ' ' '\n' | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else print "-" }'; }
@@ -153,12 +160,14 @@ report() {
 	echo
 	echo "Per cycle (s): $(for w in steady bursty; do printf '%s full:%s duty:%s base:%s; ' "$w" "${ADDED[$w,full]}" "${ADDED[$w,duty]}" "${ADDED[$w,base]}"; done)"
 	echo
-	echo "Skippable walks over the same period, both tools running side by side:"
+	echo "Skippable walks over the same period, both tools running side by side; the"
+	echo "duty cycle's windows corrected for the time counting took from CPUs left no"
+	echo "idle time (correction; calibrate here: $CALIBRATED):"
 	echo
-	echo "| workload | full count | duty-cycle estimate | +/- (1 s.e.) | estimate / full | covered |"
-	echo "|---|---|---|---|---|---|"
+	echo "| workload | full count | duty-cycle estimate | +/- (1 s.e.) | estimate / full | correction | uncorrected / full | covered |"
+	echo "|---|---|---|---|---|---|---|---|"
 	for w in steady bursty; do
-		echo "| $w | ${EST[$w,full]} | ${EST[$w,est]} | ${EST[$w,se]} | $(awk -v e="${EST[$w,est]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / f; else print "-" }') | ${EST[$w,cov]} |"
+		echo "| $w | ${EST[$w,full]} | ${EST[$w,est]} | ${EST[$w,se]} | $(awk -v e="${EST[$w,est]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / f; else print "-" }') | ${EST[$w,corr]} | $(awk -v e="${EST[$w,est]}" -v c="${EST[$w,corr]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / (c == "null" ? 1 : c) / f; else print "-" }') | ${EST[$w,cov]} |"
 	done
 }
 report | tee ${OUTFILE:+"$OUTFILE"}

@@ -36,10 +36,10 @@ static void test_full_count(void **state)
 	struct duty d;
 
 	(void)state;
-	duty_start(&d, 0, 0, 100);
+	duty_start(&d, 0, 0, NAN, 100);
 	assert_true(duty_next_s(&d) == 0);
 	assert_true(duty_covered_s(&d, 160) == 60);
-	assert_true(duty_estimate(&d, 160, 1234) == 1234);
+	assert_true(duty_estimate(&d, 160, DUTY_WALKS, 1234) == 1234);
 	assert_true(duty_stderr(&d, 160, DUTY_WALKS) == 0);
 	duty_set_idle(&d, true, true);
 	assert_true(duty_wants_attached(&d));
@@ -59,14 +59,14 @@ static void test_schedule(void **state)
 	unsigned int opened = 0;
 
 	(void)state;
-	duty_start(&d, 10, 300, 0);
+	duty_start(&d, 10, 300, NAN, 0);
 	assert_true(d.in_window && d.window_from_s == 0 && duty_next_s(&d) == 10);
 	while (t < 300 * 50) {
 		double next = duty_next_s(&d);
 
 		assert_true(next > t);
 		t = next;
-		if (duty_advance(&d, t, c) && d.in_window) {
+		if (duty_advance(&d, t, c, NULL, 0) && d.in_window) {
 			opened++;
 			assert_true(d.window_from_s >= d.period_from_s);
 			assert_true(d.window_to_s <= d.period_from_s + 300 + 1e-9);
@@ -88,20 +88,20 @@ static void test_estimate(void **state)
 	struct duty d;
 
 	(void)state;
-	duty_start(&d, 10, 300, 0);
+	duty_start(&d, 10, 300, NAN, 0);
 	assert_true(isnan(duty_stderr(&d, 5, DUTY_WALKS)));
 	c[DUTY_WALKS] = 100;
-	duty_advance(&d, 10, c);
+	duty_advance(&d, 10, c, NULL, 0);
 	assert_int_equal(d.windows, 1);
 	assert_true(isnan(duty_stderr(&d, 200, DUTY_WALKS)));
-	duty_advance(&d, 300, c);
+	duty_advance(&d, 300, c, NULL, 0);
 	if (!d.in_window)
-		duty_advance(&d, d.window_from_s, c);
+		duty_advance(&d, d.window_from_s, c, NULL, 0);
 	assert_true(d.in_window);
 	c[DUTY_WALKS] = 400;
-	duty_advance(&d, d.window_to_s, c);
+	duty_advance(&d, d.window_to_s, c, NULL, 0);
 	assert_int_equal(d.windows, 2);
-	assert_true(fabs(duty_estimate(&d, 600, c[DUTY_WALKS]) - 12000) < 1e-6);
+	assert_true(fabs(duty_estimate(&d, 600, DUTY_WALKS, c[DUTY_WALKS]) - 12000) < 1e-6);
 	assert_true(fabs(duty_stderr(&d, 600, DUTY_WALKS) - 600 * sqrt(100 * (1 - 20.0 / 600))) <
 		    1e-6);
 }
@@ -114,19 +114,65 @@ static void test_self_added(void **state)
 	struct duty d;
 
 	(void)state;
-	duty_start(&d, 10, 300, 0);
+	duty_start(&d, 10, 300, NAN, 0);
 	duty_view_make(&d, 5, counted, 50, &v);
 	assert_true(fabs(v.self_added_s - 0.1) < 1e-12);
 	duty_view_make(&d, 5, counted, NAN, &v);
 	assert_true(isnan(v.self_added_s));
 }
 
+/*
+ * Two CPUs over a 1 s window, counting at 100 ns a walk. CPU 0 had no idle
+ * time: its 2,000,000 walks took 0.2 s from its work, which would have made
+ * 2,000,000 * 1 / 0.8 = 2,500,000. CPU 1 idled half the window: counting
+ * took its 1,000,000 walks' 0.1 s from that idle time, and they stand.
+ */
+static void test_window_corrected(void **state)
+{
+	const struct duty_cpu_edge from[2] = { { { 0, 0 }, 10 }, { { 0, 0 }, 20 } };
+	const struct duty_cpu_edge to[2] = { { { 2000000, 1000000 }, 10 },
+					     { { 1000000, 400 }, 20.5 } };
+	double out[NR_DUTY_FIGURES];
+
+	(void)state;
+	duty_window_corrected(from, to, 2, 1.0, 100, out);
+	assert_true(fabs(out[DUTY_WALKS] - 3500000) < 1e-3);
+	assert_true(fabs(out[DUTY_SKIPPABLE] - (1250000 + 400)) < 1e-3);
+	/* Without a price, the window as counted. */
+	duty_window_corrected(from, to, 2, 1.0, NAN, out);
+	assert_true(out[DUTY_WALKS] == 3000000);
+}
+
+/* A run's estimate takes its closed windows as corrected, the open one's part as counted. */
+static void test_estimate_corrected(void **state)
+{
+	struct duty_cpu_edge cpus[1] = { { { 0, 0 }, 0 } };
+	__u64 c[NR_DUTY_FIGURES] = { 0, 0 };
+	struct duty d;
+	struct duty_view v;
+
+	(void)state;
+	duty_start(&d, 1, 30, 100, 0);
+	duty_opened_at(&d, 0, cpus, 1);
+	cpus[0].counts[DUTY_WALKS] = c[DUTY_WALKS] = 2000000;
+	duty_advance(&d, 1, c, cpus, 1);
+	assert_int_equal(d.windows, 1);
+	/* 2,000,000 walks counted in 1 s of 30, corrected to 2,500,000. */
+	assert_true(fabs(duty_estimate(&d, 30, DUTY_WALKS, c[DUTY_WALKS]) - 75000000) < 1e-3);
+	duty_view_make(&d, 30, c, 100, &v);
+	assert_true(fabs(v.correction - 1.25) < 1e-12);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),	   cmocka_unit_test(test_full_count),
-		cmocka_unit_test(test_schedule),   cmocka_unit_test(test_estimate),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_full_count),
+		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_estimate),
 		cmocka_unit_test(test_self_added),
+		cmocka_unit_test(test_window_corrected),
+		cmocka_unit_test(test_estimate_corrected),
 	};
 
 	return unit_main(argc, argv, "duty", tests, NULL, NULL);

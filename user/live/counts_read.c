@@ -61,6 +61,31 @@ int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
 	free(per_cpu);
 	return 0;
 }
+int counts_read_by_cpu(int fd, __u32 slots, struct duty_cpu_edge *cpus, int ncpu)
+{
+	struct count_slot *per_cpu = calloc(ncpu, sizeof(*per_cpu));
+
+	if (!per_cpu)
+		return -ENOMEM;
+	for (int c = 0; c < ncpu; c++)
+		memset(cpus[c].counts, 0, sizeof(cpus[c].counts));
+	for (__u32 k = 0; k < slots && k < NR_COUNT_SLOTS; k++) {
+		if (bpf_map_lookup_elem(fd, &k, per_cpu)) {
+			free(per_cpu);
+			return -errno;
+		}
+		/* As counts_add_slot(): a skippable walk is counted once, as skippable. */
+		for (int c = 0; c < ncpu; c++) {
+			const struct scan_counts *v = &per_cpu[c].counts;
+
+			cpus[c].counts[DUTY_WALKS] += v->walks + v->skippable_walks;
+			cpus[c].counts[DUTY_SKIPPABLE] += v->skippable_walks;
+		}
+	}
+	free(per_cpu);
+	return 0;
+}
+
 int hist_read(int fd, slot_hist *hist)
 {
 	int ncpu = libbpf_num_possible_cpus();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The counting programs attached only when the duty cycle and audit's state want them. */
+#include <math.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <bpf/libbpf.h>
@@ -8,6 +9,10 @@
 #include "live/clock.h"
 #include "live/counts_read.h"
 #include "live/duty_cycle.h"
+#include "live/sysinfo.h"
+
+/* Each CPU at the last window edge read (read_cpus()). */
+static struct duty_cpu_edge cpus[DUTY_MAX_CPUS];
 
 /* Whole-machine counts detach while nothing walks, where the programs attach again. */
 static bool idle_detaches(const struct session *ss)
@@ -43,6 +48,28 @@ static void read_figures(struct session *ss, __u64 c[NR_DUTY_FIGURES])
 		return; /* the last counts read stand */
 	c[DUTY_WALKS] = ss->now->exit.total.walks;
 	c[DUTY_SKIPPABLE] = ss->now->exit.total.skippable_walks;
+}
+
+/*
+ * Each CPU's counts and idle time now, for correcting a window for the
+ * time counting took (duty_window_corrected()): only where that correction
+ * is made (--duty, and a calibrated price for the mode). The CPUs read, 0
+ * when not read.
+ */
+static int read_cpus(struct session *ss, struct duty_cpu_edge *cpus)
+{
+	static double idle[DUTY_MAX_CPUS];
+	int ncpu = libbpf_num_possible_cpus();
+
+	if (!ss->duty.period_s || !isfinite(ss->duty.ns_counting) || ncpu <= 0 ||
+	    ncpu > DUTY_MAX_CPUS)
+		return 0;
+	if (counts_read_by_cpu(bpf_map__fd(ss->at.skel->maps.counts), NR_COUNT_SLOTS, cpus, ncpu) ||
+	    cpu_idle_read(idle, ncpu))
+		return 0;
+	for (int c = 0; c < ncpu; c++)
+		cpus[c].idle_s = idle[c];
+	return ncpu;
 }
 
 static void detach(struct session *ss)
@@ -85,7 +112,7 @@ bool duty_cycle_update(struct session *ss, double now)
 		now = now_s();
 	}
 	read_figures(ss, c);
-	opened = duty_advance(d, now, c) && d->in_window;
+	opened = duty_advance(d, now, c, cpus, read_cpus(ss, cpus)) && d->in_window;
 	duty_set_idle(d, audit_enabled(ss), walks_happen(ss));
 	return opened && duty_wants_attached(d) && listing_due(ss, now);
 }
@@ -111,8 +138,11 @@ int duty_cycle_apply(struct session *ss)
 		return err;
 	ss->duty.attaches++;
 	/* Counted from here: the window's listing came between its start and now. */
-	if (ss->duty.in_window)
-		duty_opened_at(&ss->duty, now_s());
+	if (ss->duty.in_window) {
+		double at = now_s();
+
+		duty_opened_at(&ss->duty, at, cpus, read_cpus(ss, cpus));
+	}
 	return 0;
 }
 

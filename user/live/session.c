@@ -291,7 +291,8 @@ int session_start_target(struct session *ss)
 			modes[ss->at.mode].name);
 		return -EOPNOTSUPP;
 	}
-	duty_start(&ss->duty, opt->duty_window_s, opt->duty_period_s, now_s());
+	duty_start(&ss->duty, opt->duty_window_s, opt->duty_period_s,
+		   calibration_counting_ns(&ss->calib, modes[ss->at.mode].name), now_s());
 	err = duty_cycle_apply(ss);
 	if (err)
 		return err;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 #include <zlib.h>
 #include <cap-ng.h>
@@ -119,4 +120,27 @@ const char *missing_privilege(bool bpf_too)
 	if (!capng_have_capability(CAPNG_EFFECTIVE, CAP_AUDIT_CONTROL))
 		return "CAP_AUDIT_CONTROL to read audit's status and rules";
 	return NULL;
+}
+
+int cpu_idle_read(double *idle_s, int ncpu)
+{
+	double tick = sysconf(_SC_CLK_TCK);
+	unsigned long long user, nice, sys, idle, iowait;
+	char line[512];
+	FILE *f = fopen("/proc/stat", "r");
+	int cpu;
+
+	if (!f)
+		return -errno;
+	for (int c = 0; c < ncpu; c++)
+		idle_s[c] = 0;
+	while (fgets(line, sizeof(line), f))
+		/* "cpuN ...": the "cpu " line is every CPU's sum. */
+		if (!strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9' &&
+		    sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &user, &nice, &sys, &idle,
+			   &iowait) == 6 &&
+		    cpu >= 0 && cpu < ncpu)
+			idle_s[cpu] = (idle + iowait) / (tick > 0 ? tick : 100);
+	fclose(f);
+	return 0;
 }

@@ -31,6 +31,11 @@ int kallsyms_lookup(const char *const *names, __u64 *addrs, size_t n);
 /* AUDIT_GET; 0 or a negative errno (-EPROTONOSUPPORT: audit not built in). */
 int audit_status_read(struct audit_status_info *st);
 /*
+ * Each CPU's idle time so far (idle and iowait, /proc/stat), seconds, into
+ * idle_s[0..ncpu) (0 for a CPU not listed: offline); 0 or -errno.
+ */
+int cpu_idle_read(double *idle_s, int ncpu);
+/*
  * NULL when the process may read audit's status and rules (and, with
  * `bpf_too`, load BPF), else what is missing.
  */

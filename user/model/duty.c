@@ -60,7 +60,7 @@ static void place_window(struct duty *d)
 	d->window_to_s = d->window_from_s + d->window_s;
 }
 
-void duty_start(struct duty *d, double window_s, double period_s, double now)
+void duty_start(struct duty *d, double window_s, double period_s, double ns_counting, double now)
 {
 	*d = (struct duty){
 		.window_s = window_s,
@@ -70,6 +70,7 @@ void duty_start(struct duty *d, double window_s, double period_s, double now)
 		.in_window = true,
 		.opening = true,
 		.open_from_s = now,
+		.ns_counting = ns_counting,
 	};
 	srand48((long)getpid() ^ (long)(now * 1e6));
 	if (d->period_s) {
@@ -94,30 +95,66 @@ static void plan_next(struct duty *d, double now)
 		d->next_s = d->period_from_s + d->period_s;
 }
 
-static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_FIGURES])
+/*
+ * Idle time below which a CPU had none left in a window: /proc/stat
+ * counts it in clock ticks (10 ms), so a tick and a share for rounding.
+ */
+static double saturated_below_s(double len_s)
 {
-	double len = at - d->open_from_s;
+	return 0.01 + 0.01 * len_s;
+}
 
+void duty_window_corrected(const struct duty_cpu_edge *from, const struct duty_cpu_edge *to,
+			   int ncpu, double len_s, double ns_counting, double out[NR_DUTY_FIGURES])
+{
+	for (int f = 0; f < NR_DUTY_FIGURES; f++)
+		out[f] = 0;
+	for (int c = 0; c < ncpu; c++) {
+		double idle = to[c].idle_s - from[c].idle_s, busy = len_s - idle, factor = 1;
+		double taken = (double)(to[c].counts[DUTY_WALKS] - from[c].counts[DUTY_WALKS]) *
+			       ns_counting / 1e9;
+
+		if (isfinite(ns_counting) && idle < saturated_below_s(len_s) && busy > taken &&
+		    taken > 0)
+			factor = busy / (busy - taken);
+		for (int f = 0; f < NR_DUTY_FIGURES; f++)
+			out[f] += (double)(to[c].counts[f] - from[c].counts[f]) * factor;
+	}
+}
+
+static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_FIGURES],
+			 const struct duty_cpu_edge *cpus, int ncpu)
+{
+	double len = at - d->open_from_s, corrected[NR_DUTY_FIGURES];
+	bool per_cpu = cpus && d->ncpu_open && ncpu == d->ncpu_open;
+
+	if (per_cpu)
+		duty_window_corrected(d->open_cpu, cpus, ncpu, len, d->ns_counting, corrected);
 	d->in_window = false;
 	d->closed_s = at;
 	d->covered_s += len;
 	d->windows++;
 	for (int f = 0; f < NR_DUTY_FIGURES; f++) {
-		double rate = len > 0 ? (counts[f] - d->open_counts[f]) / len : 0;
+		__u64 counted = counts[f] - d->open_counts[f];
+		double window = per_cpu ? corrected[f] : counted;
+		double rate = len > 0 ? window / len : 0;
 
+		d->closed_counted[f] += counted;
+		d->closed_corrected[f] += window;
 		d->sum_rate[f] += rate;
 		d->sum_rate_sq[f] += rate * rate;
 	}
 }
 
-bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES])
+bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES],
+		  const struct duty_cpu_edge *cpus, int ncpu)
 {
 	bool was = d->in_window;
 
 	if (!d->period_s)
 		return false;
 	if (d->in_window && now >= d->window_to_s)
-		close_window(d, now, counts);
+		close_window(d, now, counts, cpus, ncpu);
 	while (now >= d->period_from_s + d->period_s) {
 		d->period_from_s += d->period_s;
 		place_window(d);
@@ -127,15 +164,21 @@ bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES
 		d->opening = true;
 		d->open_from_s = now;
 		memcpy(d->open_counts, counts, sizeof(d->open_counts));
+		d->ncpu_open = 0;
 	}
 	plan_next(d, now);
 	return was != d->in_window;
 }
 
-void duty_opened_at(struct duty *d, double at)
+void duty_opened_at(struct duty *d, double at, const struct duty_cpu_edge *cpus, int ncpu)
 {
-	if (d->in_window && d->opening && at > d->open_from_s)
-		d->open_from_s = at;
+	if (d->in_window && d->opening) {
+		if (at > d->open_from_s)
+			d->open_from_s = at;
+		d->ncpu_open = cpus && ncpu <= DUTY_MAX_CPUS ? ncpu : 0;
+		if (d->ncpu_open)
+			memcpy(d->open_cpu, cpus, ncpu * sizeof(*cpus));
+	}
 	d->opening = false;
 }
 
@@ -151,13 +194,16 @@ double duty_elapsed_s(const struct duty *d, double now)
 	return now - d->began_s;
 }
 
-double duty_estimate(const struct duty *d, double now, __u64 counted)
+double duty_estimate(const struct duty *d, double now, enum duty_figure f, __u64 counted)
 {
 	double covered = duty_covered_s(d, now);
 
 	if (!d->period_s)
 		return counted;
-	return covered > 0 ? counted * (duty_elapsed_s(d, now) / covered) : NAN;
+	/* The closed windows as corrected, the open one's part as counted. */
+	return covered > 0 ? ((double)(counted - d->closed_counted[f]) + d->closed_corrected[f]) *
+				     (duty_elapsed_s(d, now) / covered) :
+			     NAN;
 }
 
 /*
@@ -239,9 +285,13 @@ void duty_view_make(const struct duty *d, double now, const __u64 counted[NR_DUT
 		.attaches = d->attaches,
 		.detaches = d->detaches,
 		.self_added_s = counted[DUTY_WALKS] * ns_counting / 1e9,
+		.correction =
+			d->closed_counted[DUTY_WALKS] ?
+				d->closed_corrected[DUTY_WALKS] / d->closed_counted[DUTY_WALKS] :
+				NAN,
 	};
 	for (int f = 0; f < NR_DUTY_FIGURES; f++) {
-		v->estimate[f] = duty_estimate(d, now, counted[f]);
+		v->estimate[f] = duty_estimate(d, now, f, counted[f]);
 		v->stderr_[f] = duty_stderr(d, now, f);
 	}
 }

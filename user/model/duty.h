@@ -34,6 +34,15 @@ enum duty_idle {
 	NR_DUTY_IDLE
 };
 
+/* Most CPUs whose windows are corrected for counting's own time (duty_cpu_edge). */
+#define DUTY_MAX_CPUS 1024
+
+/* One CPU at a window's edge: its counts so far and the seconds it was idle. */
+struct duty_cpu_edge {
+	__u64 counts[NR_DUTY_FIGURES];
+	double idle_s;
+};
+
 struct duty {
 	double window_s, period_s; /* --duty; period_s 0: always on (a full count) */
 	double began_s;		   /* the run's start, monotonic seconds */
@@ -49,7 +58,17 @@ struct duty {
 	double open_from_s;   /* the open window's start, if in_window */
 	unsigned int windows; /* closed windows */
 	__u64 open_counts[NR_DUTY_FIGURES]; /* the counts when the open window opened */
-	double sum_rate[NR_DUTY_FIGURES];   /* closed windows' rates, per second */
+	/*
+	 * Each CPU when the open window opened (ncpu_open of them; 0: not
+	 * known, no correction), and what the closed windows counted as
+	 * counted and as corrected (duty_window_corrected()).
+	 */
+	struct duty_cpu_edge open_cpu[DUTY_MAX_CPUS];
+	int ncpu_open;
+	double ns_counting; /* what counting adds to a syscall here, NAN: unknown */
+	__u64 closed_counted[NR_DUTY_FIGURES];
+	double closed_corrected[NR_DUTY_FIGURES];
+	double sum_rate[NR_DUTY_FIGURES]; /* closed windows' rates, corrected, per second */
 	double sum_rate_sq[NR_DUTY_FIGURES];
 	unsigned int attaches, detaches; /* of the counting programs, so far */
 };
@@ -57,8 +76,24 @@ struct duty {
 /* "WINDOW/PERIOD", each a number with s, m or h (seconds without): 0, or -1 if invalid. */
 int duty_parse(const char *arg, double *window_s, double *period_s);
 
-/* A run from `now`: window_s 0 counts all the time (period_s ignored). */
-void duty_start(struct duty *d, double window_s, double period_s, double now);
+/*
+ * A run from `now`: window_s 0 counts all the time (period_s ignored).
+ * ns_counting: what counting adds to each syscall here (calibrated), or
+ * NAN: the windows are then taken as counted.
+ */
+void duty_start(struct duty *d, double window_s, double period_s, double ns_counting, double now);
+
+/*
+ * A window's counts as the machine would have made them with nothing
+ * attached: a CPU left no idle time in the window was saturated, and the
+ * time counting took there (its walks times ns_counting) was taken from
+ * its work, which would have made more calls at the rate it ran, so its
+ * counts scale by busy / (busy - walks * ns_counting); a CPU with idle
+ * time left gave counting that time, not its work's, and counts as is.
+ * `from` and `to` are each CPU at the window's edges, len_s its length.
+ */
+void duty_window_corrected(const struct duty_cpu_edge *from, const struct duty_cpu_edge *to,
+			   int ncpu, double len_s, double ns_counting, double out[NR_DUTY_FIGURES]);
 
 /* When the next window opens or closes (0: never, a full count). */
 double duty_next_s(const struct duty *d);
@@ -66,17 +101,20 @@ double duty_next_s(const struct duty *d);
 /*
  * Moves the schedule on to `now`: closes the window that ended (with the
  * counts at its end) and opens the one that began (with the counts then).
- * True when in_window changed.
+ * `cpus` (ncpu of them, NULL: not known) are the CPUs then, for a closing
+ * window's duty_window_corrected(). True when in_window changed.
  */
-bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES]);
+bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES],
+		  const struct duty_cpu_edge *cpus, int ncpu);
 
 /*
  * A window that has just opened counts from `at`, when the programs were
- * attached (its listing and the attach came after it opened). Later
+ * attached (its listing and the attach came after it opened), and each
+ * CPU then (`cpus`, ncpu of them; NULL: not known, no correction). Later
  * attaches in the same window (rules back) leave it as it is: the time
  * before them counted nothing because nothing walked.
  */
-void duty_opened_at(struct duty *d, double at);
+void duty_opened_at(struct duty *d, double at, const struct duty_cpu_edge *cpus, int ncpu);
 
 /* Time counted so far (closed windows and the open one's part), and the run's. */
 double duty_covered_s(const struct duty *d, double now);
@@ -86,7 +124,7 @@ double duty_elapsed_s(const struct duty *d, double now);
  * The estimate for the whole run of a count made in the windows, and its
  * standard error (NaN until two windows have closed; 0 for a full count).
  */
-double duty_estimate(const struct duty *d, double now, __u64 counted);
+double duty_estimate(const struct duty *d, double now, enum duty_figure f, __u64 counted);
 double duty_stderr(const struct duty *d, double now, enum duty_figure f);
 
 /*
@@ -115,6 +153,12 @@ struct duty_view {
 	 * Every syscall the hook sees pays it, walked or not: a lower bound.
 	 */
 	double self_added_s;
+	/*
+	 * The closed windows' walks as corrected for counting's own time on
+	 * saturated CPUs, over the walks counted in them (duty_window_corrected()):
+	 * 1 where nothing was corrected, NAN before a window closed.
+	 */
+	double correction;
 };
 
 /* ns_counting: what counting adds to a syscall here (calibration_counting_ns()), or NAN. */

@@ -37,6 +37,14 @@ void duty_print(FILE *out, const struct run_state *r)
 			       v->stderr_[DUTY_SKIPPABLE]);
 		fprintf(out,
 			"  (the counts above are the windows'; the estimates scale them to the run)\n");
+		if (isfinite(v->correction))
+			fprintf(out,
+				"  (the windows' walks times %.3f: the time counting took on CPUs left no idle time, given back to their work)\n",
+				v->correction);
+		else if (!isfinite(calibration_counting_ns(r->cfg.calib, r->cfg.mode)))
+			fprintf(out,
+				"  (not corrected for the time counting takes from busy CPUs: no calibration of counting in mode %s)\n",
+				r->cfg.mode);
 	}
 	fprintf(out,
 		"  %-24s %10.3f s  (%.4f%% of one CPU over the run: listings, reads, reports)\n",
@@ -97,6 +105,7 @@ json_object *duty_json(const struct run_state *r)
 	add_u64(o, "detaches", v->detaches);
 	json_object_object_add(o, "self_cpu_s", json_rounded(r->live.self_cpu_s, 6));
 	json_object_object_add(o, "self_added_s", maybe(v->self_added_s, 6));
+	json_object_object_add(o, "correction", maybe(v->correction, 6));
 	return o;
 }
 
@@ -161,6 +170,12 @@ void duty_metrics(FILE *out, const struct run_state *r)
 		"CPU time of auditskip's own process, every thread (getrusage): listings, "
 		"map reads, reports and this page; not the time its programs add to syscalls.");
 	fprintf(out, "auditskip_self_cpu_seconds_total %.6f\n", r->live.self_cpu_s);
+	if (isfinite(v->correction)) {
+		metric_family(out, "auditskip_duty_correction", "gauge",
+			      "What the estimates multiply the closed windows' walks by: the time "
+			      "counting took on CPUs left no idle time, given back to their work.");
+		fprintf(out, "auditskip_duty_correction %.6f\n", v->correction);
+	}
 	if (isfinite(v->self_added_s)) {
 		metric_family(
 			out, "auditskip_self_added_seconds_total", "counter",
