@@ -37,14 +37,14 @@ void duty_print(FILE *out, const struct run_state *r)
 			       v->stderr_[DUTY_SKIPPABLE]);
 		fprintf(out,
 			"  (the counts above are the windows'; the estimates scale them to the run)\n");
-		if (isfinite(v->correction))
-			fprintf(out,
-				"  (the windows' walks times %.3f: the time counting took on CPUs left no idle time, given back to their work)\n",
-				v->correction);
-		else if (!isfinite(calibration_counting_ns(r->cfg.calib, r->cfg.mode)))
+		if (!isfinite(calibration_counting_ns(r->cfg.calib, r->cfg.mode)))
 			fprintf(out,
 				"  (not corrected for the time counting takes from busy CPUs: no calibration of counting in mode %s)\n",
 				r->cfg.mode);
+		else if (isfinite(v->correction))
+			fprintf(out,
+				"  (the windows' walks times %.3f: the time counting took on CPUs left no idle time, given back to their work)\n",
+				v->correction);
 	}
 	fprintf(out,
 		"  %-24s %10.3f s  (%.4f%% of one CPU over the run: listings, reads, reports)\n",
