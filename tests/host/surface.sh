@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 
-TESTS="help man usage options privilege bad-input empty disabled numbers"
+TESTS="help man usage options privilege bad-input empty disabled numbers examples"
 select_tests "$TESTS" "$@"
 COMMANDS="count rules calibrate advise profile whatif hotspots"
 EXAMPLES=${EXAMPLES:-/usr/share/doc/auditd/examples/rules}
@@ -231,6 +231,21 @@ test_numbers() {
 	run r-text rules --file "$EXAMPLES/30-stig.rules"
 	check_eq "numbers: no audit_filter_syscall in the rules report" \
 		"$(grep -c audit_filter_syscall "$TMP/r-text.out")" 0
+}
+
+# doc/extending.md's examples: each whole change still applies to the tree,
+# touching as many files as its Touches: line (what the page counts).
+test_examples() {
+	local p want got
+	for p in doc/examples/*.patch; do
+		want=$(sed -n 's/^Touches: *//p' "$p" | head -n 1)
+		if ! git apply --check "$p" 2>"$TMP/apply.err"; then
+			fail "examples: $p" "no longer applies: $(head -n 2 "$TMP/apply.err" | tr '\n' ' ')"
+			continue
+		fi
+		got=$(git apply --numstat "$p" | wc -l)
+		check_eq "examples: $p" "$got" "${want:-?}" "files it touches"
+	done
 }
 
 for t in $SELECTED; do
