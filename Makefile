@@ -447,7 +447,7 @@ deb:
 	@echo "built $(OUTPUT)/deb/auditskip_$(VERSION)_amd64.deb"
 
 # Every C file of the project but the generated ones, in .clang-format's style.
-FORMAT_FILES = $(filter-out user/audit/kernel_tables_data.h,$(wildcard bpf/*.c user/*/*.c user/*/*.h include/*.h tests/*/*.c tests/*/*.h bench/*.c fuzz/*.c))
+FORMAT_FILES = $(filter-out user/audit/kernel_tables_data.h,$(wildcard bpf/*.c bpf/*.h user/*/*.c user/*/*.h include/*.h tests/*/*.c tests/*/*.h bench/*.c fuzz/*.c))
 format:
 	clang-format -i $(FORMAT_FILES)
 
