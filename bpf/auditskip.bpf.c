@@ -22,6 +22,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Shared by every concern. */
 #include "kernel_values.bpf.h"
+#include "maps.bpf.h"
 #include "globals.bpf.h"
 /* Counting a walk, in every mode. */
 #include "scope.bpf.h"

@@ -43,16 +43,9 @@ static __always_inline void count_comm(bool skip, __u32 rules)
 	char comm[COMM_LEN];
 
 	bpf_get_current_comm(comm, sizeof(comm));
-	cc = bpf_map_lookup_elem(&comms, comm);
-	if (!cc) {
-		if (bpf_map_update_elem(&comms, comm, &zero_counts, BPF_NOEXIST) == -E2BIG) {
-			__sync_fetch_and_add(&comms_lost, 1);
-			return;
-		}
-		cc = bpf_map_lookup_elem(&comms, comm);
-		if (!cc)
-			return;
-	}
+	cc = map_lookup_or_insert(&comms, comm, &zero_counts, &comms_lost);
+	if (!cc)
+		return;
 	cc->walks++;
 	if (skip) {
 		cc->skippable_walks++;

@@ -200,13 +200,9 @@ static __always_inline void time_walk(struct count_slot *s, __u32 key, bool urin
 	if (uring)
 		return;
 	hk.bucket = log2_bucket(ns);
-	h = bpf_map_lookup_elem(&walk_hist, &hk);
-	if (!h) {
-		bpf_map_update_elem(&walk_hist, &hk, &zero, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&walk_hist, &hk);
-		if (!h)
-			return;
-	}
+	h = map_lookup_or_insert(&walk_hist, &hk, &zero, NULL);
+	if (!h)
+		return;
 	h->walks++;
 	h->ns += ns;
 }
@@ -217,17 +213,10 @@ static __always_inline void count_rule_match(__u64 nr, __u32 arch, struct audit_
 	struct rule_match_key k = { .prio = BPF_CORE_READ(actx, prio),
 				    .slot = slot_key(nr, arch, false) };
 	static const __u64 zero;
-	__u64 *n = bpf_map_lookup_elem(&rule_matches, &k);
+	__u64 *n = map_lookup_or_insert(&rule_matches, &k, &zero, &rule_matches_lost);
 
-	if (!n) {
-		bpf_map_update_elem(&rule_matches, &k, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&rule_matches, &k);
-		if (!n) {
-			__sync_fetch_and_add(&rule_matches_lost, 1);
-			return;
-		}
-	}
-	(*n)++;
+	if (n)
+		(*n)++;
 }
 
 /*
