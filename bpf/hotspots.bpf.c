@@ -14,6 +14,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "hotspots_maps.h"
+#include "maps.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -94,14 +95,10 @@ static __always_inline void end(struct hs_task *st, enum hs_part p, __u64 t1)
 static __always_inline void add_syscall(struct hs_task *st, __u64 t1)
 {
 	__u32 nr = st->nr;
-	struct hs_stats *s = bpf_map_lookup_elem(&stats, &nr);
+	struct hs_stats *s = map_lookup_or_insert(&stats, &nr, &zero_stats, NULL);
 
-	if (!s) {
-		bpf_map_update_elem(&stats, &nr, &zero_stats, BPF_NOEXIST);
-		s = bpf_map_lookup_elem(&stats, &nr);
-		if (!s)
-			return;
-	}
+	if (!s)
+		return;
 	__sync_fetch_and_add(&s->calls, 1);
 	__sync_fetch_and_add(&s->sys_ns, t1 - st->sys_t0);
 	__sync_fetch_and_add(&s->sys_pairs, st->pairs);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Map idioms the concerns share. A counter keyed by what a walk shows at
- * run time (a process name, a time bucket, a rule) has no entry in its hash
- * map until one is inserted; it is found or made here, once (libbpf-tools'
- * maps.bpf.h does the same for its tools).
+ * Map idioms the BPF objects share. A counter keyed by what is seen at run
+ * time (a process name, a time bucket, a rule, a syscall) has no entry in
+ * its hash map until one is inserted; it is found or made here, once
+ * (libbpf-tools' maps.bpf.h does the same for its tools). Needs only
+ * vmlinux.h and bpf_helpers.h before it.
  */
 #ifndef __MAPS_BPF_H
 #define __MAPS_BPF_H
