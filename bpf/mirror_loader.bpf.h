@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where the loader keeps the mirror from its own listings (5.10: no
- * bpf_loop() for a rebuild), walks judged while the kernel's rule count had
- * moved from the one the mirror was listed at are counted
- * (mirror_lag_walks); the loader reads audit_n_rules through the programs
- * here around each listing.
+ * Where the loader keeps the mirror from its own listings (tracepoint mode,
+ * 5.10 with no bpf_loop() for a rebuild, a kernel whose lists kallsyms does
+ * not show), walks judged while the kernel's rule count had moved from the
+ * one the mirror was listed at are counted (mirror_lag_walks); the loader
+ * reads audit_n_rules through the programs here around each listing.
  */
 #ifndef __MIRROR_LOADER_BPF_H
 #define __MIRROR_LOADER_BPF_H
