@@ -125,18 +125,25 @@ void duty_window_corrected(const struct duty_cpu_edge *from, const struct duty_c
 static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_FIGURES],
 			 const struct duty_cpu_edge *cpus, int ncpu)
 {
-	double len = at - d->open_from_s, corrected[NR_DUTY_FIGURES];
+	double len = at - d->open_from_s, corrected[NR_DUTY_FIGURES], by_cpu[NR_DUTY_FIGURES];
 	bool per_cpu = cpus && d->ncpu_open && ncpu == d->ncpu_open;
 
-	if (per_cpu)
+	/*
+	 * The CPUs were read just after the attach, the counts just before:
+	 * the correction is their ratio, applied to the window's counts.
+	 */
+	if (per_cpu) {
 		duty_window_corrected(d->open_cpu, cpus, ncpu, len, d->ns_counting, corrected);
+		duty_window_corrected(d->open_cpu, cpus, ncpu, len, NAN, by_cpu);
+	}
 	d->in_window = false;
 	d->closed_s = at;
 	d->covered_s += len;
 	d->windows++;
 	for (int f = 0; f < NR_DUTY_FIGURES; f++) {
 		__u64 counted = counts[f] - d->open_counts[f];
-		double window = per_cpu ? corrected[f] : counted;
+		double factor = per_cpu && by_cpu[f] > 0 ? corrected[f] / by_cpu[f] : 1;
+		double window = counted * factor;
 		double rate = len > 0 ? window / len : 0;
 
 		d->closed_counted[f] += counted;
