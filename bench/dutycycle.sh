@@ -139,7 +139,7 @@ mean() { tr ' ' '\n' | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / 
 report() {
 	echo "# Duty cycle against a full count ($STARTED)"
 	echo
-	echo "Command: \`$COMMAND\` (CYCLES=$CYCLES, STEADY_S=$STEADY_S, BURSTS=$BURSTS);"
+	echo "Command: \`$COMMAND\` (CYCLES=$CYCLES, STEADY_S=$STEADY_S, BURSTS=$BURSTS, BENCH_RT=$BENCH_RT);"
 	echo "options: \`--duty $DUTY\`; one exit rule that cannot"
 	echo "match getpid; commit $COMMIT."
 	echo
