@@ -26,9 +26,10 @@ enum {
 
 static const char doc[] =
 	"Times getpid with 0 to N rules that cannot match it, then with N rules that\n"
-	"name getpid and fail at a field of each kind, restores the rule list, and\n"
-	"saves the curve that prices the skippable walks and the price of an\n"
-	"evaluation per field kind (root).\n"
+	"name getpid and fail at a field of each kind, then with one rule and the\n"
+	"counting programs of the best mode attached, restores the rule list, and\n"
+	"saves the curve that prices the skippable walks, the price of an evaluation\n"
+	"per field kind and what counting adds to a syscall (root).\n"
 	"\v"
 	"Examples:\n"
 	"    auditskip calibrate       # ns per visited rule entry, for time estimates\n"
