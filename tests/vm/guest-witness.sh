@@ -310,11 +310,13 @@ suite_plan() {
 	control
 }
 
-# witness_pieces NAME DIR: DIR's OSPP pieces as the one set NAME.
+# witness_pieces NAME DIR: DIR's OSPP pieces as the one set NAME. Globbing
+# is left as it was found: suite_plan globs the next directory after it.
 witness_pieces() {
+	_wp_flags=$-
 	set +f
 	cat "$2"/30-ospp-v42-[0-9]-*.rules >"$W/$(echo "$1" | tr / _).set"
-	set -f
+	case $_wp_flags in *f*) set -f ;; esac
 	witness_set "$1" "$W/$(echo "$1" | tr / _).set"
 }
 
