@@ -13,9 +13,26 @@
  * more than everything else it does once many rules are loaded.
  */
 #define READ_BATCH 256
+/*
+ * Slot k's per-CPU values into the sums, and each CPU's walks and skippable
+ * walks into cpus (NULL: not wanted), as counts_add_slot() counts them: a
+ * skippable walk once, as skippable.
+ */
+static void add_slot(struct counts_snapshot *s, __u32 k, const struct count_slot *per_cpu, int ncpu,
+		     struct duty_cpu_edge *cpus)
+{
+	counts_add_slot(s, k, per_cpu, ncpu);
+	for (int c = 0; cpus && c < ncpu; c++) {
+		const struct scan_counts *v = &per_cpu[c].counts;
+
+		cpus[c].counts[DUTY_WALKS] += v->walks + v->skippable_walks;
+		cpus[c].counts[DUTY_SKIPPABLE] += v->skippable_walks;
+	}
+}
+
 /* Slots [0, slots) by batches; -errno when the kernel cannot (then one by one). */
 static int read_batched(int fd, __u32 slots, struct counts_snapshot *s, int ncpu,
-			struct count_slot *per_cpu)
+			struct count_slot *per_cpu, struct duty_cpu_edge *cpus)
 {
 	__u32 keys[READ_BATCH], in, out, done = 0;
 	bool first = true;
@@ -29,7 +46,7 @@ static int read_batched(int fd, __u32 slots, struct counts_snapshot *s, int ncpu
 			return -errno;
 		for (__u32 i = 0; i < n; i++)
 			if (keys[i] < slots)
-				counts_add_slot(s, keys[i], per_cpu + (size_t)i * ncpu, ncpu);
+				add_slot(s, keys[i], per_cpu + (size_t)i * ncpu, ncpu, cpus);
 		done += n;
 		if (err || !n)
 			break; /* ENOENT: that was the map's last batch */
@@ -39,7 +56,15 @@ static int read_batched(int fd, __u32 slots, struct counts_snapshot *s, int ncpu
 	return 0;
 }
 
-int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
+/* Both sums start from 0, also when the batched read gave up half way. */
+static void clear(struct counts_snapshot *s, struct duty_cpu_edge *cpus, int ncpu)
+{
+	memset(s, 0, sizeof(*s));
+	for (int c = 0; cpus && c < ncpu; c++)
+		memset(cpus[c].counts, 0, sizeof(cpus[c].counts));
+}
+
+int counts_read_cpus(int fd, __u32 slots, struct counts_snapshot *s, struct duty_cpu_edge *cpus)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct count_slot *per_cpu;
@@ -51,39 +76,20 @@ int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
 	per_cpu = calloc((size_t)ncpu * READ_BATCH, sizeof(*per_cpu));
 	if (!per_cpu)
 		return -ENOMEM;
-	memset(s, 0, sizeof(*s));
-	if (read_batched(fd, slots, s, ncpu, per_cpu)) {
-		memset(s, 0, sizeof(*s));
+	clear(s, cpus, ncpu);
+	if (read_batched(fd, slots, s, ncpu, per_cpu, cpus)) {
+		clear(s, cpus, ncpu);
 		for (__u32 k = 0; k < slots; k++)
 			if (!bpf_map_lookup_elem(fd, &k, per_cpu))
-				counts_add_slot(s, k, per_cpu, ncpu);
+				add_slot(s, k, per_cpu, ncpu, cpus);
 	}
 	free(per_cpu);
 	return 0;
 }
-int counts_read_by_cpu(int fd, __u32 slots, struct duty_cpu_edge *cpus, int ncpu)
+
+int counts_read(int fd, __u32 slots, struct counts_snapshot *s)
 {
-	struct count_slot *per_cpu = calloc(ncpu, sizeof(*per_cpu));
-
-	if (!per_cpu)
-		return -ENOMEM;
-	for (int c = 0; c < ncpu; c++)
-		memset(cpus[c].counts, 0, sizeof(cpus[c].counts));
-	for (__u32 k = 0; k < slots && k < NR_COUNT_SLOTS; k++) {
-		if (bpf_map_lookup_elem(fd, &k, per_cpu)) {
-			free(per_cpu);
-			return -errno;
-		}
-		/* As counts_add_slot(): a skippable walk is counted once, as skippable. */
-		for (int c = 0; c < ncpu; c++) {
-			const struct scan_counts *v = &per_cpu[c].counts;
-
-			cpus[c].counts[DUTY_WALKS] += v->walks + v->skippable_walks;
-			cpus[c].counts[DUTY_SKIPPABLE] += v->skippable_walks;
-		}
-	}
-	free(per_cpu);
-	return 0;
+	return counts_read_cpus(fd, slots, s, NULL);
 }
 
 int hist_read(int fd, slot_hist *hist)

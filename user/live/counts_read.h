@@ -9,10 +9,12 @@
 /* Sums every CPU's counters of the first `slots` of a per-CPU counts map; 0 or -errno. */
 int counts_read(int map_fd, __u32 slots, struct counts_snapshot *s);
 /*
- * Each CPU's walks and skippable walks over the first `slots` of a per-CPU
- * counts map, into cpus[0..ncpu) (their idle_s left as they are); 0 or -errno.
+ * The same, and each CPU's walks and skippable walks into
+ * cpus[0..libbpf_num_possible_cpus()) (their idle_s left as they are;
+ * NULL: not wanted), from the one read; 0 or -errno.
  */
-int counts_read_by_cpu(int map_fd, __u32 slots, struct duty_cpu_edge *cpus, int ncpu);
+int counts_read_cpus(int map_fd, __u32 slots, struct counts_snapshot *s,
+		     struct duty_cpu_edge *cpus);
 /* Fills hist[NR_COUNT_SLOTS] from the walk_hist map; 0 or -errno. */
 int hist_read(int map_fd, slot_hist *hist);
 /* Every name in the comms map, most skippable walks first; 0 or -errno. */

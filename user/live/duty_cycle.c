@@ -11,7 +11,7 @@
 #include "live/duty_cycle.h"
 #include "live/sysinfo.h"
 
-/* Each CPU at the last window edge read (read_cpus()). */
+/* Each CPU at the last window edge read (read_edge()). */
 static struct duty_cpu_edge cpus[DUTY_MAX_CPUS];
 
 /* Whole-machine counts detach while nothing walks, where the programs attach again. */
@@ -42,33 +42,29 @@ static bool audit_enabled(const struct session *ss)
 	return !idle_detaches(ss) || ss->at.skel->bss->audit_on;
 }
 
-static void read_figures(struct session *ss, __u64 c[NR_DUTY_FIGURES])
-{
-	if (counts_read(bpf_map__fd(ss->at.skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit))
-		return; /* the last counts read stand */
-	c[DUTY_WALKS] = ss->now->exit.total.walks;
-	c[DUTY_SKIPPABLE] = ss->now->exit.total.skippable_walks;
-}
-
 /*
- * Each CPU's counts and idle time now, for correcting a window for the
- * time counting took (duty_window_corrected()): only where that correction
- * is made (--duty, and a calibrated price for the mode). The CPUs read, 0
- * when not read.
+ * The counts now, into ss->now and c (the last read stand if it fails),
+ * and, where a window is corrected for the time counting took (--duty and
+ * a calibrated price for the mode: duty_window_corrected()), each CPU's
+ * counts from the same read and its idle time into cpus. The CPUs read, 0
+ * when not.
  */
-static int read_cpus(struct session *ss, struct duty_cpu_edge *cpus)
+static int read_edge(struct session *ss, __u64 c[NR_DUTY_FIGURES])
 {
 	static double idle[DUTY_MAX_CPUS];
 	int ncpu = libbpf_num_possible_cpus();
+	bool by_cpu = ss->duty.period_s && isfinite(ss->duty.ns_counting) && ncpu > 0 &&
+		      ncpu <= DUTY_MAX_CPUS;
 
-	if (!ss->duty.period_s || !isfinite(ss->duty.ns_counting) || ncpu <= 0 ||
-	    ncpu > DUTY_MAX_CPUS)
+	if (counts_read_cpus(bpf_map__fd(ss->at.skel->maps.counts), NR_COUNT_SLOTS, &ss->now->exit,
+			     by_cpu ? cpus : NULL))
 		return 0;
-	if (counts_read_by_cpu(bpf_map__fd(ss->at.skel->maps.counts), NR_COUNT_SLOTS, cpus, ncpu) ||
-	    cpu_idle_read(idle, ncpu))
+	c[DUTY_WALKS] = ss->now->exit.total.walks;
+	c[DUTY_SKIPPABLE] = ss->now->exit.total.skippable_walks;
+	if (!by_cpu || cpu_idle_read(idle, ncpu))
 		return 0;
-	for (int c = 0; c < ncpu; c++)
-		cpus[c].idle_s = idle[c];
+	for (int k = 0; k < ncpu; k++)
+		cpus[k].idle_s = idle[k];
 	return ncpu;
 }
 
@@ -100,6 +96,7 @@ bool duty_cycle_update(struct session *ss, double now)
 	__u64 c[NR_DUTY_FIGURES] = { ss->now->exit.total.walks,
 				     ss->now->exit.total.skippable_walks };
 	bool opened;
+	int ncpu;
 
 	if (!next || now < next)
 		return false;
@@ -111,8 +108,8 @@ bool duty_cycle_update(struct session *ss, double now)
 		detach(ss);
 		now = now_s();
 	}
-	read_figures(ss, c);
-	opened = duty_advance(d, now, c, cpus, read_cpus(ss, cpus)) && d->in_window;
+	ncpu = read_edge(ss, c);
+	opened = duty_advance(d, now, c, cpus, ncpu) && d->in_window;
 	duty_set_idle(d, audit_enabled(ss), walks_happen(ss));
 	return opened && duty_wants_attached(d) && listing_due(ss, now);
 }
@@ -140,8 +137,9 @@ int duty_cycle_apply(struct session *ss)
 	/* Counted from here: the window's listing came between its start and now. */
 	if (ss->duty.in_window) {
 		double at = now_s();
+		__u64 c[NR_DUTY_FIGURES];
 
-		duty_opened_at(&ss->duty, at, cpus, read_cpus(ss, cpus));
+		duty_opened_at(&ss->duty, at, cpus, read_edge(ss, c));
 	}
 	return 0;
 }
