@@ -322,3 +322,11 @@ size_t ruleset_counted_rules(const struct ruleset *rs)
 	}
 	return n;
 }
+
+void ruleset_mirror(const struct ruleset *rs, struct mask_mirror *m)
+{
+	m->exit_rules = ruleset_rules_on(rs, AUDIT_FILTER_EXIT);
+	m->uring_rules = ruleset_rules_on(rs, AUDIT_FILTER_URING_EXIT);
+	ruleset_mask(rs, AUDIT_FILTER_EXIT, -1, m->mask);
+	ruleset_mask(rs, AUDIT_FILTER_URING_EXIT, -1, m->uring_mask);
+}

@@ -128,6 +128,12 @@ static inline bool rule_sets_every_bit(const struct audit_rule *r)
 	return rule_on_exit_list(r) && mask_is_full(r->mask);
 }
 
+/*
+ * The mask mirror's rules and masks as the loader keeps them (exit and
+ * io_uring lists); its source, tags and write counts are the caller's.
+ */
+void ruleset_mirror(const struct ruleset *rs, struct mask_mirror *m);
+
 static inline size_t ruleset_exit_rules(const struct ruleset *rs)
 {
 	return ruleset_rules_on(rs, AUDIT_FILTER_EXIT);

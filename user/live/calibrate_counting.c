@@ -27,8 +27,7 @@ static int mirror_the_list(struct attached *at)
 
 	if (err)
 		return err;
-	m.exit_rules = ruleset_exit_rules(&rs);
-	ruleset_exit_mask(&rs, -1, m.mask);
+	ruleset_mirror(&rs, &m);
 	ruleset_free(&rs);
 	at->skel->bss->audit_on = true;
 	return bpf_map_update_elem(bpf_map__fd(at->skel->maps.data_mirror), &zero, &m, BPF_ANY) ?

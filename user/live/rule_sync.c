@@ -60,8 +60,6 @@ static int write_netlink_mirror(struct session *ss, int n_rules)
 {
 	struct mask_mirror *cur = &ss->run.live.mirror;
 	struct mask_mirror m = {
-		.exit_rules = ruleset_exit_rules(&ss->rules),
-		.uring_rules = ruleset_rules_on(&ss->rules, AUDIT_FILTER_URING_EXIT),
 		.source = MIRROR_NETLINK,
 		.kernel_n_rules = n_rules,
 		.generation = cur->generation,
@@ -69,8 +67,7 @@ static int write_netlink_mirror(struct session *ss, int n_rules)
 	};
 	__u32 zero = 0;
 
-	ruleset_exit_mask(&ss->rules, -1, m.mask);
-	ruleset_mask(&ss->rules, AUDIT_FILTER_URING_EXIT, -1, m.uring_mask);
+	ruleset_mirror(&ss->rules, &m);
 	if (ss->opt->corrupt_nr >= 0)
 		m.mask[ss->opt->corrupt_nr / 32] &= ~(1U << (ss->opt->corrupt_nr % 32));
 	if (cur->source != m.source || cur->exit_rules != m.exit_rules ||
