@@ -560,6 +560,13 @@ TIMING_PASSES=2
 # moves it, not the median of five.
 TIMING_ITERS=10000
 TIMING_ROUNDS=5
+# timing_bench: audit_bench's median and lowest round (ns per getpid) with
+# the timing lane's rounds.
+timing_bench() {
+	audit_bench -n $TIMING_ITERS -r $TIMING_ROUNDS -c 0 --json |
+		sed -n 's/.*"median_ns":\([0-9.]*\),"min_ns":\([0-9.]*\).*/\1 \2/p'
+}
+
 # t_counting_cost: what counting adds to a getpid as calibrate priced it
 # (the file's counting), and as audit_bench sees it: getpid under one exit
 # rule while a whole-machine count in that mode runs, less without one.
@@ -570,19 +577,12 @@ t_counting_cost() {
 	_counted=
 	if [ -n "$_mode" ]; then
 		tm_load 1
-		set -- $(audit_bench -n $TIMING_ITERS -r $TIMING_ROUNDS -c 0 --json |
-			sed -n 's/.*"median_ns":\([0-9.]*\),.*/\1/p')
+		set -- $(timing_bench)
 		_alone=${1:-}
 		auditskip --mode "$_mode" --json >$T/timing-counting.out 2>$T/timing-counting.err &
 		_pid=$!
-		_t=0
-		until grep -q '"type" *: *"start"' $T/timing-counting.out 2>/dev/null || [ $_t -gt 600 ]; do
-			sleep 0.2
-			_t=$((_t + 1))
-		done
-		if grep -q '"type" *: *"start"' $T/timing-counting.out; then
-			set -- $(audit_bench -n $TIMING_ITERS -r $TIMING_ROUNDS -c 0 --json |
-				sed -n 's/.*"median_ns":\([0-9.]*\),.*/\1/p')
+		if started $T/timing-counting.out 120; then
+			set -- $(timing_bench)
 			_counted=${1:-}
 		else
 			log "timing-counting: auditskip --mode $_mode did not start: $(tail -n 1 $T/timing-counting.err)"
@@ -632,8 +632,7 @@ t_timing() {
 	while [ $pass -le $TIMING_PASSES ]; do
 		for p in $TIMING_COUNTS; do
 			tm_load $p || { fail timing-$p "could not load $p rules"; continue; }
-			set -- $(audit_bench -n $TIMING_ITERS -r $TIMING_ROUNDS -c 0 --json |
-				sed -n 's/.*"median_ns":\([0-9.]*\),"min_ns":\([0-9.]*\).*/\1 \2/p')
+			set -- $(timing_bench)
 			eval "tb_${p}_$pass=\${1:-}"
 			log "timing: pass $pass, $p rules: getpid median ${1:-?} ns, lowest round ${2:-?} ns"
 		done

@@ -191,6 +191,17 @@ mode_line() {
 	fi
 }
 
+# started FILE [SECONDS]: waits up to SECONDS (default 60) for auditskip's
+# start line in FILE (its counting programs are attached by then).
+started() {
+	_t=0
+	until grep -q '"type" *: *"start"' "$1" 2>/dev/null; do
+		[ $_t -gt $((${2:-60} * 5)) ] && return 1
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+}
+
 # wait_programs_gone BEFORE WHILE: the kernel frees a closed program after
 # an RCU grace period (7.2 takes longer than 6.x): wait up to 5 s for the
 # programs listed in WHILE but not BEFORE to go, so a check after it is fair.

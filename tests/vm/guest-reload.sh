@@ -71,16 +71,6 @@ suite_tests() {
 }
 declared
 
-# started FILE: waits up to 60 s for auditskip's start line in FILE.
-started() {
-	_t=0
-	until grep -q '"type" *: *"start"' "$1" 2>/dev/null; do
-		[ $_t -gt 300 ] && return 1
-		sleep 0.2
-		_t=$((_t + 1))
-	done
-}
-
 # wait_ready FILE: waits up to 60 s for the workload's pid in FILE.
 wait_ready() {
 	_t=0

@@ -1017,11 +1017,7 @@ t_churn() {
 	# listing of its own (TCG makes 1800 changes slow).
 	auditskip --mode $_m --json -i 1 >"$T/churn-$_m.out" 2>"$T/churn-$_m.err" &
 	_pid=$!
-	_t=0
-	until grep -q '"type" *: *"start"' "$T/churn-$_m.out" 2>/dev/null || [ $_t -gt 300 ]; do
-		sleep 0.2
-		_t=$((_t + 1))
-	done
+	started "$T/churn-$_m.out"
 	getpid_loop --for 600 &
 	_load=$!
 	# 600 changes a round; each round leaves the 8 openat rules alone.
