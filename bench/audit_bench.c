@@ -109,9 +109,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (long i = 0; i < env.warmup; i++)
-		getpid_round_ns(env.iterations);
+		getpid_round_ns(CLOCK_MONOTONIC, env.iterations);
 	for (long i = 0; i < env.rounds; i++)
-		ns[i] = getpid_round_ns(env.iterations);
+		ns[i] = getpid_round_ns(CLOCK_MONOTONIC, env.iterations);
 	sort_values(ns, env.rounds);
 
 	if (env.json)

@@ -19,9 +19,13 @@
 # duty-cycled one running side by side over the same period: the duty
 # cycle's estimate of the skippable walks against the full count's.
 #
+# CALIBRATE=0 leaves calibrate out, as on a host where it never ran: the
+# duty-cycled runs then measure counting's price at their start (the
+# packaged service's case).
+#
 # The machine's rules and enabled flag are saved first and restored on
 # exit (bench/lib-audit.sh). Environment: STEADY_S, BURSTS, CYCLES,
-# BENCH_RT, BENCH_CPU.
+# BENCH_RT, BENCH_CPU, CALIBRATE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COMMAND="$0${*:+ $*}"
@@ -32,6 +36,7 @@ STEADY_S=${STEADY_S:-60}
 BURSTS=${BURSTS:-30}
 CYCLES=${CYCLES:-2}
 DUTY=${DUTY:-1s/30s}
+CALIBRATE=${CALIBRATE:-1}
 
 bench_require "$AUDITSKIP" "$GETPID_LOOP"
 bench_policy_save
@@ -40,11 +45,14 @@ auditctl -e 1 >/dev/null
 auditctl -D >/dev/null
 bench_set_rules 1
 # What counting adds to a syscall here, for the duty cycle's correction of
-# its windows (doc/duty-cycle.md): calibrate under this rule.
-"$AUDITSKIP" calibrate --max-rules 16 --calibration "$BENCH_TMP/cal.json" >"$BENCH_TMP/cal.out" 2>&1 ||
-	log "calibrate failed: $(tail -n 1 "$BENCH_TMP/cal.out"); the duty cycle's windows go uncorrected"
-CALIBRATED=$(grep 'what counting adds' "$BENCH_TMP/cal.out" || echo "not calibrated")
-[ -s "$BENCH_TMP/cal.json" ] && DUTY_CAL=(--calibration "$BENCH_TMP/cal.json") || DUTY_CAL=()
+# its windows (doc/duty-cycle.md): calibrate under this rule, or with
+# CALIBRATE=0 the duty-cycled run's own measure at its start.
+DUTY_CAL=()
+if [ "$CALIBRATE" = 1 ]; then
+	"$AUDITSKIP" calibrate --max-rules 16 --calibration "$BENCH_TMP/cal.json" >"$BENCH_TMP/cal.out" 2>&1 ||
+		log "calibrate failed: $(tail -n 1 "$BENCH_TMP/cal.out"); the duty cycle's windows go uncorrected"
+	[ -s "$BENCH_TMP/cal.json" ] && DUTY_CAL=(--calibration "$BENCH_TMP/cal.json")
+fi
 
 PIN=(taskset -c "$BENCH_CPU")
 [ "$BENCH_RT" = 1 ] && PIN+=(chrt -f 1)
@@ -133,13 +141,14 @@ for w in steady bursty; do
 	EST[$w,se]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks_stderr' "$BENCH_TMP/duty.json")
 	EST[$w,cov]=$(jq -r 'select(.type == "summary") | "\(.coverage.covered_s) of \(.coverage.elapsed_s) s, \(.coverage.windows) windows"' "$BENCH_TMP/duty.json")
 	EST[$w,corr]=$(jq -r 'select(.type == "summary") | .coverage.correction' "$BENCH_TMP/duty.json")
+	EST[$w,price]=$(jq -r 'select(.type == "summary") | .coverage | "\(.counting_ns) ns, \(.counting_price)"' "$BENCH_TMP/duty.json")
 done
 
 mean() { tr ' ' '\n' | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else print "-" }'; }
 report() {
 	echo "# Duty cycle against a full count ($STARTED)"
 	echo
-	echo "Command: \`$COMMAND\` (CYCLES=$CYCLES, STEADY_S=$STEADY_S, BURSTS=$BURSTS, BENCH_RT=$BENCH_RT);"
+	echo "Command: \`$COMMAND\` (CYCLES=$CYCLES, STEADY_S=$STEADY_S, BURSTS=$BURSTS, BENCH_RT=$BENCH_RT, CALIBRATE=$CALIBRATE);"
 	echo "options: \`--duty $DUTY\`; one exit rule that cannot"
 	echo "match getpid; commit $COMMIT."
 	echo
@@ -162,12 +171,13 @@ report() {
 	echo
 	echo "Skippable walks over the same period, both tools running side by side; the"
 	echo "duty cycle's windows corrected for the time counting took from CPUs left no"
-	echo "idle time (correction; calibrate here: $CALIBRATED):"
+	echo "idle time (correction, at the price of counting the duty-cycled run used:"
+	echo "calibrated, or measured at its start with CALIBRATE=0):"
 	echo
-	echo "| workload | full count | duty-cycle estimate | +/- (1 s.e.) | estimate / full | correction | uncorrected / full | covered |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| workload | full count | duty-cycle estimate | +/- (1 s.e.) | estimate / full | correction | uncorrected / full | counting's price | covered |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for w in steady bursty; do
-		echo "| $w | ${EST[$w,full]} | ${EST[$w,est]} | ${EST[$w,se]} | $(awk -v e="${EST[$w,est]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / f; else print "-" }') | ${EST[$w,corr]} | $(awk -v e="${EST[$w,est]}" -v c="${EST[$w,corr]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / (c == "null" ? 1 : c) / f; else print "-" }') | ${EST[$w,cov]} |"
+		echo "| $w | ${EST[$w,full]} | ${EST[$w,est]} | ${EST[$w,se]} | $(awk -v e="${EST[$w,est]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / f; else print "-" }') | ${EST[$w,corr]} | $(awk -v e="${EST[$w,est]}" -v c="${EST[$w,corr]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / (c == "null" ? 1 : c) / f; else print "-" }') | ${EST[$w,price]} | ${EST[$w,cov]} |"
 	done
 }
 report | tee ${OUTFILE:+"$OUTFILE"}

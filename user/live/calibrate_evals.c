@@ -246,7 +246,7 @@ static int time_kind(struct calib_run *r, enum eval_kind k, int rules, int pass,
 {
 	int err = eval_rules_load(r, k, rules);
 
-	err = err ?: calib_time_getpid(r->cpu, r->rt, ns);
+	err = err ?: calib_time_getpid(r, ns);
 	err = err ?: calib_check_undisturbed(r->fd, calib_rules_in_list(r));
 	if (!err && r->verbose)
 		fprintf(stderr, "calibrate: pass %d, %3d %s evaluation rules: %.1f ns\n", pass + 1,
@@ -267,7 +267,7 @@ static int time_match(struct calib_run *r, int pass, double *diff)
 			  calib_empty_walk_set(r, false) ?:
 							   calib_rules_set(r->fd, &r->loaded, 1);
 
-	err = err ?: calib_time_getpid(r->cpu, r->rt, &visit);
+	err = err ?: calib_time_getpid(r, &visit);
 	err = err ?: time_kind(r, EVAL_MATCH, 1, pass, &match);
 	if (!err)
 		*diff = match - visit;

@@ -96,8 +96,11 @@ int calib_eval_rules_remove(struct calib_run *r);
 /* The dir and exe kinds' directory removed, once no evaluation rule is left. */
 int calib_scratch_dir_remove(struct calib_run *r);
 
-/* calibrate_timing.c: median getpid latency in a child forked now. */
-int calib_time_getpid(int cpu, bool rt, double *ns);
+/*
+ * calibrate_timing.c: the median getpid latency, wall clock, in a child
+ * forked now on the run's CPU (getpid_timing.h).
+ */
+int calib_time_getpid(const struct calib_run *r, double *ns);
 /* Whether the children may run SCHED_FIFO. */
 bool calib_probe_rt(bool verbose);
 

@@ -52,7 +52,7 @@ static int measure_point(struct calib_run *r, int rules, int pass, double *ns)
 		err = calib_rules_set(r->fd, &r->loaded, rules == EMPTY_WALK ? 0 : rules);
 	if (err)
 		return err;
-	err = calib_time_getpid(r->cpu, r->rt, ns);
+	err = calib_time_getpid(r, ns);
 	if (err) {
 		fprintf(stderr, "calibrate: timing child failed: %s\n", strerror(-err));
 		return err;

@@ -161,7 +161,6 @@ void duty_cycle_view(struct session *ss, double now)
 				     ss->now->exit.total.skippable_walks };
 
 	duty_set_idle(&ss->duty, audit_enabled(ss), walks_happen(ss));
-	duty_view_make(&ss->duty, now, c, calibration_counting_ns(&ss->calib, ss->run.cfg.mode),
-		       &ss->run.live.duty);
+	duty_view_make(&ss->duty, now, c, ss->run.cfg.counting_ns, &ss->run.live.duty);
 	ss->run.live.self_cpu_s = self_cpu_s();
 }

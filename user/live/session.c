@@ -5,6 +5,7 @@
  * rule_sync.c's, what is published publish.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "http/metrics_server.h"
 #include "live/clock.h"
 #include "live/config_change.h"
+#include "live/counting_price.h"
 #include "live/duty_cycle.h"
 #include "live/publish.h"
 #include "live/rule_sync.h"
@@ -248,6 +250,57 @@ int session_attach(struct session *ss)
 	return 0;
 }
 
+/* Passes of a run's own measure of counting's price: about 0.35 s each. */
+#define START_PRICE_PASSES 3
+
+/*
+ * What counting adds to a syscall, for the duty cycle's correction and the
+ * page's own cost: the calibration's for the mode; without one, a
+ * duty-cycled run measures it now, before its own programs count anything,
+ * under the rules loaded (which must make syscalls walk, as they will when
+ * it counts).
+ */
+static void price_counting(struct session *ss)
+{
+	struct run_settings *cfg = &ss->run.cfg;
+	struct attach_req req = ss->req;
+	double ns;
+	int err;
+
+	cfg->counting_ns = calibration_counting_ns(&ss->calib, cfg->mode);
+	cfg->counting_price = ss->counting_price;
+	if (isfinite(cfg->counting_ns)) {
+		cfg->counting_price = COUNTING_PRICE_CALIBRATED;
+		return;
+	}
+	snprintf(ss->counting_price, sizeof(ss->counting_price),
+		 "no calibration of counting in mode %s: auditskip calibrate", cfg->mode);
+	if (ss->opt->duty_period_s <= 0)
+		return;
+	if (!ss->at.skel->bss->audit_on || !ss->run.live.stale.counted_rules) {
+		snprintf(ss->counting_price, sizeof(ss->counting_price),
+			 "no calibration of counting in mode %s, and no rule made syscalls walk at the start to measure it under",
+			 cfg->mode);
+		return;
+	}
+	/* A copy that counts the whole machine, its mirror kept by the loader, as calibrate's. */
+	req.mode = ss->at.mode;
+	req.filter_tasks = req.follow_children = false;
+	req.exit_list_addr = req.uring_list_addr = 0;
+	err = counting_price_measure(&req, START_PRICE_PASSES, &ns);
+	if (!err && ns > 0) {
+		cfg->counting_ns = ns;
+		cfg->counting_price = COUNTING_PRICE_MEASURED;
+	} else {
+		snprintf(ss->counting_price, sizeof(ss->counting_price),
+			 "no calibration of counting in mode %s, and measuring it at the start %s",
+			 cfg->mode, err ? strerror(-err) : "found no difference");
+	}
+	if (ss->opt->verbose && isfinite(cfg->counting_ns))
+		fprintf(stderr, "auditskip: counting adds %.1f ns to a syscall here (%s)\n",
+			cfg->counting_ns, cfg->counting_price);
+}
+
 /*
  * The command is forked first and waits at its gate, so its pid can be
  * tracked before it runs; it execs only once every program is attached.
@@ -291,8 +344,9 @@ int session_start_target(struct session *ss)
 			modes[ss->at.mode].name);
 		return -EOPNOTSUPP;
 	}
-	duty_start(&ss->duty, opt->duty_window_s, opt->duty_period_s,
-		   calibration_counting_ns(&ss->calib, modes[ss->at.mode].name), now_s());
+	price_counting(ss);
+	duty_start(&ss->duty, opt->duty_window_s, opt->duty_period_s, ss->run.cfg.counting_ns,
+		   now_s());
 	err = duty_cycle_apply(ss);
 	if (err)
 		return err;

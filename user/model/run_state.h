@@ -26,6 +26,10 @@
 #define MAX_RULE_METRICS 100
 
 /* How a run counts: set once, before the first report. */
+/* run_settings.counting_price where the price is known. */
+#define COUNTING_PRICE_CALIBRATED "calibrated"
+#define COUNTING_PRICE_MEASURED "measured at start"
+
 struct run_settings {
 	const char *kernel;
 	const char *mode;
@@ -39,6 +43,13 @@ struct run_settings {
 	bool timing;			 /* --timing: walk times measured */
 	const struct calibration *calib; /* time model; never NULL */
 	const char *calib_from;		 /* the file it came from, NULL: the default */
+	/*
+	 * What counting adds to a syscall here, NAN: unknown; and where the
+	 * price came from: COUNTING_PRICE_CALIBRATED, COUNTING_PRICE_MEASURED
+	 * (by the run, at its start), or why it is unknown.
+	 */
+	double counting_ns;
+	const char *counting_price;
 	int ncpus;			 /* for the CPU share of the time saved */
 	bool infers_exit_walks;		 /* tracepoint mode: exit walks judged at entry */
 	bool counts_mirror_lag;		 /* a loader-kept mirror whose lag BPF can tell */

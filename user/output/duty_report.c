@@ -37,10 +37,10 @@ void duty_print(FILE *out, const struct run_state *r)
 			       v->stderr_[DUTY_SKIPPABLE]);
 		fprintf(out,
 			"  (the counts above are the windows'; the estimates scale them to the run)\n");
-		if (!isfinite(calibration_counting_ns(r->cfg.calib, r->cfg.mode)))
+		if (!isfinite(r->cfg.counting_ns))
 			fprintf(out,
-				"  (not corrected for the time counting takes from busy CPUs: no calibration of counting in mode %s)\n",
-				r->cfg.mode);
+				"  (not corrected for the time counting takes from busy CPUs: %s)\n",
+				r->cfg.counting_price);
 		else if (isfinite(v->correction))
 			fprintf(out,
 				"  (the windows' walks times %.3f: the time counting took on CPUs left no idle time, given back to their work)\n",
@@ -52,12 +52,12 @@ void duty_print(FILE *out, const struct run_state *r)
 		share_pct(r->live.self_cpu_s, v->elapsed_s));
 	if (isfinite(v->self_added_s))
 		fprintf(out,
-			"  %-24s %10.3f s  (at least: %.1f ns calibrated a syscall, times the walks counted)\n",
-			"its programs added", v->self_added_s, r->cfg.calib->ns_counting);
+			"  %-24s %10.3f s  (at least: %.1f ns a syscall, %s, times the walks counted)\n",
+			"its programs added", v->self_added_s, r->cfg.counting_ns,
+			r->cfg.counting_price);
 	else
-		fprintf(out,
-			"  %-24s %12s  (no calibration of counting in mode %s: auditskip calibrate)\n",
-			"its programs added", "unknown", r->cfg.mode);
+		fprintf(out, "  %-24s %12s  (%s)\n", "its programs added", "unknown",
+			r->cfg.counting_price);
 	if (v->idle != DUTY_COUNTING && v->idle != DUTY_BETWEEN_WINDOWS)
 		fprintf(out, "  Not counting now: %s.\n", duty_idle_why(v->idle));
 }
@@ -105,6 +105,8 @@ json_object *duty_json(const struct run_state *r)
 	add_u64(o, "detaches", v->detaches);
 	json_object_object_add(o, "self_cpu_s", json_rounded(r->live.self_cpu_s, 6));
 	json_object_object_add(o, "self_added_s", maybe(v->self_added_s, 6));
+	json_object_object_add(o, "counting_ns", maybe(r->cfg.counting_ns, 1));
+	add_str(o, "counting_price", r->cfg.counting_price);
 	json_object_object_add(o, "correction", maybe(v->correction, 6));
 	return o;
 }
@@ -176,11 +178,20 @@ void duty_metrics(FILE *out, const struct run_state *r)
 			      "counting took on CPUs left no idle time, given back to their work.");
 		fprintf(out, "auditskip_duty_correction %.6f\n", v->correction);
 	}
+	if (isfinite(r->cfg.counting_ns)) {
+		metric_family(out, "auditskip_self_added_ns_per_syscall", "gauge",
+			      "What the counting programs add to a syscall here, in ns: price="
+			      "\"calibrated\" (auditskip calibrate) or \"measured at start\" "
+			      "(a --duty run without a calibration of its mode).");
+		fprintf(out, "auditskip_self_added_ns_per_syscall{price=\"%s\"} %.1f\n",
+			r->cfg.counting_price, r->cfg.counting_ns);
+	}
 	if (isfinite(v->self_added_s)) {
 		metric_family(
 			out, "auditskip_self_added_seconds_total", "counter",
 			"CPU time the counting programs added to the syscalls counted, at the "
-			"price auditskip calibrate measured: a lower bound (every syscall the "
+			"price auditskip calibrate measured, or without a calibration the price "
+			"a --duty run measured at its start: a lower bound (every syscall the "
 			"hook sees pays it, walked or not).");
 		fprintf(out, "auditskip_self_added_seconds_total %.6f\n", v->self_added_s);
 	}
