@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* How calibrate times getpid: on the wall clock, in a child, at real-time priority where allowed. */
+/* How calibrate times getpid: on the wall clock, in a child, at real-time priority where allowed.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>

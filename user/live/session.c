@@ -278,9 +278,10 @@ static void price_counting(struct session *ss)
 	if (ss->opt->duty_period_s <= 0)
 		return;
 	if (!ss->at.skel->bss->audit_on || !ss->run.live.stale.counted_rules) {
-		snprintf(ss->counting_price, sizeof(ss->counting_price),
-			 "no calibration of counting in mode %s, and no rule made syscalls walk at the start to measure it under",
-			 cfg->mode);
+		snprintf(
+			ss->counting_price, sizeof(ss->counting_price),
+			"no calibration of counting in mode %s, and no rule made syscalls walk at the start to measure it under",
+			cfg->mode);
 		return;
 	}
 	/* A copy that counts the whole machine, its mirror kept by the loader, as calibrate's. */

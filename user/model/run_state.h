@@ -50,9 +50,9 @@ struct run_settings {
 	 */
 	double counting_ns;
 	const char *counting_price;
-	int ncpus;			 /* for the CPU share of the time saved */
-	bool infers_exit_walks;		 /* tracepoint mode: exit walks judged at entry */
-	bool counts_mirror_lag;		 /* a loader-kept mirror whose lag BPF can tell */
+	int ncpus;		/* for the CPU share of the time saved */
+	bool infers_exit_walks; /* tracepoint mode: exit walks judged at entry */
+	bool counts_mirror_lag; /* a loader-kept mirror whose lag BPF can tell */
 };
 
 /* What every sync refreshes from the kernel and the BPF side. */
