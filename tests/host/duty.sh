@@ -6,7 +6,9 @@
 # mirror when the next window opens; with no rule
 # loaded, or audit off, no counting program is attached (the kernel's own
 # list of the process's BPF links), and they are attached again when rules
-# or audit come back. Rules and the enabled flag are restored on exit.
+# or audit come back; without a calibration of its mode a --duty run
+# measures what counting adds to a syscall at its start and corrects its
+# windows with it. Rules and the enabled flag are restored on exit.
 #
 #   tests/host/duty.sh [-l] [-t NAME]...   (as tests/host/run.sh)
 set -u
@@ -14,7 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/host/lib.sh
 
 AUDIT_KEYS="$AUDIT_KEYS $KEY-duty"
-select_tests "window-change idle" "$@"
+select_tests "window-change idle price-at-start" "$@"
 host_begin
 
 N=$((20000 + RANDOM % 20000))
@@ -150,6 +152,48 @@ test_idle() {
 	wait_state idle "$out" counting 3
 	check_eq idle "$(last_interval "$out" .coverage.attaches)" $((n_before + 1)) "attached again once"
 	stop_counting idle
+	remove_rules "$KEY-duty"
+}
+
+# Each of the programs auditskip loads is loaded once (not twice: a copy
+# that measured counting's price is gone); the names loaded twice, if any.
+programs_loaded_twice() {
+	bpftool prog list 2>/dev/null |
+		grep -oE 'name (start_filter_|end_filter_|count_|follow_fork|forget_exit|mirror_)[a-z_]*' |
+		sort | uniq -d | tr '\n' ' '
+}
+
+# A calibration that prices no counting (tests/data/calibration-slope.json):
+# the run measures the price at its start, under one exit rule, before its
+# own programs count; with a getpid loop leaving a CPU no idle time, the
+# windows' walks are corrected with that price, and the copy timed is gone.
+test_price_at_start() {
+	local out=$TMP/price.json loop status twice
+	add_rules 1 openat "$KEY-duty" 4700000
+	taskset -c "$(($(nproc) - 1))" "$GETPID_LOOP" 100000000000 >/dev/null &
+	loop=$!
+	BACKGROUND="$BACKGROUND $loop"
+	"$AUDITSKIP" -m tracepoint --json -i 0.5 -d 8 --duty 1s/2s \
+		--calibration tests/data/calibration-slope.json >"$out" 2>"$TMP/price.err" &
+	COUNTING=$!
+	BACKGROUND="$BACKGROUND $COUNTING"
+	wait_for 15 grep -q '"type":"interval"' "$out"
+	twice=$(programs_loaded_twice)
+	wait "$COUNTING"
+	status=$?
+	BACKGROUND=${BACKGROUND/ $COUNTING/}
+	kill "$loop" 2>/dev/null
+	wait "$loop" 2>/dev/null
+	BACKGROUND=${BACKGROUND/ $loop/}
+	check_eq price-at-start "$status" 0 "exit status ($(head -c 200 "$TMP/price.err"))"
+	check_eq price-at-start "$twice" "" "once counting, no program loaded twice"
+	check_eq price-at-start "$(jq -r 'select(.type == "summary") | .coverage.counting_price' "$out")" \
+		"measured at start" "the price's source"
+	check_eq price-at-start "$(jq -r 'select(.type == "summary") | .coverage |
+		.counting_ns > 0 and .correction > 1 and .self_added_s > 0' "$out")" true \
+		"a price, the windows corrected with it, the time it added: $(jq -c 'select(.type == "summary") |
+		.coverage | {counting_ns, correction, self_added_s, windows}' "$out")"
+	check_detached price-at-start
 	remove_rules "$KEY-duty"
 }
 

@@ -135,11 +135,11 @@ static void test_window_corrected(void **state)
 	double out[NR_DUTY_FIGURES];
 
 	(void)state;
-	duty_window_corrected(from, to, 2, 1.0, 100, out);
+	duty_window_corrected(from, to, NULL, 2, 1.0, 100, out);
 	assert_true(fabs(out[DUTY_WALKS] - 3500000) < 1e-3);
 	assert_true(fabs(out[DUTY_SKIPPABLE] - (1250000 + 400)) < 1e-3);
 	/* Without a price, the window as counted. */
-	duty_window_corrected(from, to, 2, 1.0, NAN, out);
+	duty_window_corrected(from, to, NULL, 2, 1.0, NAN, out);
 	assert_true(out[DUTY_WALKS] == 3000000);
 }
 
@@ -163,6 +163,62 @@ static void test_estimate_corrected(void **state)
 	assert_true(fabs(v.correction - 1.25) < 1e-12);
 }
 
+/*
+ * One CPU, a 1 s window, 1,000,000 walks at 100 ns, busy half of it: the
+ * walks took 0.1 s. Saturated all its busy time (a burst, then idle), the
+ * walks scale by 0.5 / 0.4; saturated half of it, half of them by 0.25 /
+ * 0.2; not known to be saturated (no slices, idle time in the window),
+ * they stand.
+ */
+static void test_window_sliced(void **state)
+{
+	const struct duty_cpu_edge from[1] = { { { 0, 0 }, 0 } };
+	const struct duty_cpu_edge to[1] = { { { 1000000, 1000000 }, 0.5 } };
+	const double burst[1] = { 0.5 }, half[1] = { 0.25 };
+	double out[NR_DUTY_FIGURES];
+
+	(void)state;
+	duty_window_corrected(from, to, burst, 1, 1.0, 100, out);
+	assert_true(fabs(out[DUTY_WALKS] - 1250000) < 1e-3);
+	duty_window_corrected(from, to, half, 1, 1.0, 100, out);
+	assert_true(fabs(out[DUTY_WALKS] - 1125000) < 1e-3);
+	duty_window_corrected(from, to, NULL, 1, 1.0, 100, out);
+	assert_true(out[DUTY_WALKS] == 1000000);
+}
+
+/*
+ * The same burst through the schedule: slices of 0.1 s with no idle time
+ * for the first half of the window, then idle; the window closes with the
+ * CPU idle 0.5 s, its 1,000,000 walks corrected to 1,250,000.
+ */
+static void test_slices(void **state)
+{
+	struct duty_cpu_edge cpus[1] = { { { 0, 0 }, 0 } };
+	__u64 c[NR_DUTY_FIGURES] = { 0, 0 };
+	struct duty_view v;
+	struct duty d;
+	double idle[1] = { 0 };
+
+	(void)state;
+	duty_start(&d, 1, 30, 100, 0);
+	assert_true(duty_next_slice_s(&d) == 0); /* not attached yet */
+	duty_opened_at(&d, 0, cpus, 1);
+	for (int i = 1; i < 10; i++) {
+		double t = duty_next_slice_s(&d);
+
+		assert_true(fabs(t - i * DUTY_SLICE_S) < 1e-9);
+		idle[0] = i <= 5 ? 0 : (i - 5) * DUTY_SLICE_S;
+		duty_slice(&d, t, idle, 1);
+	}
+	cpus[0].idle_s = 0.5;
+	cpus[0].counts[DUTY_WALKS] = c[DUTY_WALKS] = 1000000;
+	duty_advance(&d, 1, c, cpus, 1);
+	assert_int_equal(d.windows, 1);
+	assert_true(duty_next_slice_s(&d) == 0); /* closed */
+	duty_view_make(&d, 30, c, 100, &v);
+	assert_true(fabs(v.correction - 1.25) < 1e-9);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +229,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_self_added),
 		cmocka_unit_test(test_window_corrected),
 		cmocka_unit_test(test_estimate_corrected),
+		cmocka_unit_test(test_window_sliced),
+		cmocka_unit_test(test_slices),
 	};
 
 	return unit_main(argc, argv, "duty", tests, NULL, NULL);

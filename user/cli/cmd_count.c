@@ -78,7 +78,9 @@ static const struct argp_option options[] = {
 	{ "duty", OPT_DUTY, "WINDOW/PERIOD", 0,
 	  "Count for WINDOW in every PERIOD (e.g. 1s/30s; s, m or h), the programs detached the rest "
 	  "of the time; the first window opens at the start, each later one at a random place in "
-	  "its period. Reports give the share of time counted and the estimate for the whole run",
+	  "its period. Reports give the share of time counted and the estimate for the whole run. "
+	  "Without a calibration of counting in the mode, what counting adds to a syscall is measured "
+	  "at the start (about 1 s, under the rules loaded), to correct the windows on busy CPUs",
 	  0 },
 	{ "btf", CLI_OPT_BTF, "FILE", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 0 },
 	{ "sync-ms", CLI_OPT_SYNC_MS, "MS", 0,

@@ -89,6 +89,27 @@ static bool listing_due(const struct session *ss, double now)
 	       (now - r->listed_at) * RESYNC_PERIODIC_SHARE >= r->cost_s;
 }
 
+/* A slice of the open window ended: each CPU's idle time since (duty_slice()). */
+static void end_slice(struct session *ss, double now)
+{
+	double idle[DUTY_MAX_CPUS];
+	double next = duty_next_slice_s(&ss->duty);
+
+	if (!next || now < next)
+		return;
+	if (cpu_idle_read(idle, ss->duty.ncpu_open))
+		ss->duty.ncpu_open = 0; /* the window goes uncorrected, as any without its CPUs */
+	else
+		duty_slice(&ss->duty, now, idle, ss->duty.ncpu_open);
+}
+
+double duty_cycle_next_s(const struct session *ss)
+{
+	double edge = duty_next_s(&ss->duty), slice = duty_next_slice_s(&ss->duty);
+
+	return slice && (!edge || slice < edge) ? slice : edge;
+}
+
 bool duty_cycle_update(struct session *ss, double now)
 {
 	struct duty *d = &ss->duty;
@@ -98,6 +119,7 @@ bool duty_cycle_update(struct session *ss, double now)
 	bool opened;
 	int ncpu;
 
+	end_slice(ss, now);
 	if (!next || now < next)
 		return false;
 	/*

@@ -529,7 +529,7 @@ int session_run(struct session *ss)
 			next_progress += PROFILE_PROGRESS_S;
 		}
 		wake = earliest(next_tick, resync_due(&ss->resync), next_report, next_progress,
-				duty_next_s(&ss->duty), end);
+				duty_cycle_next_s(ss), end);
 		/* With a listing already wanted, what audit logs meanwhile is in it. */
 		wait_s(ss, wake - now_s(), ss->resync.wanted ? -1 : ss->notify_fd);
 	}

@@ -104,22 +104,60 @@ static double saturated_below_s(double len_s)
 	return 0.01 + 0.01 * len_s;
 }
 
+/* What one CPU's walks in a window are multiplied by (duty_window_corrected()). */
+static double cpu_factor(double idle, double len_s, double saturated, double walks,
+			 double ns_counting)
+{
+	double busy = len_s - idle, share, taken;
+
+	if (!isfinite(ns_counting) || busy <= 0 || walks <= 0)
+		return 1;
+	/* Without slices, saturated all the window or not at all. */
+	if (saturated < 0)
+		saturated = idle < saturated_below_s(len_s) ? busy : 0;
+	if (saturated > busy)
+		saturated = busy;
+	share = saturated / busy;
+	taken = walks * share * ns_counting / 1e9;
+	if (share <= 0 || saturated <= taken)
+		return 1;
+	/* The walks of its saturated time given back, the rest as counted. */
+	return 1 - share + share * saturated / (saturated - taken);
+}
+
 void duty_window_corrected(const struct duty_cpu_edge *from, const struct duty_cpu_edge *to,
-			   int ncpu, double len_s, double ns_counting, double out[NR_DUTY_FIGURES])
+			   const double *saturated_s, int ncpu, double len_s, double ns_counting,
+			   double out[NR_DUTY_FIGURES])
 {
 	for (int f = 0; f < NR_DUTY_FIGURES; f++)
 		out[f] = 0;
 	for (int c = 0; c < ncpu; c++) {
-		double idle = to[c].idle_s - from[c].idle_s, busy = len_s - idle, factor = 1;
-		double taken = (double)(to[c].counts[DUTY_WALKS] - from[c].counts[DUTY_WALKS]) *
-			       ns_counting / 1e9;
+		double walks = (double)(to[c].counts[DUTY_WALKS] - from[c].counts[DUTY_WALKS]);
+		double factor = cpu_factor(to[c].idle_s - from[c].idle_s, len_s,
+					   saturated_s ? saturated_s[c] : -1, walks, ns_counting);
 
-		if (isfinite(ns_counting) && idle < saturated_below_s(len_s) && busy > taken &&
-		    taken > 0)
-			factor = busy / (busy - taken);
 		for (int f = 0; f < NR_DUTY_FIGURES; f++)
 			out[f] += (double)(to[c].counts[f] - from[c].counts[f]) * factor;
 	}
+}
+
+double duty_next_slice_s(const struct duty *d)
+{
+	return d->in_window && !d->opening && d->ncpu_open ? d->slice_from_s + DUTY_SLICE_S : 0;
+}
+
+void duty_slice(struct duty *d, double now, const double *idle_s, int ncpu)
+{
+	double len = now - d->slice_from_s;
+
+	if (!duty_next_slice_s(d) || ncpu != d->ncpu_open || len <= 0)
+		return;
+	for (int c = 0; c < ncpu; c++) {
+		if (idle_s[c] - d->slice_idle_s[c] < saturated_below_s(len))
+			d->saturated_s[c] += len;
+		d->slice_idle_s[c] = idle_s[c];
+	}
+	d->slice_from_s = now;
 }
 
 static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_FIGURES],
@@ -133,8 +171,15 @@ static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_F
 	 * the correction is their ratio, applied to the window's counts.
 	 */
 	if (per_cpu) {
-		duty_window_corrected(d->open_cpu, cpus, ncpu, len, d->ns_counting, corrected);
-		duty_window_corrected(d->open_cpu, cpus, ncpu, len, NAN, by_cpu);
+		double idle[DUTY_MAX_CPUS];
+
+		/* The last slice, to the window's end. */
+		for (int c = 0; c < ncpu; c++)
+			idle[c] = cpus[c].idle_s;
+		duty_slice(d, at, idle, ncpu);
+		duty_window_corrected(d->open_cpu, cpus, d->saturated_s, ncpu, len, d->ns_counting,
+				      corrected);
+		duty_window_corrected(d->open_cpu, cpus, NULL, ncpu, len, NAN, by_cpu);
 	}
 	d->in_window = false;
 	d->closed_s = at;
@@ -183,8 +228,12 @@ void duty_opened_at(struct duty *d, double at, const struct duty_cpu_edge *cpus,
 		if (at > d->open_from_s)
 			d->open_from_s = at;
 		d->ncpu_open = cpus && ncpu <= DUTY_MAX_CPUS ? ncpu : 0;
-		if (d->ncpu_open)
-			memcpy(d->open_cpu, cpus, ncpu * sizeof(*cpus));
+		d->slice_from_s = d->open_from_s;
+		for (int c = 0; c < d->ncpu_open; c++) {
+			d->open_cpu[c] = cpus[c];
+			d->slice_idle_s[c] = cpus[c].idle_s;
+			d->saturated_s[c] = 0;
+		}
 	}
 	d->opening = false;
 }

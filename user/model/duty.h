@@ -36,6 +36,12 @@ enum duty_idle {
 
 /* Most CPUs whose windows are corrected for counting's own time (duty_cpu_edge). */
 #define DUTY_MAX_CPUS 1024
+/*
+ * How often an attached window reads each CPU's idle time, to tell the
+ * slices a CPU had none left in (duty_slice()): short enough that a burst
+ * of work fills whole slices, long against /proc/stat's 10 ms ticks.
+ */
+#define DUTY_SLICE_S 0.1
 
 /* One CPU at a window's edge: its counts so far and the seconds it was idle. */
 struct duty_cpu_edge {
@@ -65,6 +71,13 @@ struct duty {
 	 */
 	struct duty_cpu_edge open_cpu[DUTY_MAX_CPUS];
 	int ncpu_open;
+	/*
+	 * The open window's slices: when the last began and each CPU's idle
+	 * time then, and each CPU's time in slices it had no idle time in.
+	 */
+	double slice_from_s;
+	double slice_idle_s[DUTY_MAX_CPUS];
+	double saturated_s[DUTY_MAX_CPUS];
 	double ns_counting; /* what counting adds to a syscall here, NAN: unknown */
 	__u64 closed_counted[NR_DUTY_FIGURES];
 	double closed_corrected[NR_DUTY_FIGURES];
@@ -85,15 +98,20 @@ void duty_start(struct duty *d, double window_s, double period_s, double ns_coun
 
 /*
  * A window's counts as the machine would have made them with nothing
- * attached: a CPU left no idle time in the window was saturated, and the
- * time counting took there (its walks times ns_counting) was taken from
- * its work, which would have made more calls at the rate it ran, so its
- * counts scale by busy / (busy - walks * ns_counting); a CPU with idle
- * time left gave counting that time, not its work's, and counts as is.
+ * attached: where a CPU had no idle time left, it was saturated, and the
+ * time counting took there (the walks made then times ns_counting) was
+ * taken from its work, which would have made more calls at the rate it
+ * ran, so those walks scale by saturated / (saturated - their walks *
+ * ns_counting); where it had idle time, counting took that, not its
+ * work's, and the walks count as they are. saturated_s (NULL: not known)
+ * is each CPU's time in slices with no idle time (duty_slice()), the walks
+ * made then its share of the CPU's busy time; without it, a CPU with no
+ * idle time in the whole window is saturated all of it, any other none.
  * `from` and `to` are each CPU at the window's edges, len_s its length.
  */
 void duty_window_corrected(const struct duty_cpu_edge *from, const struct duty_cpu_edge *to,
-			   int ncpu, double len_s, double ns_counting, double out[NR_DUTY_FIGURES]);
+			   const double *saturated_s, int ncpu, double len_s, double ns_counting,
+			   double out[NR_DUTY_FIGURES]);
 
 /* When the next window opens or closes (0: never, a full count). */
 double duty_next_s(const struct duty *d);
@@ -115,6 +133,14 @@ bool duty_advance(struct duty *d, double now, const __u64 counts[NR_DUTY_FIGURES
  * before them counted nothing because nothing walked.
  */
 void duty_opened_at(struct duty *d, double at, const struct duty_cpu_edge *cpus, int ncpu);
+
+/*
+ * When the open window's next slice ends (0: no window attached, or no
+ * CPU known), and that slice's end: each CPU's idle time (`idle_s`, ncpu
+ * of them, as at the window's opening) at `now`.
+ */
+double duty_next_slice_s(const struct duty *d);
+void duty_slice(struct duty *d, double now, const double *idle_s, int ncpu);
 
 /* Time counted so far (closed windows and the open one's part), and the run's. */
 double duty_covered_s(const struct duty *d, double now);
