@@ -594,6 +594,41 @@ t_counting_cost() {
 	echo "VMTEST RESULT timing-counting variant=$VARIANT mode=$_mode cal_ns=$_cal_ns alone_ns=$_alone counted_ns=$_counted"
 }
 
+# t_duty_estimate: a whole-machine --duty run in that mode with no
+# calibration (it prices counting at its start, so that the one vCPU a
+# getpid loop keeps busy has its windows corrected), over DUTY_CALLS getpid
+# calls made from its start line to its end: the estimate of the run's
+# skippable walks against those calls (the guest makes few others).
+DUTY_CALLS=12000000
+t_duty_estimate() {
+	_mode=$(jflat <$cal 2>/dev/null | sed -n 's/^counting\.mode=//p')
+	_cal_ns=$(jflat <$cal 2>/dev/null | sed -n 's/^counting\.ns_added=//p')
+	: >$T/timing-duty.sum
+	if [ -n "$_mode" ]; then
+		tm_load 1
+		auditskip --mode "$_mode" --json --duty 1s/3s >$T/timing-duty.out 2>$T/timing-duty.err &
+		_pid=$!
+		if started $T/timing-duty.out 120; then
+			getpid_loop $DUTY_CALLS >/dev/null
+		else
+			log "timing-duty: auditskip --mode $_mode did not start: $(tail -n 1 $T/timing-duty.err)"
+		fi
+		kill -INT $_pid 2>/dev/null
+		wait $_pid
+		jlast $T/timing-duty.out summary >$T/timing-duty.sum
+		rules_reset
+	fi
+	echo "VMTEST RESULT timing-duty variant=$VARIANT mode=$_mode calls=$DUTY_CALLS cal_ns=$_cal_ns" \
+		"est=$(get $T/timing-duty.sum coverage.estimated_skippable_walks)" \
+		"counted=$(get $T/timing-duty.sum skippable_walks)" \
+		"windows=$(get $T/timing-duty.sum coverage.windows)" \
+		"covered_s=$(get $T/timing-duty.sum coverage.covered_s)" \
+		"elapsed_s=$(get $T/timing-duty.sum coverage.elapsed_s)" \
+		"price_ns=$(get $T/timing-duty.sum coverage.counting_ns)" \
+		"price_from=$(get $T/timing-duty.sum coverage.counting_price | tr ' ' _)" \
+		"correction=$(get $T/timing-duty.sum coverage.correction)"
+}
+
 t_timing() {
 	cal=$T/calibration.json
 	if [ $VARIANT = unpatched ]; then
@@ -625,6 +660,7 @@ t_timing() {
 		fi
 		check_eq timing-calibrate-rules-restored "$(auditctl -l)" "No rules" "rules after calibrate"
 		t_counting_cost
+		t_duty_estimate
 		_left=$(ls -d ${TMPDIR:-/tmp}/auditskip-calibrate.* 2>/dev/null)
 		check_eq timing-calibrate-cleaned "$_left" "" "calibrate's scratch directories left behind"
 	fi

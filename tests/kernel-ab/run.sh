@@ -1257,6 +1257,25 @@ case " $TESTS " in
 		printf "calibrate: mode %s adds %.1f ns a getpid; audit_bench %.1f ns alone, %.1f counted: %.1f (%+.1f%%)", m, c, a, b, b - a, e
 		exit !(b > a && e <= 10 && e >= -10)
 	}') && pass timing-calibrate-counting "$msg" || fail timing-calibrate-counting "not within 10%: $msg"
+	# A --duty run without a calibration: its own price of counting, and its
+	# estimate of a getpid loop's calls (every one a skippable walk).
+	msg=$(awk -v c="$(r unpatched timing-duty cal_ns)" -v p="$(r unpatched timing-duty price_ns)" \
+		-v f="$(r unpatched timing-duty price_from)" 'BEGIN {
+		printf "counting priced at the start at %s ns (%s), calibrate %s ns", p ? p : "?", f ? f : "no price", c ? c : "?"
+		if (c == "" || p == "" || f != "measured_at_start") exit 1
+		e = (p - c) / c * 100
+		printf " (%+.1f%%)", e
+		exit !(e <= 10 && e >= -10)
+	}') && pass timing-duty-price "$msg" || fail timing-duty-price "not within 10%: $msg"
+	msg=$(awk -v n="$(r unpatched timing-duty calls)" -v e="$(r unpatched timing-duty est)" \
+		-v u="$(r unpatched timing-duty counted)" -v w="$(r unpatched timing-duty windows)" \
+		-v cv="$(r unpatched timing-duty covered_s)" -v el="$(r unpatched timing-duty elapsed_s)" \
+		-v x="$(r unpatched timing-duty correction)" 'BEGIN {
+		if (n == "" || e == "" || e == "null") { printf "no estimate (%s getpid calls)", n ? n : "?"; exit 1 }
+		d = (e - n) / n * 100
+		printf "%d getpid calls, estimated %.0f (%+.1f%%; %s windows, %s of %s s counted, %s walks counted, correction %s)", n, e, d, w, cv, el, u, x
+		exit !(d <= 5 && d >= -5)
+	}') && pass timing-duty-estimate "$msg" || fail timing-duty-estimate "not within 5%: $msg"
 	# The model: auditskip's predicted saving against the patched kernel's,
 	# at one rule (the walk's fixed cost most of it) and at 32 and 256
 	# (the entries most of it).

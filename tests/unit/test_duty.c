@@ -79,8 +79,8 @@ static void test_schedule(void **state)
 
 /*
  * Two windows of 10 s: 100 walks (10/s), then 300 (30/s). At 600 s the
- * estimate is 400 * 600 / 20 = 12000; the rates' sample variance is 200,
- * so the standard error is 600 * sqrt(200 / 2 * (1 - 20 / 600)).
+ * estimate is 400 + 20/s * 580 s = 12000; the rates' sample variance is
+ * 200, so the standard error is 580 * sqrt(200 / 2).
  */
 static void test_estimate(void **state)
 {
@@ -102,8 +102,7 @@ static void test_estimate(void **state)
 	duty_advance(&d, d.window_to_s, c, NULL, 0);
 	assert_int_equal(d.windows, 2);
 	assert_true(fabs(duty_estimate(&d, 600, DUTY_WALKS, c[DUTY_WALKS]) - 12000) < 1e-6);
-	assert_true(fabs(duty_stderr(&d, 600, DUTY_WALKS) - 600 * sqrt(100 * (1 - 20.0 / 600))) <
-		    1e-6);
+	assert_true(fabs(duty_stderr(&d, 600, DUTY_WALKS) - 580 * sqrt(100)) < 1e-6);
 }
 
 /* What the programs added: the walks counted at counting's calibrated price; unknown without it. */
@@ -135,11 +134,11 @@ static void test_window_corrected(void **state)
 	double out[NR_DUTY_FIGURES];
 
 	(void)state;
-	duty_window_corrected(from, to, NULL, 2, 1.0, 100, out);
+	duty_window_corrected(from, to, NULL, 0, 2, 1.0, 100, out);
 	assert_true(fabs(out[DUTY_WALKS] - 3500000) < 1e-3);
 	assert_true(fabs(out[DUTY_SKIPPABLE] - (1250000 + 400)) < 1e-3);
 	/* Without a price, the window as counted. */
-	duty_window_corrected(from, to, NULL, 2, 1.0, NAN, out);
+	duty_window_corrected(from, to, NULL, 0, 2, 1.0, NAN, out);
 	assert_true(out[DUTY_WALKS] == 3000000);
 }
 
@@ -157,8 +156,11 @@ static void test_estimate_corrected(void **state)
 	cpus[0].counts[DUTY_WALKS] = c[DUTY_WALKS] = 2000000;
 	duty_advance(&d, 1, c, cpus, 1);
 	assert_int_equal(d.windows, 1);
-	/* 2,000,000 walks counted in 1 s of 30, corrected to 2,500,000. */
-	assert_true(fabs(duty_estimate(&d, 30, DUTY_WALKS, c[DUTY_WALKS]) - 75000000) < 1e-3);
+	/*
+	 * 2,000,000 walks counted in 1 s of 30, at a rate corrected to
+	 * 2,500,000/s for the 29 s between windows.
+	 */
+	assert_true(fabs(duty_estimate(&d, 30, DUTY_WALKS, c[DUTY_WALKS]) - 74500000) < 1e-3);
 	duty_view_make(&d, 30, c, 100, &v);
 	assert_true(fabs(v.correction - 1.25) < 1e-12);
 }
@@ -178,12 +180,30 @@ static void test_window_sliced(void **state)
 	double out[NR_DUTY_FIGURES];
 
 	(void)state;
-	duty_window_corrected(from, to, burst, 1, 1.0, 100, out);
+	duty_window_corrected(from, to, burst, 0, 1, 1.0, 100, out);
 	assert_true(fabs(out[DUTY_WALKS] - 1250000) < 1e-3);
-	duty_window_corrected(from, to, half, 1, 1.0, 100, out);
+	duty_window_corrected(from, to, half, 0, 1, 1.0, 100, out);
 	assert_true(fabs(out[DUTY_WALKS] - 1125000) < 1e-3);
-	duty_window_corrected(from, to, NULL, 1, 1.0, 100, out);
+	duty_window_corrected(from, to, NULL, 0, 1, 1.0, 100, out);
 	assert_true(out[DUTY_WALKS] == 1000000);
+}
+
+/*
+ * Two CPUs saturated a 1 s window, 1,000,000 walks each at 100 ns, and the
+ * loader's own 0.2 s in it, half on each as far as can be told: each CPU
+ * gave 0.1 s to counting and 0.1 s to the loader, so its walks scale by
+ * 1 / 0.8.
+ */
+static void test_window_self(void **state)
+{
+	const struct duty_cpu_edge from[2] = { { { 0, 0 }, 0 }, { { 0, 0 }, 0 } };
+	const struct duty_cpu_edge to[2] = { { { 1000000, 0 }, 0 }, { { 1000000, 0 }, 0 } };
+	const double saturated[2] = { 1, 1 };
+	double out[NR_DUTY_FIGURES];
+
+	(void)state;
+	duty_window_corrected(from, to, saturated, 0.2, 2, 1.0, 100, out);
+	assert_true(fabs(out[DUTY_WALKS] - 2500000) < 1e-3);
 }
 
 /*
@@ -230,6 +250,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_window_corrected),
 		cmocka_unit_test(test_estimate_corrected),
 		cmocka_unit_test(test_window_sliced),
+		cmocka_unit_test(test_window_self),
 		cmocka_unit_test(test_slices),
 	};
 

@@ -42,6 +42,17 @@ static bool audit_enabled(const struct session *ss)
 	return !idle_detaches(ss) || ss->at.skel->bss->audit_on;
 }
 
+/* The loader's CPU time, all threads: listings, reads, the metrics server. */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
 /*
  * The counts now, into ss->now and c (the last read stand if it fails),
  * and, where a window is corrected for the time counting took (--duty and
@@ -61,6 +72,7 @@ static int read_edge(struct session *ss, __u64 c[NR_DUTY_FIGURES])
 		return 0;
 	c[DUTY_WALKS] = ss->now->exit.total.walks;
 	c[DUTY_SKIPPABLE] = ss->now->exit.total.skippable_walks;
+	ss->duty.self_cpu_s = self_cpu_s();
 	if (!by_cpu || cpu_idle_read(idle, ncpu))
 		return 0;
 	for (int k = 0; k < ncpu; k++)
@@ -164,17 +176,6 @@ int duty_cycle_apply(struct session *ss)
 		duty_opened_at(&ss->duty, at, cpus, read_edge(ss, c));
 	}
 	return 0;
-}
-
-/* The loader's CPU time, all threads: listings, reads, the metrics server. */
-static double self_cpu_s(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
 }
 
 void duty_cycle_view(struct session *ss, double now)

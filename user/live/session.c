@@ -277,6 +277,13 @@ static void price_counting(struct session *ss)
 		 "no calibration of counting in mode %s: auditskip calibrate", cfg->mode);
 	if (ss->opt->duty_period_s <= 0)
 		return;
+	if (ss->req.filter_tasks) {
+		snprintf(
+			ss->counting_price, sizeof(ss->counting_price),
+			"no calibration of counting in mode %s, and a scoped run (-p, -- COMMAND) does not measure it: its programs cost a counted task more than the whole machine's",
+			cfg->mode);
+		return;
+	}
 	if (!ss->at.skel->bss->audit_on || !ss->run.live.stale.counted_rules) {
 		snprintf(
 			ss->counting_price, sizeof(ss->counting_price),
@@ -284,9 +291,8 @@ static void price_counting(struct session *ss)
 			cfg->mode);
 		return;
 	}
-	/* A copy that counts the whole machine, its mirror kept by the loader, as calibrate's. */
+	/* A copy with the run's options, its mirror kept by the loader, as calibrate's. */
 	req.mode = ss->at.mode;
-	req.filter_tasks = req.follow_children = false;
 	req.exit_list_addr = req.uring_list_addr = 0;
 	err = counting_price_measure(&req, START_PRICE_PASSES, &ns);
 	if (!err && ns > 0) {

@@ -64,7 +64,7 @@ struct session {
 	struct command child; /* `-- COMMAND`; pid 0 without one */
 	int notify_fd;	      /* rule changes audit logs, -1: none */
 	struct calibration calib;
-	char kernel[128], scope[256], mirror_how[320], counting_price[160];
+	char kernel[128], scope[256], mirror_how[320], counting_price[256];
 	struct ruleset rules;
 	struct shadowing shadowing;	      /* of `rules`, worked out at each listing */
 	struct kernel_classes kernel_classes; /* as BPF read them, for advise */

@@ -105,8 +105,8 @@ static double saturated_below_s(double len_s)
 }
 
 /* What one CPU's walks in a window are multiplied by (duty_window_corrected()). */
-static double cpu_factor(double idle, double len_s, double saturated, double walks,
-			 double ns_counting)
+static double cpu_factor(double idle, double len_s, double saturated, double self_share_s,
+			 double walks, double ns_counting)
 {
 	double busy = len_s - idle, share, taken;
 
@@ -118,7 +118,7 @@ static double cpu_factor(double idle, double len_s, double saturated, double wal
 	if (saturated > busy)
 		saturated = busy;
 	share = saturated / busy;
-	taken = walks * share * ns_counting / 1e9;
+	taken = walks * share * ns_counting / 1e9 + self_share_s * saturated / len_s;
 	if (share <= 0 || saturated <= taken)
 		return 1;
 	/* The walks of its saturated time given back, the rest as counted. */
@@ -126,15 +126,16 @@ static double cpu_factor(double idle, double len_s, double saturated, double wal
 }
 
 void duty_window_corrected(const struct duty_cpu_edge *from, const struct duty_cpu_edge *to,
-			   const double *saturated_s, int ncpu, double len_s, double ns_counting,
-			   double out[NR_DUTY_FIGURES])
+			   const double *saturated_s, double self_s, int ncpu, double len_s,
+			   double ns_counting, double out[NR_DUTY_FIGURES])
 {
 	for (int f = 0; f < NR_DUTY_FIGURES; f++)
 		out[f] = 0;
 	for (int c = 0; c < ncpu; c++) {
 		double walks = (double)(to[c].counts[DUTY_WALKS] - from[c].counts[DUTY_WALKS]);
 		double factor = cpu_factor(to[c].idle_s - from[c].idle_s, len_s,
-					   saturated_s ? saturated_s[c] : -1, walks, ns_counting);
+					   saturated_s ? saturated_s[c] : -1, self_s / ncpu, walks,
+					   ns_counting);
 
 		for (int f = 0; f < NR_DUTY_FIGURES; f++)
 			out[f] += (double)(to[c].counts[f] - from[c].counts[f]) * factor;
@@ -177,9 +178,10 @@ static void close_window(struct duty *d, double at, const __u64 counts[NR_DUTY_F
 		for (int c = 0; c < ncpu; c++)
 			idle[c] = cpus[c].idle_s;
 		duty_slice(d, at, idle, ncpu);
-		duty_window_corrected(d->open_cpu, cpus, d->saturated_s, ncpu, len, d->ns_counting,
+		duty_window_corrected(d->open_cpu, cpus, d->saturated_s,
+				      d->self_cpu_s - d->open_self_cpu_s, ncpu, len, d->ns_counting,
 				      corrected);
-		duty_window_corrected(d->open_cpu, cpus, NULL, ncpu, len, NAN, by_cpu);
+		duty_window_corrected(d->open_cpu, cpus, NULL, 0, ncpu, len, NAN, by_cpu);
 	}
 	d->in_window = false;
 	d->closed_s = at;
@@ -229,6 +231,7 @@ void duty_opened_at(struct duty *d, double at, const struct duty_cpu_edge *cpus,
 			d->open_from_s = at;
 		d->ncpu_open = cpus && ncpu <= DUTY_MAX_CPUS ? ncpu : 0;
 		d->slice_from_s = d->open_from_s;
+		d->open_self_cpu_s = d->self_cpu_s;
 		for (int c = 0; c < d->ncpu_open; c++) {
 			d->open_cpu[c] = cpus[c];
 			d->slice_idle_s[c] = cpus[c].idle_s;
@@ -254,22 +257,29 @@ double duty_estimate(const struct duty *d, double now, enum duty_figure f, __u64
 {
 	double covered = duty_covered_s(d, now);
 
+	double rate;
+
 	if (!d->period_s)
 		return counted;
-	/* The closed windows as corrected, the open one's part as counted. */
-	return covered > 0 ? ((double)(counted - d->closed_counted[f]) + d->closed_corrected[f]) *
-				     (duty_elapsed_s(d, now) / covered) :
-			     NAN;
+	if (covered <= 0)
+		return NAN;
+	/*
+	 * What the windows counted is what happened then; the time between
+	 * them ran at the windows' rate as corrected for counting's own time
+	 * (the closed windows as corrected, the open one's part as counted).
+	 */
+	rate = ((double)(counted - d->closed_counted[f]) + d->closed_corrected[f]) / covered;
+	return counted + rate * (duty_elapsed_s(d, now) - covered);
 }
 
 /*
  * The windows' rates as a sample of the run's: the standard error of
- * their mean, less the share of the run the windows covered (what was
- * counted is not in doubt), times the run's length.
+ * their mean times the time between the windows (what was counted is not
+ * in doubt).
  */
 double duty_stderr(const struct duty *d, double now, enum duty_figure f)
 {
-	double n = d->windows, mean, var, elapsed = duty_elapsed_s(d, now), covered;
+	double n = d->windows, mean, var, elapsed = duty_elapsed_s(d, now), uncovered;
 
 	if (!d->period_s)
 		return 0;
@@ -277,10 +287,10 @@ double duty_stderr(const struct duty *d, double now, enum duty_figure f)
 		return NAN;
 	mean = d->sum_rate[f] / n;
 	var = (d->sum_rate_sq[f] - n * mean * mean) / (n - 1);
-	covered = duty_covered_s(d, now) / elapsed;
+	uncovered = elapsed - duty_covered_s(d, now);
 	if (var < 0)
 		var = 0;
-	return elapsed * sqrt(var / n * (covered < 1 ? 1 - covered : 0));
+	return (uncovered > 0 ? uncovered : 0) * sqrt(var / n);
 }
 
 void duty_set_idle(struct duty *d, bool audit_on, bool walks_happen)

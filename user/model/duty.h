@@ -78,6 +78,13 @@ struct duty {
 	double slice_from_s;
 	double slice_idle_s[DUTY_MAX_CPUS];
 	double saturated_s[DUTY_MAX_CPUS];
+	/*
+	 * The loader's own CPU time as last read at a window's edge (the
+	 * caller sets it before duty_advance() and duty_opened_at()), and when
+	 * the open window opened: what it took in the window was taken from
+	 * the work of any saturated CPU it ran on.
+	 */
+	double self_cpu_s, open_self_cpu_s;
 	double ns_counting; /* what counting adds to a syscall here, NAN: unknown */
 	__u64 closed_counted[NR_DUTY_FIGURES];
 	double closed_corrected[NR_DUTY_FIGURES];
@@ -107,11 +114,14 @@ void duty_start(struct duty *d, double window_s, double period_s, double ns_coun
  * is each CPU's time in slices with no idle time (duty_slice()), the walks
  * made then its share of the CPU's busy time; without it, a CPU with no
  * idle time in the whole window is saturated all of it, any other none.
- * `from` and `to` are each CPU at the window's edges, len_s its length.
+ * The loader's own CPU time in the window (self_s) was taken from
+ * saturated CPUs too: it is spread over the CPUs' time as they were
+ * saturated (where it ran is not known). `from` and `to` are each CPU at
+ * the window's edges, len_s its length.
  */
 void duty_window_corrected(const struct duty_cpu_edge *from, const struct duty_cpu_edge *to,
-			   const double *saturated_s, int ncpu, double len_s, double ns_counting,
-			   double out[NR_DUTY_FIGURES]);
+			   const double *saturated_s, double self_s, int ncpu, double len_s,
+			   double ns_counting, double out[NR_DUTY_FIGURES]);
 
 /* When the next window opens or closes (0: never, a full count). */
 double duty_next_s(const struct duty *d);
@@ -147,8 +157,11 @@ double duty_covered_s(const struct duty *d, double now);
 double duty_elapsed_s(const struct duty *d, double now);
 
 /*
- * The estimate for the whole run of a count made in the windows, and its
- * standard error (NaN until two windows have closed; 0 for a full count).
+ * The estimate for the whole run of a count made in the windows: what they
+ * counted, and the time between them at their rate, corrected for the time
+ * counting took (the calls the machine made, not those it would have made
+ * with nothing attached); and its standard error (NaN until two windows
+ * have closed; 0 for a full count).
  */
 double duty_estimate(const struct duty *d, double now, enum duty_figure f, __u64 counted);
 double duty_stderr(const struct duty *d, double now, enum duty_figure f);
