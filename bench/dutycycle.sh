@@ -25,7 +25,7 @@
 #
 # The machine's rules and enabled flag are saved first and restored on
 # exit (bench/lib-audit.sh). Environment: STEADY_S, BURSTS, CYCLES,
-# BENCH_RT, BENCH_CPU, CALIBRATE.
+# SIDE_REPEAT, BENCH_RT, BENCH_CPU, CALIBRATE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COMMAND="$0${*:+ $*}"
@@ -37,6 +37,7 @@ BURSTS=${BURSTS:-30}
 CYCLES=${CYCLES:-2}
 DUTY=${DUTY:-1s/30s}
 CALIBRATE=${CALIBRATE:-1}
+SIDE_REPEAT=${SIDE_REPEAT:-1}
 
 bench_require "$AUDITSKIP" "$GETPID_LOOP"
 bench_policy_save
@@ -133,7 +134,7 @@ declare -A EST
 for w in steady bursty; do
 	start_counter full
 	start_counter duty --duty "$DUTY" "${DUTY_CAL[@]}"
-	$w >/dev/null
+	for _ in $(seq 1 "$SIDE_REPEAT"); do $w >/dev/null; done
 	stop_counter duty
 	stop_counter full
 	EST[$w,full]=$(jq -r 'select(.type == "summary") | .skippable_walks' "$BENCH_TMP/full.json")
@@ -148,7 +149,7 @@ mean() { tr ' ' '\n' | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / 
 report() {
 	echo "# Duty cycle against a full count ($STARTED)"
 	echo
-	echo "Command: \`$COMMAND\` (CYCLES=$CYCLES, STEADY_S=$STEADY_S, BURSTS=$BURSTS, BENCH_RT=$BENCH_RT, CALIBRATE=$CALIBRATE);"
+	echo "Command: \`$COMMAND\` (CYCLES=$CYCLES, STEADY_S=$STEADY_S, BURSTS=$BURSTS, SIDE_REPEAT=$SIDE_REPEAT, BENCH_RT=$BENCH_RT, CALIBRATE=$CALIBRATE);"
 	echo "options: \`--duty $DUTY\`; one exit rule that cannot"
 	echo "match getpid; commit $COMMIT."
 	echo

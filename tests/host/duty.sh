@@ -168,12 +168,12 @@ programs_loaded_twice() {
 # own programs count; with a getpid loop leaving a CPU no idle time, the
 # windows' walks are corrected with that price, and the copy timed is gone.
 test_price_at_start() {
-	local out=$TMP/price.json loop status twice
+	local out=$TMP/price.json prom=$TMP/price.prom loop status twice ns
 	add_rules 1 openat "$KEY-duty" 4700000
 	taskset -c "$(($(nproc) - 1))" "$GETPID_LOOP" 100000000000 >/dev/null &
 	loop=$!
 	BACKGROUND="$BACKGROUND $loop"
-	"$AUDITSKIP" -m tracepoint --json -i 0.5 -d 8 --duty 1s/2s \
+	"$AUDITSKIP" -m tracepoint --json -i 0.5 -d 8 --duty 1s/2s --metrics-textfile "$prom" \
 		--calibration tests/data/calibration-slope.json >"$out" 2>"$TMP/price.err" &
 	COUNTING=$!
 	BACKGROUND="$BACKGROUND $COUNTING"
@@ -193,6 +193,16 @@ test_price_at_start() {
 		.counting_ns > 0 and .correction > 1 and .self_added_s > 0' "$out")" true \
 		"a price, the windows corrected with it, the time it added: $(jq -c 'select(.type == "summary") |
 		.coverage | {counting_ns, correction, self_added_s, windows}' "$out")"
+	# The page's families with a price: promtool's lint (base units) and the same price.
+	if promtool check metrics <"$prom" >"$TMP/promtool.out" 2>&1; then
+		pass price-at-start "promtool check metrics on the page with a price"
+	else
+		fail price-at-start "promtool check metrics: $(head -c 400 "$TMP/promtool.out")"
+	fi
+	ns=$(jq -r 'select(.type == "summary") | .coverage.counting_ns' "$out")
+	check_eq price-at-start "$(awk -v ns="$ns" '$1 == "auditskip_self_added_seconds_per_syscall{price=\"measured" {
+		d = $NF * 1e9 - ns; print (d < 0 ? -d : d) < 0.001 * ns }' "$prom")" 1 \
+		"the page's price in seconds, the summary's $ns ns: $(grep '^auditskip_self_added_seconds_per_syscall' "$prom")"
 	check_detached price-at-start
 	remove_rules "$KEY-duty"
 }

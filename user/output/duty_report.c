@@ -179,12 +179,12 @@ void duty_metrics(FILE *out, const struct run_state *r)
 		fprintf(out, "auditskip_duty_correction %.6f\n", v->correction);
 	}
 	if (isfinite(r->cfg.counting_ns)) {
-		metric_family(out, "auditskip_self_added_ns_per_syscall", "gauge",
-			      "What the counting programs add to a syscall here, in ns: price="
+		metric_family(out, "auditskip_self_added_seconds_per_syscall", "gauge",
+			      "What the counting programs add to a syscall here: price="
 			      "\"calibrated\" (auditskip calibrate) or \"measured at start\" "
 			      "(a --duty run without a calibration of its mode).");
-		fprintf(out, "auditskip_self_added_ns_per_syscall{price=\"%s\"} %.1f\n",
-			r->cfg.counting_price, r->cfg.counting_ns);
+		fprintf(out, "auditskip_self_added_seconds_per_syscall{price=\"%s\"} %.4g\n",
+			r->cfg.counting_price, r->cfg.counting_ns / 1e9);
 	}
 	if (isfinite(v->self_added_s)) {
 		metric_family(
