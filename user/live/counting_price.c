@@ -50,20 +50,20 @@ int counting_price_pass(struct attached *at, const struct price_timing *how, dou
 	return err;
 }
 
-int counting_price_measure(const struct attach_req *req, int passes, double *ns)
+int counting_price_measure(const struct attach_req *req, int passes, int max_passes, double *none,
+			   double *counted)
 {
 	const struct price_timing how = { .cpu = -1, .clock = CLOCK_THREAD_CPUTIME_ID };
 	struct attached copy;
-	double none = -1, counted = -1;
 	int err = attach_prepare(req, &copy);
 
+	*none = *counted = -1;
 	if (err)
 		return err;
 	err = counting_price_mirror(&copy);
-	for (int pass = 0; !err && pass < passes; pass++)
-		err = counting_price_pass(&copy, &how, &none, &counted);
+	for (int pass = 0; !err && (pass < passes || (pass < max_passes && *counted <= *none));
+	     pass++)
+		err = counting_price_pass(&copy, &how, none, counted);
 	attach_destroy(&copy);
-	if (!err)
-		*ns = counted - none;
 	return err;
 }

@@ -31,8 +31,12 @@ int counting_price_pass(struct attached *at, const struct price_timing *how, dou
  * of req's mode loaded beside the run's (which must not count the timing
  * child's calls), the rules loaded now in its mirror, `passes` passes timed
  * in the child's CPU time, so that a busy machine's preemption is not taken
- * for counting's; then unloaded. 0 or -errno, with nothing left loaded.
+ * for counting's, and more up to `max_passes` while the copy's programs
+ * show no cost (a noisy round can hide them); then unloaded. *none and
+ * *counted: the lowest ns a getpid took without and with them. 0 or
+ * -errno, with nothing left loaded.
  */
-int counting_price_measure(const struct attach_req *req, int passes, double *ns);
+int counting_price_measure(const struct attach_req *req, int passes, int max_passes, double *none,
+			   double *counted);
 
 #endif /* __COUNTING_PRICE_H */

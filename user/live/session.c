@@ -250,8 +250,9 @@ int session_attach(struct session *ss)
 	return 0;
 }
 
-/* Passes of a run's own measure of counting's price: about 0.35 s each. */
+/* A run's own measure of counting's price: passes of about 0.35 s, more while it shows none. */
 #define START_PRICE_PASSES 3
+#define START_PRICE_MAX_PASSES 6
 
 /*
  * What counting adds to a syscall, for the duty cycle's correction and the
@@ -264,7 +265,7 @@ static void price_counting(struct session *ss)
 {
 	struct run_settings *cfg = &ss->run.cfg;
 	struct attach_req req = ss->req;
-	double ns;
+	double none, counted;
 	int err;
 
 	cfg->counting_ns = calibration_counting_ns(&ss->calib, cfg->mode);
@@ -294,14 +295,21 @@ static void price_counting(struct session *ss)
 	/* A copy with the run's options, its mirror kept by the loader, as calibrate's. */
 	req.mode = ss->at.mode;
 	req.exit_list_addr = req.uring_list_addr = 0;
-	err = counting_price_measure(&req, START_PRICE_PASSES, &ns);
-	if (!err && ns > 0) {
-		cfg->counting_ns = ns;
+	err = counting_price_measure(&req, START_PRICE_PASSES, START_PRICE_MAX_PASSES, &none,
+				     &counted);
+	if (!err && counted > none) {
+		cfg->counting_ns = counted - none;
 		cfg->counting_price = COUNTING_PRICE_MEASURED;
+	} else if (err) {
+		snprintf(
+			ss->counting_price, sizeof(ss->counting_price),
+			"no calibration of counting in mode %s, and measuring it at the start failed: %s",
+			cfg->mode, strerror(-err));
 	} else {
-		snprintf(ss->counting_price, sizeof(ss->counting_price),
-			 "no calibration of counting in mode %s, and measuring it at the start %s",
-			 cfg->mode, err ? strerror(-err) : "found no difference");
+		snprintf(
+			ss->counting_price, sizeof(ss->counting_price),
+			"no calibration of counting in mode %s, and measuring it at the start found no cost (a getpid took %.1f ns at least with its programs, %.1f without, over %d passes)",
+			cfg->mode, counted, none, START_PRICE_MAX_PASSES);
 	}
 	if (ss->opt->verbose && isfinite(cfg->counting_ns))
 		fprintf(stderr, "auditskip: counting adds %.1f ns to a syscall here (%s)\n",
