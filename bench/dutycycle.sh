@@ -108,7 +108,7 @@ stop_counter() {
 	LOADER_S=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
 }
 
-declare -A ADDED LOADER
+declare -A ADDED LOADER SHARE SPREAD
 for cycle in $(seq 1 "$CYCLES"); do
 	for w in steady bursty; do
 		b1=$($w)
@@ -120,9 +120,11 @@ for cycle in $(seq 1 "$CYCLES"); do
 		t_duty=$($w)
 		stop_counter duty
 		LOADER[$w,duty]="${LOADER[$w,duty]:-} $LOADER_S"
+		SHARE[$w]="${SHARE[$w]:-} $(jq -r 'select(.type == "summary") | .coverage.covered_s / .coverage.elapsed_s' "$BENCH_TMP/duty.json")"
 		b2=$($w)
 		base=$(awk -v a="$b1" -v b="$b2" 'BEGIN { print (a + b) / 2 }')
 		ADDED[$w,base]="${ADDED[$w,base]:-} $base"
+		SPREAD[$w]="${SPREAD[$w]:-} $(awk -v a="$b1" -v b="$b2" 'BEGIN { print a > b ? a - b : b - a }')"
 		ADDED[$w,full]="${ADDED[$w,full]:-} $(awk -v t="$t_full" -v b="$base" 'BEGIN { print t - b }')"
 		ADDED[$w,duty]="${ADDED[$w,duty]:-} $(awk -v t="$t_duty" -v b="$base" 'BEGIN { print t - b }')"
 		log "cycle $cycle $w: base $b1 $b2 s, full $t_full s, duty $t_duty s"
@@ -156,16 +158,20 @@ report() {
 	echo "$MACHINE"
 	echo
 	echo "Workload CPU time added (s, mean over cycles; the workload alone: the base),"
-	echo "and the loaders' own CPU time (s) over the same runs:"
+	echo "the loaders' own CPU time (s) over the same runs, the share of the duty-cycled"
+	echo "run its windows covered, and the noise: the largest difference between a"
+	echo "cycle's two unattached runs, as a share of what the full count added (the"
+	echo "duty / full ratio cannot be told closer than that):"
 	echo
-	echo "| workload | base | full count adds | duty cycle adds | duty / full | loader CPU, full | loader CPU, duty |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| workload | base | full count adds | duty cycle adds | duty / full | loader CPU, full | loader CPU, duty | windows' share | noise |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for w in steady bursty; do
-		local base full duty
+		local base full duty spread
 		base=$(mean <<<"${ADDED[$w,base]}")
 		full=$(mean <<<"${ADDED[$w,full]}")
 		duty=$(mean <<<"${ADDED[$w,duty]}")
-		echo "| $w | $base | $full | $duty | $(awk -v d="$duty" -v f="$full" 'BEGIN { if (f > 0) printf "%.3f", d / f; else print "-" }') | $(mean <<<"${LOADER[$w,full]}") | $(mean <<<"${LOADER[$w,duty]}") |"
+		spread=$(tr ' ' '\n' <<<"${SPREAD[$w]}" | awk 'NF && $1 > m { m = $1 } END { print m + 0 }')
+		echo "| $w | $base | $full | $duty | $(awk -v d="$duty" -v f="$full" 'BEGIN { if (f > 0) printf "%.3f", d / f; else print "-" }') | $(mean <<<"${LOADER[$w,full]}") | $(mean <<<"${LOADER[$w,duty]}") | $(mean <<<"${SHARE[$w]}") | $(awk -v s="$spread" -v f="$full" 'BEGIN { if (f > 0) printf "%.3f", s / f; else print "-" }') |"
 	done
 	echo
 	echo "Per cycle (s): $(for w in steady bursty; do printf '%s full:%s duty:%s base:%s; ' "$w" "${ADDED[$w,full]}" "${ADDED[$w,duty]}" "${ADDED[$w,base]}"; done)"
