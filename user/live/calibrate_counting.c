@@ -4,7 +4,8 @@
  * with the counting programs of the best mode that loads attached, and with
  * nothing attached, under one calibration rule (a non-dummy context and a
  * walk, as a counted machine has). The programs' mirror holds that rule, as
- * a run's would.
+ * a run's would. Paired rounds (counting_price_paired()), as a duty-cycled
+ * run measures the price at its start.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@ int calib_measure_counting(struct calib_run *r, struct calibration *out)
 	struct attach_req req = { .mode = -1, .corrupt_nr = -1, .verbose = r->verbose };
 	const struct price_timing how = { .cpu = r->cpu, .rt = r->rt, .clock = CLOCK_MONOTONIC };
 	struct attached at = { 0 };
-	double none = -1, counted = -1;
+	double none = -1, counted = -1, added = 0;
 	int err;
 
 	err = calib_empty_walk_set(r, false) ?: calib_rules_set(r->fd, &r->loaded, 1);
@@ -25,16 +26,28 @@ int calib_measure_counting(struct calib_run *r, struct calibration *out)
 	if (attach_prepare(&req, &at))
 		return 0; /* said why; counting's cost stays unmeasured */
 	err = counting_price_mirror(&at);
-	/* Trampolines attach once before 5.13: one pass then. */
-	for (int pass = 0; !err && pass < (at.reattaches ? CALIB_PASSES : 1); pass++)
-		err = calib_stopped() ? -EINTR : counting_price_pass(&at, &how, &none, &counted);
+	if (!err && at.reattaches) {
+		struct price_pairs price;
+
+		err = calib_stopped() ? -EINTR :
+					counting_price_paired(&at, &how, CALIB_PRICE_PAIRS, &price);
+		if (!err) {
+			none = price.none;
+			counted = price.counted;
+			added = price.added;
+		}
+	} else if (!err) {
+		/* Trampolines attach once before 5.13: one pass each way then. */
+		err = counting_price_pass(&at, &how, &none, &counted);
+		added = counted - none;
+	}
 	if (!err) {
 		snprintf(out->counting_mode, sizeof(out->counting_mode), "%s", modes[at.mode].name);
-		out->ns_counting = counted - none;
+		out->ns_counting = added;
 		if (r->verbose)
 			fprintf(stderr,
-				"calibrate: getpid %.1f ns with nothing attached, %.1f ns counted (%s)\n",
-				none, counted, modes[at.mode].name);
+				"calibrate: getpid %.1f ns with nothing attached, %.1f ns counted, %.1f added (%s)\n",
+				none, counted, added, modes[at.mode].name);
 	}
 	attach_destroy(&at);
 	return err;

@@ -18,6 +18,8 @@
 
 /* Passes up and down the points; each point keeps its lowest pass median. */
 #define CALIB_PASSES 5
+/* Pairs of getpid rounds that price counting (counting_price.h). */
+#define CALIB_PRICE_PAIRS 48
 /* The calibration's rules match uid CALIB_UID_BASE + 1.., which no task has. */
 #define CALIB_UID_BASE 4600000
 

@@ -50,20 +50,60 @@ int counting_price_pass(struct attached *at, const struct price_timing *how, dou
 	return err;
 }
 
-int counting_price_measure(const struct attach_req *req, int passes, int max_passes, double *none,
-			   double *counted)
+/* Attaches or detaches at's counting programs, as `counted` asks. */
+static int counting_set(struct attached *at, bool counted)
+{
+	if (counted && !at->counting)
+		return attach_start_counting(at);
+	if (!counted && at->counting)
+		attach_stop_counting(at);
+	return 0;
+}
+
+int counting_price_paired(struct attached *at, const struct price_timing *how, int pairs,
+			  struct price_pairs *out)
+{
+	double none[PRICE_MAX_PAIRS], counted[PRICE_MAX_PAIRS], added[PRICE_MAX_PAIRS];
+	struct getpid_rounds child;
+	int err, stopped;
+
+	if (pairs < 1 || pairs > PRICE_MAX_PAIRS)
+		return -EINVAL;
+	err = getpid_rounds_start(&child, how->cpu, how->rt, how->clock);
+	/* Pairs alternate their order (none first, then counted first): a drift cancels. */
+	for (int i = 0; !err && i < 2 * pairs; i++) {
+		bool with = (i % 2) != (i / 2 % 2);
+		double *into = with ? &counted[i / 2] : &none[i / 2];
+
+		err = counting_set(at, with) ?: getpid_rounds_next(&child, into);
+	}
+	attach_stop_counting(at);
+	stopped = getpid_rounds_stop(&child);
+	if (err || stopped)
+		return err ?: stopped;
+	for (int p = 0; p < pairs; p++)
+		added[p] = counted[p] - none[p];
+	sort_values(none, pairs);
+	sort_values(counted, pairs);
+	sort_values(added, pairs);
+	out->none = percentile(none, pairs, 50);
+	out->counted = percentile(counted, pairs, 50);
+	out->added = percentile(added, pairs, 50);
+	out->added_q1 = percentile(added, pairs, 25);
+	out->added_q3 = percentile(added, pairs, 75);
+	out->pairs = pairs;
+	return 0;
+}
+
+int counting_price_measure(const struct attach_req *req, int pairs, struct price_pairs *out)
 {
 	const struct price_timing how = { .cpu = -1, .clock = CLOCK_THREAD_CPUTIME_ID };
 	struct attached copy;
 	int err = attach_prepare(req, &copy);
 
-	*none = *counted = -1;
 	if (err)
 		return err;
-	err = counting_price_mirror(&copy);
-	for (int pass = 0; !err && (pass < passes || (pass < max_passes && *counted <= *none));
-	     pass++)
-		err = counting_price_pass(&copy, &how, none, counted);
+	err = counting_price_mirror(&copy) ?: counting_price_paired(&copy, &how, pairs, out);
 	attach_destroy(&copy);
 	return err;
 }

@@ -26,17 +26,33 @@ int counting_price_mirror(struct attached *at);
  */
 int counting_price_pass(struct attached *at, const struct price_timing *how, double *none,
 			double *counted);
+/* Paired rounds: the medians of each kind of round and of each pair's difference. */
+#define PRICE_MAX_PAIRS 64
+struct price_pairs {
+	double none;	 /* ns a getpid took with nothing attached */
+	double counted;	 /* ... with the counting programs attached */
+	double added;	 /* counted - none, pair by pair */
+	double added_q1; /* the quartiles of those differences: their spread */
+	double added_q3;
+	int pairs;
+};
+/*
+ * `pairs` pairs of getpid rounds in one child, at's counting programs
+ * attached for one round of each pair and detached for the other: a
+ * machine whose load changes over the measure shifts both rounds of a pair
+ * alike, where the lowest of separate passes took each side at a different
+ * moment. Leaves them detached. 0 or -errno.
+ */
+int counting_price_paired(struct attached *at, const struct price_timing *how, int pairs,
+			  struct price_pairs *out);
 /*
  * A run's own measure where no calibration prices its mode: a second copy
  * of req's mode loaded beside the run's (which must not count the timing
- * child's calls), the rules loaded now in its mirror, `passes` passes timed
- * in the child's CPU time, so that a busy machine's preemption is not taken
- * for counting's, and more up to `max_passes` while the copy's programs
- * show no cost (a noisy round can hide them); then unloaded. *none and
- * *counted: the lowest ns a getpid took without and with them. 0 or
- * -errno, with nothing left loaded.
+ * child's calls), the rules loaded now in its mirror, `pairs` paired rounds
+ * timed in the child's CPU time, so that a busy machine's preemption is not
+ * taken for counting's; then unloaded. 0 or -errno, with nothing left
+ * loaded.
  */
-int counting_price_measure(const struct attach_req *req, int passes, int max_passes, double *none,
-			   double *counted);
+int counting_price_measure(const struct attach_req *req, int pairs, struct price_pairs *out);
 
 #endif /* __COUNTING_PRICE_H */

@@ -50,12 +50,9 @@ double percentile(const double *v, long n, double p)
 	return v[rank < 1 ? 0 : rank > n ? n - 1 : rank - 1];
 }
 
-/* The child's work: median ns of a getpid call, pinned to `cpu` and SCHED_FIFO if `rt`. */
-static double child_median_ns(int cpu, bool rt, clockid_t clock)
+/* Pins the calling child to `cpu` (-1: anywhere) and makes it SCHED_FIFO if `rt`. */
+static void child_place(int cpu, bool rt)
 {
-	double v[CHILD_ROUNDS];
-	long n;
-
 	if (cpu >= 0) {
 		cpu_set_t set;
 
@@ -73,10 +70,25 @@ static double child_median_ns(int cpu, bool rt, clockid_t clock)
 
 		sched_setscheduler(0, SCHED_FIFO, &sp);
 	}
-	/* Size the rounds from a short probe so slow lists stay quick. */
-	n = (long)(CHILD_ROUND_NS / getpid_round_ns(clock, 2000));
-	if (n < 1000)
-		n = 1000;
+}
+
+/* Calls a round of about CHILD_ROUND_NS makes, sized from a short probe so slow lists stay quick.
+ */
+static long child_round_calls(clockid_t clock)
+{
+	long n = (long)(CHILD_ROUND_NS / getpid_round_ns(clock, 2000));
+
+	return n < 1000 ? 1000 : n;
+}
+
+/* The child's work: median ns of a getpid call. */
+static double child_median_ns(int cpu, bool rt, clockid_t clock)
+{
+	double v[CHILD_ROUNDS];
+	long n;
+
+	child_place(cpu, rt);
+	n = child_round_calls(clock);
 	for (int i = 0; i < CHILD_WARMUP; i++)
 		getpid_round_ns(clock, n);
 	for (int i = 0; i < CHILD_ROUNDS; i++)
@@ -121,4 +133,85 @@ int getpid_child_median_ns(int cpu, bool rt, clockid_t clock, double *ns)
 	if (got != sizeof(*ns) || !WIFEXITED(status) || WEXITSTATUS(status))
 		return -EIO;
 	return 0;
+}
+
+/* The rounds child's work: a round per byte read from `go` until it reads 0 or its end. */
+static int child_serve_rounds(int go, int out, int cpu, bool rt, clockid_t clock)
+{
+	char cmd;
+	long n;
+
+	child_place(cpu, rt);
+	n = child_round_calls(clock);
+	for (int i = 0; i < CHILD_WARMUP; i++)
+		getpid_round_ns(clock, n);
+	while (read(go, &cmd, 1) == 1 && cmd) {
+		double ns = getpid_round_ns(clock, n);
+
+		if (write(out, &ns, sizeof(ns)) != sizeof(ns))
+			return 1;
+	}
+	return 0;
+}
+
+int getpid_rounds_start(struct getpid_rounds *r, int cpu, bool rt, clockid_t clock)
+{
+	int go[2], out[2];
+
+	r->pid = -1;
+	if (pipe(go))
+		return -errno;
+	if (pipe(out)) {
+		int err = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
+	r->pid = fork();
+	if (r->pid == 0) {
+		close(go[1]);
+		close(out[0]);
+		_exit(child_serve_rounds(go[0], out[1], cpu, rt, clock));
+	}
+	close(go[0]);
+	close(out[1]);
+	r->go = go[1];
+	r->result = out[0];
+	if (r->pid < 0) {
+		int err = -errno;
+
+		close(r->go);
+		close(r->result);
+		return err;
+	}
+	return 0;
+}
+
+int getpid_rounds_next(struct getpid_rounds *r, double *ns)
+{
+	const char cmd = 1;
+	ssize_t got;
+
+	if (write(r->go, &cmd, 1) != 1)
+		return -EIO;
+	do
+		got = read(r->result, ns, sizeof(*ns));
+	while (got < 0 && errno == EINTR);
+	return got == sizeof(*ns) ? 0 : -EIO;
+}
+
+int getpid_rounds_stop(struct getpid_rounds *r)
+{
+	int status;
+
+	if (r->pid < 0)
+		return 0;
+	/* The end of its pipe is the child's 0. */
+	close(r->go);
+	close(r->result);
+	while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	r->pid = -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
 }

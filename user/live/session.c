@@ -250,9 +250,8 @@ int session_attach(struct session *ss)
 	return 0;
 }
 
-/* A run's own measure of counting's price: passes of about 0.35 s, more while it shows none. */
-#define START_PRICE_PASSES 3
-#define START_PRICE_MAX_PASSES 6
+/* A run's own measure of counting's price: pairs of rounds of about 10 ms each. */
+#define START_PRICE_PAIRS 32
 
 /*
  * What counting adds to a syscall, for the duty cycle's correction and the
@@ -265,7 +264,7 @@ static void price_counting(struct session *ss)
 {
 	struct run_settings *cfg = &ss->run.cfg;
 	struct attach_req req = ss->req;
-	double none, counted;
+	struct price_pairs price;
 	int err;
 
 	cfg->counting_ns = calibration_counting_ns(&ss->calib, cfg->mode);
@@ -295,11 +294,15 @@ static void price_counting(struct session *ss)
 	/* A copy with the run's options, its mirror kept by the loader, as calibrate's. */
 	req.mode = ss->at.mode;
 	req.exit_list_addr = req.uring_list_addr = 0;
-	err = counting_price_measure(&req, START_PRICE_PASSES, START_PRICE_MAX_PASSES, &none,
-				     &counted);
-	if (!err && counted > none) {
-		cfg->counting_ns = counted - none;
+	err = counting_price_measure(&req, START_PRICE_PAIRS, &price);
+	if (!err && price.added > 0) {
+		cfg->counting_ns = price.added;
 		cfg->counting_price = COUNTING_PRICE_MEASURED;
+		if (ss->opt->verbose)
+			fprintf(stderr,
+				"auditskip: a getpid took %.1f ns with counting, %.1f without (medians); the %d pairs' differences %.1f to %.1f ns between their quartiles\n",
+				price.counted, price.none, price.pairs, price.added_q1,
+				price.added_q3);
 	} else if (err) {
 		snprintf(
 			ss->counting_price, sizeof(ss->counting_price),
@@ -308,8 +311,8 @@ static void price_counting(struct session *ss)
 	} else {
 		snprintf(
 			ss->counting_price, sizeof(ss->counting_price),
-			"no calibration of counting in mode %s, and measuring it at the start found no cost (a getpid took %.1f ns at least with its programs, %.1f without, over %d passes)",
-			cfg->mode, counted, none, START_PRICE_MAX_PASSES);
+			"no calibration of counting in mode %s, and measuring it at the start found no cost (a getpid took %.1f ns more with its programs, the median of %d paired rounds)",
+			cfg->mode, price.added, price.pairs);
 	}
 	if (ss->opt->verbose && isfinite(cfg->counting_ns))
 		fprintf(stderr, "auditskip: counting adds %.1f ns to a syscall here (%s)\n",

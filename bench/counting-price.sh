@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make price-bench`: how steady the price of counting is that a `--duty`
+# run measures at its start (doc/duty-cycle.md#its-own-cost), against what
+# a full count adds to a getpid loop, in one run.
+#
+#   bench/counting-price.sh [-o FILE]       markdown on stdout (and in FILE)
+#
+# With audit on and one exit rule that cannot match getpid:
+#   quiet   STARTS (default 12) `--duty 1s/2s -d 1` runs, their calibration
+#           pricing no counting, so each measures the price at its start;
+#   bursts  the same beside getpid_loop bursts (0.3 s on, 0.3 s off);
+#   calibrate  CALIBRATIONS (default 3) `auditskip calibrate` runs, their
+#           counting price;
+#   truth   PAIRS (default 24) pairs of getpid_loop runs of LOOP_N calls
+#           (default 2,000,000), one with a whole-machine count running and
+#           one without, the order alternating: the CPU time a call gained.
+# Each line gives the spread of its values (min, quartiles, max).
+#
+# The machine's rules and enabled flag are saved first and restored on
+# exit (bench/lib-audit.sh). Environment: STARTS, CALIBRATIONS, PAIRS,
+# LOOP_N.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+COMMAND="$0${*:+ $*}"
+. bench/lib-audit.sh
+
+bench_parse_args "$@"
+STARTS=${STARTS:-12}
+CALIBRATIONS=${CALIBRATIONS:-3}
+PAIRS=${PAIRS:-24}
+LOOP_N=${LOOP_N:-2000000}
+NO_COUNTING_PRICE=tests/data/calibration-slope.json
+
+bench_require "$AUDITSKIP" "$GETPID_LOOP"
+bench_policy_save
+bench_run_facts
+auditctl -e 1 >/dev/null
+auditctl -D >/dev/null
+bench_set_rules 1
+
+# starts FILE: STARTS duty-cycled runs' price measured at their start, one a line.
+starts() {
+	for _ in $(seq 1 "$STARTS"); do
+		"$AUDITSKIP" -m tracepoint --json -d 1 --duty 1s/2s --calibration "$NO_COUNTING_PRICE" \
+			2>>"$BENCH_TMP/starts.err" | jq -r 'select(.type == "summary") | .coverage.counting_ns'
+	done >"$1"
+	grep -qv '^[0-9.]*$' "$1" && die "a start measured no price: $(tail -n 2 "$BENCH_TMP/starts.err")"
+	return 0
+}
+
+# Bursts of getpid calls in the background until bursts_stop.
+bursts_start() {
+	(while :; do
+		timeout 0.3 "$GETPID_LOOP" 100000000000 >/dev/null || true
+		sleep 0.3
+	done) &
+	BURSTS_PID=$!
+	BENCH_CHILD_PIDS="${BENCH_CHILD_PIDS:-} $BURSTS_PID"
+}
+bursts_stop() {
+	pkill -P "$BURSTS_PID" 2>/dev/null || true
+	kill "$BURSTS_PID" 2>/dev/null || true
+	wait "$BURSTS_PID" 2>/dev/null || true
+	BENCH_CHILD_PIDS=${BENCH_CHILD_PIDS/ $BURSTS_PID/}
+}
+
+calibrations() {
+	for _ in $(seq 1 "$CALIBRATIONS"); do
+		"$AUDITSKIP" calibrate --max-rules 16 --calibration "$BENCH_TMP/cal.json" >"$BENCH_TMP/cal.out" 2>&1 ||
+			die "calibrate failed: $(tail -n 1 "$BENCH_TMP/cal.out")"
+		jq -r .counting.ns_added "$BENCH_TMP/cal.json"
+	done >"$1"
+}
+
+# loop_cpu_s: the CPU time (user + system, s) of LOOP_N getpid calls.
+loop_cpu_s() {
+	/usr/bin/time -f '%U %S' -o "$BENCH_TMP/time" "$GETPID_LOOP" "$LOOP_N" >/dev/null
+	awk '{ printf "%.3f\n", $1 + $2 }' "$BENCH_TMP/time"
+}
+full_count_start() {
+	"$AUDITSKIP" -m tracepoint --json -d 3600 >"$BENCH_TMP/full.json" 2>"$BENCH_TMP/full.err" &
+	FULL_PID=$!
+	BENCH_CHILD_PIDS="${BENCH_CHILD_PIDS:-} $FULL_PID"
+	for _ in $(seq 1 300); do
+		grep -q '"type":"start"' "$BENCH_TMP/full.json" 2>/dev/null && return 0
+		kill -0 "$FULL_PID" 2>/dev/null || die "the full count did not start: $(tail -n 2 "$BENCH_TMP/full.err")"
+		sleep 0.1
+	done
+	die "the full count did not start within 30 s"
+}
+full_count_stop() {
+	kill -INT "$FULL_PID"
+	wait "$FULL_PID" || die "the full count failed: $(tail -n 2 "$BENCH_TMP/full.err")"
+	BENCH_CHILD_PIDS=${BENCH_CHILD_PIDS/ $FULL_PID/}
+}
+# truth FILE: ns a getpid gained with a full count running, a pair a line.
+truth() {
+	local p alone counted
+	for p in $(seq 1 "$PAIRS"); do
+		if [ $((p % 2)) = 1 ]; then
+			alone=$(loop_cpu_s)
+			full_count_start
+			counted=$(loop_cpu_s)
+			full_count_stop
+		else
+			full_count_start
+			counted=$(loop_cpu_s)
+			full_count_stop
+			alone=$(loop_cpu_s)
+		fi
+		awk -v a="$alone" -v c="$counted" -v n="$LOOP_N" 'BEGIN { printf "%.1f\n", (c - a) / n * 1e9 }'
+	done >"$1"
+}
+
+# spread NAME FILE: a table row of the values' min, quartiles and max.
+spread() {
+	sort -g "$2" | awk -v name="$1" '{ v[NR] = $1 }
+		function q(p) { return v[int(p * (NR - 1) + 0.5) + 1] }
+		END { printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", name, NR, v[1], q(0.25), q(0.5), q(0.75), v[NR] }'
+}
+
+log "$STARTS starts quiet, $STARTS beside bursts, $CALIBRATIONS calibrations, $PAIRS pairs of $LOOP_N-call loops"
+starts "$BENCH_TMP/quiet"
+bursts_start
+starts "$BENCH_TMP/bursts"
+bursts_stop
+calibrations "$BENCH_TMP/calibrate"
+truth "$BENCH_TMP/truth"
+
+{
+	echo "# Counting's price, measured at a run's start, against a full count ($STARTED)"
+	echo
+	echo "Command: \`$COMMAND\` (STARTS=$STARTS, CALIBRATIONS=$CALIBRATIONS, PAIRS=$PAIRS, LOOP_N=$LOOP_N); one exit rule that cannot match getpid; tracepoint mode; commit $COMMIT."
+	echo
+	echo "$MACHINE"
+	echo
+	echo "ns a getpid gains with the counting programs attached:"
+	echo
+	echo "| measure | n | min | q1 | median | q3 | max |"
+	echo "|---|---|---|---|---|---|---|"
+	spread "\`--duty\` start, quiet" "$BENCH_TMP/quiet"
+	spread "\`--duty\` start, beside bursts" "$BENCH_TMP/bursts"
+	spread "\`calibrate\`" "$BENCH_TMP/calibrate"
+	spread "full count, getpid_loop's CPU time (truth)" "$BENCH_TMP/truth"
+} | tee ${OUTFILE:+"$OUTFILE"}
