@@ -86,7 +86,7 @@ endif
 .SECONDARY:
 .PHONY: all static clean install scale-bench vmlinux vmlinux-arm64 test unit-test host-test vmtest vmtest-all \
 	vmtest-table vmtest-arm64 cross-deps format format-check run reproduce overhead overhead-guest \
-	soak soak-reload evidence evidence-chart bench-endpoint rules-test resync-bench duty-bench price-bench fuzz fuzzers fuzz-regress kernels kernel-ab today kernel-tables man deb \
+	soak soak-reload evidence evidence-chart bench-endpoint rules-test resync-bench duty-bench price-bench breakdown-guest fuzz fuzzers fuzz-regress kernels kernel-ab today kernel-tables man deb \
 	check-layers mutants
 
 all: $(TOOLS)
@@ -365,6 +365,10 @@ overhead: all
 # --duty 1s/30s (DUTY=...) against a full count: added time, estimate.
 duty-bench: all
 	$(Q)bench/dutycycle.sh -o bench/results/dutycycle-$$(date +%F).md
+
+# Where audit's time per syscall goes under Debian's larger rule sets, in a 6.12 guest.
+breakdown-guest: static
+	$(Q)bench/breakdown-guest.sh -o bench/results/breakdown-guest-$$(date +%F).md
 
 # How steady the price of counting measured at a run's start is, against a full count's.
 price-bench: all

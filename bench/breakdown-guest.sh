@@ -39,6 +39,7 @@ CONSOLE=$LOGDIR/console-$KERNEL-breakdown.log
 rows() {
 	grep -ah '^VMTEST BREAKDOWN ' "$CONSOLE" | awk '
 		function pct(a, b) { return b > 0 ? sprintf("%.0f%%", 100 * a / b) : "-" }
+		function gap(p, a) { return a > 0 ? sprintf("%+.1f%%", 100 * (p - a) / a) : "-" }
 		{
 			delete f
 			for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
@@ -48,7 +49,7 @@ rows() {
 				f["walk"], pct(f["walk"], audit), f["inodes"],
 				f["records_ns"] + f["log_start"], pct(f["records_ns"] + f["log_start"], audit),
 				f["rest"], f["entry"], f["log_start_off"] + f["off_cpu"],
-				f["alone_ns"] > 0 ? sprintf("%+.1f%%", 100 * (f["exit_ns"] - f["alone_ns"]) / f["alone_ns"]) : "-"
+				gap(f["exit_ns"], f["alone_ns"])
 		}'
 }
 
