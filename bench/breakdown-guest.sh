@@ -75,7 +75,8 @@ report() {
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	rows
 	echo
-	echo "The suite's own verdicts (parts within 10% of the exit path alone):"
+	echo "The suite's own verdicts (each run timed the walk of every exit that ran the"
+	echo "filters, the kernel's count of them; the gap of the parts to the exit path alone):"
 	echo
 	grep -ah '^VMTEST \(PASS\|FAIL\) breakdown/' "$CONSOLE" | sed 's/^VMTEST /- /'
 }
