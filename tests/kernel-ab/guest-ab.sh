@@ -598,8 +598,23 @@ t_counting_cost() {
 # calibration (it prices counting at its start, so that the one vCPU a
 # getpid loop keeps busy has its windows corrected), over DUTY_CALLS getpid
 # calls made from its start line to its end: the estimate of the run's
-# skippable walks against those calls (the guest makes few others).
-DUTY_CALLS=12000000
+# skippable walks against those calls (the guest makes few others). The
+# first window opens before the start line, so the loop misses the time
+# taken to see that line: the poll is 10 ms (started's 0.2 s made one run
+# read 4.9% low), and the run spans some 8 windows.
+DUTY_CALLS=24000000
+# started_soon FILE SECONDS: started, polled every 10 ms (read -t on a FIFO
+# nobody writes: no process made).
+started_soon() {
+	[ -p /tmp/nap.fifo ] || mkfifo /tmp/nap.fifo
+	exec 7<>/tmp/nap.fifo
+	_t=0
+	until grep -q '"type" *: *"start"' "$1" 2>/dev/null; do
+		[ $_t -gt $(($2 * 100)) ] && return 1
+		read -t 0.01 _nap <&7
+		_t=$((_t + 1))
+	done
+}
 t_duty_estimate() {
 	_mode=$(jflat <$cal 2>/dev/null | sed -n 's/^counting\.mode=//p')
 	_cal_ns=$(jflat <$cal 2>/dev/null | sed -n 's/^counting\.ns_added=//p')
@@ -608,7 +623,7 @@ t_duty_estimate() {
 		tm_load 1
 		auditskip --mode "$_mode" --json --duty 1s/3s >$T/timing-duty.out 2>$T/timing-duty.err &
 		_pid=$!
-		if started $T/timing-duty.out 120; then
+		if started_soon $T/timing-duty.out 120; then
 			getpid_loop $DUTY_CALLS >/dev/null
 		else
 			log "timing-duty: auditskip --mode $_mode did not start: $(tail -n 1 $T/timing-duty.err)"
