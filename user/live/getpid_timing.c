@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "live/getpid_timing.h"
@@ -135,8 +136,8 @@ int getpid_child_median_ns(int cpu, bool rt, clockid_t clock, double *ns)
 	return 0;
 }
 
-/* The rounds child's work: a round per byte read from `go` until it reads 0 or its end. */
-static int child_serve_rounds(int go, int out, int cpu, bool rt, clockid_t clock)
+/* The rounds child's work: a round per byte read from `fd` until it reads 0 or its end. */
+static int child_serve_rounds(int fd, int cpu, bool rt, clockid_t clock)
 {
 	char cmd;
 	long n;
@@ -145,47 +146,34 @@ static int child_serve_rounds(int go, int out, int cpu, bool rt, clockid_t clock
 	n = child_round_calls(clock);
 	for (int i = 0; i < CHILD_WARMUP; i++)
 		getpid_round_ns(clock, n);
-	while (read(go, &cmd, 1) == 1 && cmd) {
+	while (read(fd, &cmd, 1) == 1 && cmd) {
 		double ns = getpid_round_ns(clock, n);
 
-		if (write(out, &ns, sizeof(ns)) != sizeof(ns))
+		if (write(fd, &ns, sizeof(ns)) != sizeof(ns))
 			return 1;
 	}
 	return 0;
 }
 
+/* A socket, not a pipe: a dead child's end is an error to send(), not a SIGPIPE to us. */
 int getpid_rounds_start(struct getpid_rounds *r, int cpu, bool rt, clockid_t clock)
 {
-	int go[2], out[2];
+	int sv[2], err;
 
 	r->pid = -1;
-	if (pipe(go))
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
-	if (pipe(out)) {
-		int err = -errno;
-
-		close(go[0]);
-		close(go[1]);
-		return err;
-	}
 	r->pid = fork();
 	if (r->pid == 0) {
-		close(go[1]);
-		close(out[0]);
-		_exit(child_serve_rounds(go[0], out[1], cpu, rt, clock));
+		close(sv[0]);
+		_exit(child_serve_rounds(sv[1], cpu, rt, clock));
 	}
-	close(go[0]);
-	close(out[1]);
-	r->go = go[1];
-	r->result = out[0];
-	if (r->pid < 0) {
-		int err = -errno;
-
-		close(r->go);
-		close(r->result);
-		return err;
-	}
-	return 0;
+	err = r->pid < 0 ? -errno : 0;
+	close(sv[1]);
+	r->fd = sv[0];
+	if (err)
+		close(r->fd);
+	return err;
 }
 
 int getpid_rounds_next(struct getpid_rounds *r, double *ns)
@@ -193,10 +181,10 @@ int getpid_rounds_next(struct getpid_rounds *r, double *ns)
 	const char cmd = 1;
 	ssize_t got;
 
-	if (write(r->go, &cmd, 1) != 1)
+	if (send(r->fd, &cmd, 1, MSG_NOSIGNAL) != 1)
 		return -EIO;
 	do
-		got = read(r->result, ns, sizeof(*ns));
+		got = recv(r->fd, ns, sizeof(*ns), MSG_WAITALL);
 	while (got < 0 && errno == EINTR);
 	return got == sizeof(*ns) ? 0 : -EIO;
 }
@@ -207,9 +195,8 @@ int getpid_rounds_stop(struct getpid_rounds *r)
 
 	if (r->pid < 0)
 		return 0;
-	/* The end of its pipe is the child's 0. */
-	close(r->go);
-	close(r->result);
+	/* The end of its socket is the child's 0. */
+	close(r->fd);
 	while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	r->pid = -1;

@@ -24,8 +24,7 @@ int getpid_child_median_ns(int cpu, bool rt, clockid_t clock, double *ns);
  */
 struct getpid_rounds {
 	pid_t pid;
-	int go;	    /* a byte written asks for a round */
-	int result; /* its ns per call comes back */
+	int fd; /* a byte sent asks for a round; its ns per call comes back */
 };
 int getpid_rounds_start(struct getpid_rounds *r, int cpu, bool rt, clockid_t clock);
 int getpid_rounds_next(struct getpid_rounds *r, double *ns);
