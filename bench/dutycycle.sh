@@ -124,7 +124,7 @@ for cycle in $(seq 1 "$CYCLES"); do
 		b2=$($w)
 		base=$(awk -v a="$b1" -v b="$b2" 'BEGIN { print (a + b) / 2 }')
 		ADDED[$w,base]="${ADDED[$w,base]:-} $base"
-		SPREAD[$w]="${SPREAD[$w]:-} $(awk -v a="$b1" -v b="$b2" 'BEGIN { print a > b ? a - b : b - a }')"
+		SPREAD[$w]="${SPREAD[$w]:-} $(awk -v a="$b1" -v b="$b2" 'BEGIN { print (a > b ? a - b : b - a) }')"
 		ADDED[$w,full]="${ADDED[$w,full]:-} $(awk -v t="$t_full" -v b="$base" 'BEGIN { print t - b }')"
 		ADDED[$w,duty]="${ADDED[$w,duty]:-} $(awk -v t="$t_duty" -v b="$base" 'BEGIN { print t - b }')"
 		log "cycle $cycle $w: base $b1 $b2 s, full $t_full s, duty $t_duty s"
