@@ -32,13 +32,7 @@ suite_tests() {
 declared
 
 D=/tmp/hs
-mkdir -p $D/dir
-_i=0
-while [ $_i -lt 64 ]; do
-	echo "file $_i" >$D/dir/f$_i
-	_i=$((_i + 1))
-done
-TAR="tar cf /dev/null $D/dir"
+tar_tree $D/dir
 
 # hot NAME ARGS...: auditskip hotspots --json ARGS, flattened into $T/NAME.flat.
 hot() {

@@ -251,6 +251,18 @@ load_ruleset() {
 	log "loaded $(basename "$1"): $ok lines, $bad refused"
 }
 
+# tar_tree DIR: 64 small files in DIR, and TAR, a tar run that reads them
+# (the hotspots and breakdown suites' workload).
+tar_tree() {
+	mkdir -p "$1"
+	_i=0
+	while [ $_i -lt 64 ]; do
+		echo "file $_i" >"$1/f$_i"
+		_i=$((_i + 1))
+	done
+	TAR="tar cf /dev/null $1"
+}
+
 # listen FILE READY: audit_records in the background, printing every
 # record to FILE once READY exists; its pid in $LISTENER. The wait for READY
 # makes no process: busybox runs sleep as an execve of /proc/self/exe, and
