@@ -82,43 +82,17 @@ BURST_N=$((STEADY_N / BURSTS))
 BURST_PAUSE=$(awk -v s="$STEADY_S" -v b="$BURSTS" 'BEGIN { printf "%.2f", s / b }')
 log "steady: $STEADY_N getpid calls; bursty: $BURSTS bursts of $BURST_N, $BURST_PAUSE s apart; --duty $DUTY"
 
-# start_counter NAME ARGS...: auditskip whole-machine, JSON at the end; its pid in PID_NAME.
-declare -A PIDS
-start_counter() {
-	local name=$1
-	shift
-	"$AUDITSKIP" --json "$@" >"$BENCH_TMP/$name.json" 2>"$BENCH_TMP/$name.err" &
-	PIDS[$name]=$!
-	BENCH_CHILD_PIDS="${BENCH_CHILD_PIDS:-} ${PIDS[$name]}"
-	for _ in $(seq 1 300); do
-		grep -q '"type":"start"' "$BENCH_TMP/$name.json" 2>/dev/null && return 0
-		kill -0 "${PIDS[$name]}" 2>/dev/null || die "$name did not start: $(tail -n 2 "$BENCH_TMP/$name.err")"
-		sleep 0.1
-	done
-	die "$name did not start within 30 s"
-}
-# stop_counter NAME: SIGINT; sets LOADER_S to the loader's CPU time (s) until then.
-stop_counter() {
-	local pid=${PIDS[$1]} ticks status=0
-	ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
-	kill -INT "$pid"
-	wait "$pid" || status=$?
-	[ "$status" = 0 ] || die "$1 exited with status $status: $(tail -n 2 "$BENCH_TMP/$1.err")"
-	BENCH_CHILD_PIDS=${BENCH_CHILD_PIDS/ $pid/}
-	LOADER_S=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
-}
-
 declare -A ADDED LOADER SHARE SPREAD
 for cycle in $(seq 1 "$CYCLES"); do
 	for w in steady bursty; do
 		b1=$($w)
-		start_counter full
+		bench_counter_start full
 		t_full=$($w)
-		stop_counter full
+		bench_counter_stop full
 		LOADER[$w,full]="${LOADER[$w,full]:-} $LOADER_S"
-		start_counter duty --duty "$DUTY" "${DUTY_CAL[@]}"
+		bench_counter_start duty --duty "$DUTY" "${DUTY_CAL[@]}"
 		t_duty=$($w)
-		stop_counter duty
+		bench_counter_stop duty
 		LOADER[$w,duty]="${LOADER[$w,duty]:-} $LOADER_S"
 		SHARE[$w]="${SHARE[$w]:-} $(jq -r 'select(.type == "summary") | .coverage.covered_s / .coverage.elapsed_s' "$BENCH_TMP/duty.json")"
 		b2=$($w)
@@ -134,11 +108,11 @@ done
 # Side by side over the same period: the estimate against the full count.
 declare -A EST
 for w in steady bursty; do
-	start_counter full
-	start_counter duty --duty "$DUTY" "${DUTY_CAL[@]}"
+	bench_counter_start full
+	bench_counter_start duty --duty "$DUTY" "${DUTY_CAL[@]}"
 	for _ in $(seq 1 "$SIDE_REPEAT"); do $w >/dev/null; done
-	stop_counter duty
-	stop_counter full
+	bench_counter_stop duty
+	bench_counter_stop full
 	EST[$w,full]=$(jq -r 'select(.type == "summary") | .skippable_walks' "$BENCH_TMP/full.json")
 	EST[$w,est]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks' "$BENCH_TMP/duty.json")
 	EST[$w,se]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks_stderr' "$BENCH_TMP/duty.json")

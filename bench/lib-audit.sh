@@ -1,10 +1,10 @@
 # shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
-# Shared by bench/reproduce.sh, bench/overhead.sh and bench/soak.sh (bash):
-# taking the audit policy for a benchmark (the policy lock, then saving
-# rules and enabled flag), loading N exit rules that cannot match
-# getpid, timing getpid with audit_bench, and noticing when another process
-# changed audit policy under a measurement.
+# Shared by the host benchmarks (bash): taking the audit policy for a
+# benchmark (the policy lock, then saving rules and enabled flag), loading
+# N exit rules that cannot match getpid, timing getpid with audit_bench,
+# counting in the background (bench_counter_start), and noticing when
+# another process changed audit policy under a measurement.
 #
 # Every rule added here carries BENCH_KEY. Saving and restoring are
 # tests/lib/common.sh's: the rules that were loaded before are saved with
@@ -87,6 +87,35 @@ after_policy_restore() {
 	log "restored audit enabled=$(audit_enabled_flag)"
 	[ "$RESTORE_STATUS" = 0 ] && [ -z "$(ls "$BENCH_TMP"/*.kept 2>/dev/null)" ] &&
 		rm -rf "$BENCH_TMP"
+}
+
+# bench_counter_start NAME ARGS...: auditskip counting the whole machine in
+# the background, its JSON in $BENCH_TMP/NAME.json; returns once its start
+# line is there (its programs attached). Its pid in BENCH_COUNTERS[NAME].
+declare -A BENCH_COUNTERS
+bench_counter_start() {
+	local name=$1
+	shift
+	"$AUDITSKIP" --json "$@" >"$BENCH_TMP/$name.json" 2>"$BENCH_TMP/$name.err" &
+	BENCH_COUNTERS[$name]=$!
+	BENCH_CHILD_PIDS="${BENCH_CHILD_PIDS:-} ${BENCH_COUNTERS[$name]}"
+	for _ in $(seq 1 300); do
+		grep -q '"type":"start"' "$BENCH_TMP/$name.json" 2>/dev/null && return 0
+		kill -0 "${BENCH_COUNTERS[$name]}" 2>/dev/null || die "$name did not start: $(tail -n 2 "$BENCH_TMP/$name.err")"
+		sleep 0.1
+	done
+	die "$name did not start within 30 s"
+}
+# bench_counter_stop NAME: SIGINT, and its exit status checked; sets
+# LOADER_S to the loader's CPU time (s) until then.
+bench_counter_stop() {
+	local pid=${BENCH_COUNTERS[$1]} ticks status=0
+	ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	kill -INT "$pid"
+	wait "$pid" || status=$?
+	[ "$status" = 0 ] || die "$1 exited with status $status: $(tail -n 2 "$BENCH_TMP/$1.err")"
+	BENCH_CHILD_PIDS=${BENCH_CHILD_PIDS/ $pid/}
+	LOADER_S=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
 }
 
 # Rule i: "-a always,exit -F arch=b64 -S SYSCALL -F uid=4700000+i -k BENCH_KEY".
