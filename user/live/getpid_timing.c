@@ -82,60 +82,6 @@ static long child_round_calls(clockid_t clock)
 	return n < 1000 ? 1000 : n;
 }
 
-/* The child's work: median ns of a getpid call. */
-static double child_median_ns(int cpu, bool rt, clockid_t clock)
-{
-	double v[CHILD_ROUNDS];
-	long n;
-
-	child_place(cpu, rt);
-	n = child_round_calls(clock);
-	for (int i = 0; i < CHILD_WARMUP; i++)
-		getpid_round_ns(clock, n);
-	for (int i = 0; i < CHILD_ROUNDS; i++)
-		v[i] = getpid_round_ns(clock, n);
-	sort_values(v, CHILD_ROUNDS);
-	return percentile(v, CHILD_ROUNDS, 50);
-}
-
-/*
- * A child forked now: audit_alloc() gives a task an audit context only if
- * audit was enabled when it was forked, so the calling process itself may
- * well be unaudited.
- */
-int getpid_child_median_ns(int cpu, bool rt, clockid_t clock, double *ns)
-{
-	int pipefd[2], status;
-	ssize_t got;
-	pid_t pid;
-
-	if (pipe(pipefd))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return err;
-	}
-	if (pid == 0) {
-		double result = child_median_ns(cpu, rt, clock);
-
-		_exit(write(pipefd[1], &result, sizeof(result)) == sizeof(result) ? 0 : 1);
-	}
-	close(pipefd[1]);
-	do
-		got = read(pipefd[0], ns, sizeof(*ns));
-	while (got < 0 && errno == EINTR);
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (got != sizeof(*ns) || !WIFEXITED(status) || WEXITSTATUS(status))
-		return -EIO;
-	return 0;
-}
-
 /* The rounds child's work: a round per byte read from `fd` until it reads 0 or its end. */
 static int child_serve_rounds(int fd, int cpu, bool rt, clockid_t clock)
 {
@@ -155,7 +101,12 @@ static int child_serve_rounds(int fd, int cpu, bool rt, clockid_t clock)
 	return 0;
 }
 
-/* A socket, not a pipe: a dead child's end is an error to send(), not a SIGPIPE to us. */
+/*
+ * A child forked now: audit_alloc() gives a task an audit context only if
+ * audit was enabled when it was forked, so the calling process itself may
+ * well be unaudited. A socket, not a pipe: a dead child's end is an error
+ * to send(), not a SIGPIPE to us.
+ */
 int getpid_rounds_start(struct getpid_rounds *r, int cpu, bool rt, clockid_t clock)
 {
 	int sv[2], err;
@@ -201,4 +152,20 @@ int getpid_rounds_stop(struct getpid_rounds *r)
 		;
 	r->pid = -1;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+}
+
+int getpid_child_median_ns(int cpu, bool rt, clockid_t clock, double *ns)
+{
+	struct getpid_rounds r;
+	double v[CHILD_ROUNDS];
+	int err = getpid_rounds_start(&r, cpu, rt, clock), stopped;
+
+	for (int i = 0; !err && i < CHILD_ROUNDS; i++)
+		err = getpid_rounds_next(&r, &v[i]);
+	stopped = getpid_rounds_stop(&r);
+	if (err || stopped)
+		return err ?: stopped;
+	sort_values(v, CHILD_ROUNDS);
+	*ns = percentile(v, CHILD_ROUNDS, 50);
+	return 0;
 }
