@@ -25,6 +25,7 @@ STARTED=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT with uncommitted changes"
 
+mkdir -p "$LOGDIR"
 if ! VMTEST_LOGDIR=$LOGDIR VMTEST_ICOUNT=1 VMTEST_SMP=1 VMTEST_MEM=2G VMTEST_SUITES=breakdown \
 	tests/vm/run.sh "$KERNEL" >"$LOGDIR.out" 2>&1; then
 	cat "$LOGDIR.out" >&2
@@ -43,12 +44,12 @@ rows() {
 		{
 			delete f
 			for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-			audit = f["entry"] + f["exit_ns"]
+			audit = f["entry_ns"] + f["exit_ns"]
+			built = f["records_ns"] + f["log_start_ns"]
 			printf "| %s | %s | %d | %d | %d | %.0f | %.0f | %.0f (%s) | %.0f | %.0f (%s) | %.0f | %.0f | %.0f | %s |\n",
 				f["set"], f["workload"], f["rules"], f["calls"], f["records"], f["syscall_ns"], audit,
-				f["walk"], pct(f["walk"], audit), f["inodes"],
-				f["records_ns"] + f["log_start"], pct(f["records_ns"] + f["log_start"], audit),
-				f["rest"], f["entry"], f["log_start_off"] + f["off_cpu"],
+				f["walk_ns"], pct(f["walk_ns"], audit), f["inodes_ns"], built, pct(built, audit),
+				f["rest_ns"], f["entry_ns"], f["log_start_off_ns"] + f["off_cpu_ns"],
 				gap(f["exit_ns"], f["alone_ns"])
 		}'
 }

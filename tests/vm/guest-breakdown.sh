@@ -28,9 +28,9 @@
 #   PASS breakdown/SET/WORKLOAD: walks timed, the parts against the exit
 #        path alone
 #   VMTEST BREAKDOWN set=SET workload=W rules=N refused=N calls=N
-#       records=N lost=N syscall_ns=NS exit_ns=NS alone_ns=NS walk=NS
-#       inodes=NS records_ns=NS log_start=NS log_start_off=NS off_cpu=NS
-#       rest=NS entry=NS
+#       records=N lost=N syscall_ns=NS exit_ns=NS alone_ns=NS walk_ns=NS
+#       inodes_ns=NS records_ns=NS log_start_ns=NS log_start_off_ns=NS
+#       off_cpu_ns=NS rest_ns=NS entry_ns=NS
 . "${VMTEST_DIR:-/vmtest}/guest-lib.sh"
 guest_test_args "$@"
 
@@ -101,18 +101,18 @@ run_set() {
 			"calls=$(get "$T/$_n.flat" all.calls) records=$(get "$T/$_n.flat" all.records)" \
 			"lost=$(get "$T/$_n.flat" lost_records) syscall_ns=$(get "$T/$_n.flat" all.syscall_ns)" \
 			"exit_ns=$_p alone_ns=$_a$(for _part in walk inodes records log_start log_start_off off_cpu rest entry; do
-				printf ' %s=%s' "$(echo $_part | sed 's/^records$/records_ns/')" "$(get "$T/$_n.flat" "all.parts.$_part.ns")"
+				printf ' %s_ns=%s' $_part "$(get "$T/$_n.flat" "all.parts.$_part.ns")"
 			done)"
-		_f=$(get "$T/$_n.flat" all.filtered)
-		_wk=$(get "$T/$_n.flat" all.walks)
 		_gap=$(awk -v a="$_a" -v p="$_p" 'BEGIN { if (a > 0) printf "%+.1f%%", 100 * (p - a) / a }')
+		walks_timed "$T/$_n.flat"
+		_timed=$?
 		if [ "$rc" != 0 ] || [ -z "$_a" ] || [ -z "$_p" ]; then
 			fail "breakdown/$1/$_w" "exit status $rc, exit path alone '$_a' ns, parts '$_p' ns"
 			dump "$_n"
-		elif [ "$1" != none ] && { [ -z "$_f" ] || [ "$_f" = 0 ] || [ "$_f" != "$_wk" ]; }; then
-			fail "breakdown/$1/$_w" "$_wk walks timed, $_f exits ran the filters"
+		elif [ "$1" != none ] && [ $_timed != 0 ]; then
+			fail "breakdown/$1/$_w" "$WALKS_SEEN"
 		else
-			pass "breakdown/$1/$_w" "$_wk walks timed of $_f exits that ran the filters; parts $_p ns, the exit path alone $_a ns ($_gap)"
+			pass "breakdown/$1/$_w" "$WALKS_SEEN; parts $_p ns, the exit path alone $_a ns ($_gap)"
 		fi
 	done
 	rules_reset

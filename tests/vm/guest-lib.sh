@@ -251,6 +251,21 @@ load_ruleset() {
 	log "loaded $(basename "$1"): $ok lines, $bad refused"
 }
 
+# walks_timed FLAT: true when an `auditskip hotspots` run (its JSON,
+# flattened) timed the walk of every exit that ran the filters, and some
+# did; WALKS_SEEN says what it saw either way.
+walks_timed() {
+	_wt_f=$(get "$1" all.filtered)
+	_wt_w=$(get "$1" all.walks)
+	_wt_not=$(get "$1" not_timed.walk)
+	if [ -n "$_wt_not" ]; then
+		WALKS_SEEN="the walk is not timed on $KVER: $_wt_not"
+		return 1
+	fi
+	WALKS_SEEN="$_wt_w walks timed, $_wt_f exits ran the filters"
+	[ -n "$_wt_f" ] && [ "$_wt_f" -gt 0 ] && [ "$_wt_f" = "$_wt_w" ]
+}
+
 # tar_tree DIR: 64 small files in DIR, and TAR, a tar run that reads them
 # (the hotspots and breakdown suites' workload).
 tar_tree() {
