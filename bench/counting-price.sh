@@ -79,11 +79,8 @@ calibrations() {
 	done >"$1"
 }
 
-# loop_cpu_s: the CPU time (user + system, s) of LOOP_N getpid calls.
-loop_cpu_s() {
-	/usr/bin/time -f '%U %S' -o "$BENCH_TMP/time" "$GETPID_LOOP" "$LOOP_N" >/dev/null
-	awk '{ printf "%.3f\n", $1 + $2 }' "$BENCH_TMP/time"
-}
+# loop_cpu_s: the CPU time (s) of LOOP_N getpid calls.
+loop_cpu_s() { bench_cpu_s "$GETPID_LOOP" "$LOOP_N"; }
 # truth FILE: ns a getpid gained with a full count running, a pair a line.
 truth() {
 	local p alone counted

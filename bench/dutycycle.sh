@@ -58,11 +58,8 @@ fi
 PIN=(taskset -c "$BENCH_CPU")
 [ "$BENCH_RT" = 1 ] && PIN+=(chrt -f 1)
 
-# cpu_s CMD...: the CPU time (user + system, s) the command took.
-cpu_s() {
-	/usr/bin/time -f '%U %S' -o "$BENCH_TMP/time" "${PIN[@]}" "$@" >/dev/null
-	awk '{ printf "%.3f\n", $1 + $2 }' "$BENCH_TMP/time"
-}
+# cpu_s CMD...: the CPU time (s) the command took, pinned.
+cpu_s() { bench_cpu_s "${PIN[@]}" "$@"; }
 
 # The workloads: their CPU time in s.
 steady() { cpu_s "$GETPID_LOOP" "$STEADY_N"; }

@@ -89,6 +89,12 @@ after_policy_restore() {
 		rm -rf "$BENCH_TMP"
 }
 
+# bench_cpu_s CMD...: the CPU time (user + system, s) the command took.
+bench_cpu_s() {
+	/usr/bin/time -f '%U %S' -o "$BENCH_TMP/time" "$@" >/dev/null
+	awk '{ printf "%.3f\n", $1 + $2 }' "$BENCH_TMP/time"
+}
+
 # bench_counter_start NAME ARGS...: auditskip counting the whole machine in
 # the background, its JSON in $BENCH_TMP/NAME.json; returns once its start
 # line is there (its programs attached). Its pid in BENCH_COUNTERS[NAME].
