@@ -23,6 +23,13 @@ const volatile __u32 self_tgid = 0;	  /* the loader, left out without a filter *
 const volatile bool alone = false;	  /* only the exit path's pair: sums into alone_* */
 
 __u64 alone_calls = 0, alone_ns = 0, lost_tasks = 0;
+/*
+ * Set by the loader once every program is attached, cleared before any is
+ * detached: a whole-machine run (-d) attaches while syscalls run, and one
+ * followed before the walk's hook came would count an exit that ran the
+ * filters with no walk timed.
+ */
+bool armed = false;
 __u64 ref_calls = 0, ref_ns = 0, ref_min_ns = 0;
 
 struct {
@@ -65,7 +72,7 @@ static __always_inline struct hs_task *task_state(bool create)
 
 	if (!create)
 		return bpf_map_lookup_elem(&tasks, &tid);
-	if (!current_tracked())
+	if (!armed || !current_tracked())
 		return NULL;
 	if (bpf_map_update_elem(&tasks, &tid, &zero_task, BPF_ANY)) {
 		__sync_fetch_and_add(&lost_tasks, 1);
@@ -95,8 +102,11 @@ static __always_inline void end(struct hs_task *st, enum hs_part p, __u64 t1)
 static __always_inline void add_syscall(struct hs_task *st, __u64 t1)
 {
 	__u32 nr = st->nr;
-	struct hs_stats *s = map_lookup_or_insert(&stats, &nr, &zero_stats, NULL);
+	struct hs_stats *s;
 
+	if (!armed)
+		return;
+	s = map_lookup_or_insert(&stats, &nr, &zero_stats, NULL);
 	if (!s)
 		return;
 	__sync_fetch_and_add(&s->calls, 1);

@@ -10,11 +10,13 @@
 # be counted where the kernel wrote some (its lost counter aside); and a
 # watch-heavy and a rule-heavy set on the same tar run must rank as their
 # parts say: the watches' set spends more in the names' checks, the rules'
-# set more in the walk.
+# set more in the walk. A whole-machine run (-d) must hold every call of a
+# loop run inside it.
 #
 # Result lines:
 #   PASS hotspots/getpid/sum, hotspots/tar/sum, hotspots/tar/records,
-#        hotspots/getpid/walks, hotspots/rank/walk, hotspots/rank/inodes,
+#        hotspots/getpid/walks, hotspots/machine/calls,
+#        hotspots/machine/walks, hotspots/rank/walk, hotspots/rank/inodes,
 #        hotspots/cost (getpid plain, under empty programs on the same
 #        hooks, under the breakdown: the numbers doc/hotspots.md gives)
 #   FAIL ...: reason
@@ -25,7 +27,7 @@ guest_test_args "$@"
 
 # suite_tests: the results below, in the order they come.
 suite_tests() {
-	for _r in getpid/sum getpid/walks cost tar/sum tar/records rank/walk rank/inodes; do
+	for _r in getpid/sum getpid/walks machine/calls machine/walks cost tar/sum tar/records rank/walk rank/inodes; do
 		echo "hotspots/$_r"
 	done
 }
@@ -82,6 +84,34 @@ load_openat_rules 20 || fail hotspots/load "20 openat rules did not load"
 hot getpid -- getpid_loop 20000
 sum_check getpid
 walks_check getpid
+
+# The whole machine (-d): a loop of known length, run once the run says
+# it is timing (every hook attached) and done before the interval ends, is
+# there whole, and every exit that ran the filters was walked and timed
+# (a syscall begun while the hooks were still being attached is left out).
+MACHINE_CALLS=5000
+auditskip hotspots --json -d 10 >"$T/machine.out" 2>"$T/machine.err" &
+_hp=$!
+_w=0
+while ! grep -q 'timing the whole machine' "$T/machine.err" && [ $_w -lt 600 ] && kill -0 $_hp 2>/dev/null; do
+	sleep 0.1
+	_w=$((_w + 1))
+done
+getpid_loop $MACHINE_CALLS >/dev/null
+kill -0 $_hp 2>/dev/null && _inside=yes || _inside=no
+wait $_hp
+rc=$?
+jflat <"$T/machine.out" >"$T/machine.flat"
+_i=$(sed -n 's/^syscalls\.\([0-9]*\)\.name="*getpid"*$/\1/p' "$T/machine.flat" | head -n 1)
+_c=$(get "$T/machine.flat" "syscalls.$_i.calls")
+if [ "$rc" = 0 ] && [ "$_inside" = yes ] && [ -n "$_i" ] && [ "$_c" -ge $MACHINE_CALLS ] &&
+	[ "$_c" -le $((2 * MACHINE_CALLS)) ]; then
+	pass hotspots/machine/calls "$_c getpid calls, the loop's $MACHINE_CALLS among them"
+else
+	fail hotspots/machine/calls "exit status $rc, the loop inside the interval: $_inside, getpid calls '$_c' (want $MACHINE_CALLS to $((2 * MACHINE_CALLS)))"
+	dump machine
+fi
+walks_check machine
 
 # Its own cost: getpid's least round (audit_bench; under -icount a round
 # counts the instructions run) plain, under empty programs on the same

@@ -191,6 +191,7 @@ static int measure_pair(struct hotspots_run *r, bool *loaded)
 	if (!skel)
 		return err;
 	err = track(skel, (__u32)getpid());
+	skel->bss->armed = true;
 	fd = bpf_program__fd(skel->progs.hs_ref_start);
 	skel->links.hs_sys_enter = bpf_program__attach(skel->progs.hs_sys_enter);
 	if (!err && !skel->links.hs_sys_enter)
@@ -278,8 +279,13 @@ static int pass(struct hotspots_run *r, const struct hotspots_req *req, enum hs_
 	if (!err && what != LOAD_ALONE && audit_status_read(&before))
 		before.lost = 0, r->lost_records = -1;
 	t0 = now_s();
+	skel->bss->armed = true;
+	if (!err && !req->argv)
+		fprintf(stderr, "auditskip: hotspots: timing the whole machine for %g s\n",
+			req->seconds);
 	if (!err)
 		err = run_workload(skel, req, &r->command_status);
+	skel->bss->armed = false;
 	hotspots_bpf__detach(skel);
 	if (!err && what == LOAD_ALONE) {
 		r->alone_measured = true;
