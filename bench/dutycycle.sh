@@ -103,14 +103,23 @@ for cycle in $(seq 1 "$CYCLES"); do
 done
 
 # Side by side over the same period: the estimate against the full count.
+# The full count starts first, so that the duty-cycled run prices counting
+# beside it, as its windows count (a second program on the tracepoints
+# costs less than the first). The getpid rounds of that pricing are not
+# the workload's: what the full count's reports held before the workload
+# began is taken off its total (its reports come every 0.2 s; the rounds
+# ended before the duty-cycled run's start line, 0.5 s earlier).
 declare -A EST
 for w in steady bursty; do
-	bench_counter_start full
+	bench_counter_start full -i 0.2
 	bench_counter_start duty --duty "$DUTY" "${DUTY_CAL[@]}"
+	sleep 0.5
+	before=$(jq -s '[.[] | select(.type == "interval") | .skippable_walks] | add // 0' "$BENCH_TMP/full.json")
 	for _ in $(seq 1 "$SIDE_REPEAT"); do $w >/dev/null; done
 	bench_counter_stop duty
 	bench_counter_stop full
-	EST[$w,full]=$(jq -r 'select(.type == "summary") | .skippable_walks' "$BENCH_TMP/full.json")
+	EST[$w,before]=$before
+	EST[$w,full]=$(jq -r --argjson b "$before" 'select(.type == "summary") | .skippable_walks - $b' "$BENCH_TMP/full.json")
 	EST[$w,est]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks' "$BENCH_TMP/duty.json")
 	EST[$w,se]=$(jq -r 'select(.type == "summary") | .coverage.estimated_skippable_walks_stderr' "$BENCH_TMP/duty.json")
 	EST[$w,cov]=$(jq -r 'select(.type == "summary") | "\(.coverage.covered_s) of \(.coverage.elapsed_s) s, \(.coverage.windows) windows"' "$BENCH_TMP/duty.json")
@@ -147,15 +156,17 @@ report() {
 	echo
 	echo "Per cycle (s): $(for w in steady bursty; do printf '%s full:%s duty:%s base:%s; ' "$w" "${ADDED[$w,full]}" "${ADDED[$w,duty]}" "${ADDED[$w,base]}"; done)"
 	echo
-	echo "Skippable walks over the same period, both tools running side by side; the"
-	echo "duty cycle's windows corrected for the time counting took from CPUs left no"
-	echo "idle time (correction, at the price of counting the duty-cycled run used:"
-	echo "calibrated, or measured at its start with CALIBRATE=0):"
+	echo "Skippable walks over the same period, both tools running side by side (the"
+	echo "full count started first; its walks before the workload began, the duty-cycled"
+	echo "run's pricing among them, taken off); the duty cycle's windows corrected for"
+	echo "the time counting took from CPUs left no idle time (correction, at the price"
+	echo "of counting the duty-cycled run used: calibrated, or measured at its start"
+	echo "with CALIBRATE=0):"
 	echo
-	echo "| workload | full count | duty-cycle estimate | +/- (1 s.e.) | estimate / full | correction | uncorrected / full | counting's price | covered |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| workload | full count | taken off | duty-cycle estimate | +/- (1 s.e.) | estimate / full | correction | uncorrected / full | counting's price | covered |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for w in steady bursty; do
-		echo "| $w | ${EST[$w,full]} | ${EST[$w,est]} | ${EST[$w,se]} | $(awk -v e="${EST[$w,est]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / f; else print "-" }') | ${EST[$w,corr]} | $(awk -v e="${EST[$w,est]}" -v c="${EST[$w,corr]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / (c == "null" ? 1 : c) / f; else print "-" }') | ${EST[$w,price]} | ${EST[$w,cov]} |"
+		echo "| $w | ${EST[$w,full]} | ${EST[$w,before]} | ${EST[$w,est]} | ${EST[$w,se]} | $(awk -v e="${EST[$w,est]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / f; else print "-" }') | ${EST[$w,corr]} | $(awk -v e="${EST[$w,est]}" -v c="${EST[$w,corr]}" -v f="${EST[$w,full]}" 'BEGIN { if (f > 0 && e != "null") printf "%.3f", e / (c == "null" ? 1 : c) / f; else print "-" }') | ${EST[$w,price]} | ${EST[$w,cov]} |"
 	done
 }
 report | tee ${OUTFILE:+"$OUTFILE"}

@@ -248,8 +248,8 @@ test_service() {
 	# A workload started after counting began, running throughout: the
 	# window that opens after the first one closed (the programs attached
 	# again, as user nobody with CAP_AUDIT_CONTROL alone) counts it. Each
-	# window is $window in $period, the first at the start, each later one at
-	# a random place in its period: the second closes within two periods.
+	# window is $window at a random place in its $period, the first too: the
+	# first closes within a period, the second within two more.
 	page=$TMP/service.prom
 	(while :; do "$GETPID_LOOP" "$N" >/dev/null; sleep 0.1; done) &
 	load=$!
@@ -260,13 +260,13 @@ test_service() {
 			[ "$(awk '$1 == "auditskip_counting_state{state=\"between-windows\"}" { print $2 }' "$page")" = 1 ]
 	}
 	after=none
-	if wait_for 10 between_windows 1; then
+	if wait_for $((${period%s} + 10)) between_windows 1; then
 		before=$(sample "$page" $SKIPPABLE getpid)
 		# none: the first window closed before the workload's first call
 		[ "$before" = none ] && before=0
 		wait_for $((2 * ${period%s} + 10)) between_windows 2 && after=$(sample "$page" $SKIPPABLE getpid)
 	else
-		fail "service: the first window closes" "the page after 10 s: $(grep -E '^auditskip_(counting|covered)' "$page" | tr '\n' ' ')"
+		fail "service: the first window closes" "the page after a period and 10 s: $(grep -E '^auditskip_(counting|covered)' "$page" | tr '\n' ' ')"
 		before=0
 	fi
 	kill "$load"

@@ -599,9 +599,10 @@ t_counting_cost() {
 # getpid loop keeps busy has its windows corrected), over DUTY_CALLS getpid
 # calls made from its start line to its end: the estimate of the run's
 # skippable walks against those calls (the guest makes few others). The
-# first window opens before the start line, so the loop misses the time
-# taken to see that line: the poll is 10 ms (started's 0.2 s made one run
-# read 4.9% low), and the run spans some 8 windows.
+# time taken to see the start line is time without the loop, which a
+# window may sample: the poll is 10 ms (started's 0.2 s, when the first
+# window opened at the start, made one run read 4.9% low), and the run
+# spans some 8 windows.
 DUTY_CALLS=24000000
 # started_soon FILE SECONDS: started, polled every 10 ms (read -t on a FIFO
 # nobody writes: no process made).

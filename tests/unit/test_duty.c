@@ -50,6 +50,12 @@ static void test_full_count(void **state)
 	assert_false(duty_wants_attached(&d));
 }
 
+/* The first window opened where duty_start() placed it. */
+static void open_first(struct duty *d, const __u64 counts[NR_DUTY_FIGURES])
+{
+	assert_true(duty_advance(d, d->window_from_s, counts, NULL, 0) && d->in_window);
+}
+
 /* One window a period, each inside its period, and the schedule never asks to wake in the past. */
 static void test_schedule(void **state)
 {
@@ -60,7 +66,9 @@ static void test_schedule(void **state)
 
 	(void)state;
 	duty_start(&d, 10, 300, NAN, 0);
-	assert_true(d.in_window && d.window_from_s == 0 && duty_next_s(&d) == 10);
+	/* The first window too at a random place in its period, not at the start. */
+	assert_true(!d.in_window && d.window_from_s >= 0 && d.window_to_s <= 300 + 1e-9);
+	assert_true(duty_next_s(&d) == d.window_from_s);
 	while (t < 300 * 50) {
 		double next = duty_next_s(&d);
 
@@ -72,7 +80,7 @@ static void test_schedule(void **state)
 			assert_true(d.window_to_s <= d.period_from_s + 300 + 1e-9);
 		}
 	}
-	assert_int_equal(opened, 49);
+	assert_int_equal(opened, 50);
 	assert_int_equal(d.windows, 50);
 	assert_true(fabs(duty_covered_s(&d, t) - 500) < 1e-6);
 }
@@ -89,11 +97,13 @@ static void test_estimate(void **state)
 
 	(void)state;
 	duty_start(&d, 10, 300, NAN, 0);
-	assert_true(isnan(duty_stderr(&d, 5, DUTY_WALKS)));
+	assert_true(isnan(duty_estimate(&d, 1, DUTY_WALKS, 0))); /* no window yet */
+	open_first(&d, c);
+	assert_true(isnan(duty_stderr(&d, d.window_from_s + 5, DUTY_WALKS)));
 	c[DUTY_WALKS] = 100;
-	duty_advance(&d, 10, c, NULL, 0);
+	duty_advance(&d, d.window_to_s, c, NULL, 0);
 	assert_int_equal(d.windows, 1);
-	assert_true(isnan(duty_stderr(&d, 200, DUTY_WALKS)));
+	assert_true(isnan(duty_stderr(&d, 299, DUTY_WALKS)));
 	duty_advance(&d, 300, c, NULL, 0);
 	if (!d.in_window)
 		duty_advance(&d, d.window_from_s, c, NULL, 0);
@@ -114,9 +124,10 @@ static void test_self_added(void **state)
 
 	(void)state;
 	duty_start(&d, 10, 300, NAN, 0);
-	duty_view_make(&d, 5, counted, 50, &v);
+	open_first(&d, (const __u64[NR_DUTY_FIGURES]){ 0, 0 });
+	duty_view_make(&d, d.window_from_s + 5, counted, 50, &v);
 	assert_true(fabs(v.self_added_s - 0.1) < 1e-12);
-	duty_view_make(&d, 5, counted, NAN, &v);
+	duty_view_make(&d, d.window_from_s + 5, counted, NAN, &v);
 	assert_true(isnan(v.self_added_s));
 }
 
@@ -152,9 +163,10 @@ static void test_estimate_corrected(void **state)
 
 	(void)state;
 	duty_start(&d, 1, 30, 100, 0);
-	duty_opened_at(&d, 0, cpus, 1);
+	open_first(&d, c);
+	duty_opened_at(&d, d.window_from_s, cpus, 1);
 	cpus[0].counts[DUTY_WALKS] = c[DUTY_WALKS] = 2000000;
-	duty_advance(&d, 1, c, cpus, 1);
+	duty_advance(&d, d.window_to_s, c, cpus, 1);
 	assert_int_equal(d.windows, 1);
 	/*
 	 * 2,000,000 walks counted in 1 s of 30, at a rate corrected to
@@ -221,18 +233,19 @@ static void test_slices(void **state)
 
 	(void)state;
 	duty_start(&d, 1, 30, 100, 0);
+	open_first(&d, c);
 	assert_true(duty_next_slice_s(&d) == 0); /* not attached yet */
-	duty_opened_at(&d, 0, cpus, 1);
+	duty_opened_at(&d, d.window_from_s, cpus, 1);
 	for (int i = 1; i < 10; i++) {
 		double t = duty_next_slice_s(&d);
 
-		assert_true(fabs(t - i * DUTY_SLICE_S) < 1e-9);
+		assert_true(fabs(t - d.window_from_s - i * DUTY_SLICE_S) < 1e-9);
 		idle[0] = i <= 5 ? 0 : (i - 5) * DUTY_SLICE_S;
 		duty_slice(&d, t, idle, 1);
 	}
 	cpus[0].idle_s = 0.5;
 	cpus[0].counts[DUTY_WALKS] = c[DUTY_WALKS] = 1000000;
-	duty_advance(&d, 1, c, cpus, 1);
+	duty_advance(&d, d.window_to_s, c, cpus, 1);
 	assert_int_equal(d.windows, 1);
 	assert_true(duty_next_slice_s(&d) == 0); /* closed */
 	duty_view_make(&d, 30, c, 100, &v);

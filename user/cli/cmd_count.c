@@ -77,8 +77,8 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "duty", OPT_DUTY, "WINDOW/PERIOD", 0,
 	  "Count for WINDOW in every PERIOD (e.g. 1s/30s; s, m or h), the programs detached the rest "
-	  "of the time; the first window opens at the start, each later one at a random place in "
-	  "its period. Reports give the share of time counted and the estimate for the whole run. "
+	  "of the time; each window opens at a random place in its period, the first one too (nothing "
+	  "is counted before it). Reports give the share of time counted and the estimate for the whole run. "
 	  "Without a calibration of counting in the mode, what counting adds to a syscall is measured "
 	  "at the start (about 1 s, under the rules loaded), to correct the windows on busy CPUs",
 	  0 },

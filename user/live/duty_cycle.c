@@ -90,14 +90,16 @@ static void detach(struct session *ss)
 
 /*
  * A window opens with a listing when none ran since the last one closed
- * (a change whose record was lost is in it), within the periodic check's
- * share of a CPU: a short period with many rules would list more often.
+ * (a change whose record was lost is in it), the first window always
+ * (nothing was attached since the start's listing, up to a period ago);
+ * within the periodic check's share of a CPU: a short period with many
+ * rules would list more often.
  */
 static bool listing_due(const struct session *ss, double now)
 {
 	const struct resync *r = &ss->resync;
 
-	return r->listed_at <= ss->duty.closed_s &&
+	return (!ss->duty.windows || r->listed_at <= ss->duty.closed_s) &&
 	       (now - r->listed_at) * RESYNC_PERIODIC_SHARE >= r->cost_s;
 }
 

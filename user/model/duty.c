@@ -50,13 +50,14 @@ int duty_parse(const char *arg, double *window_s, double *period_s)
 	return 0;
 }
 
-/* This period's window at a random place in it (the first period's at its start). */
+/*
+ * This period's window at a random place in it, the first period's too: a
+ * first window at the start would count whatever the start brings (a boot,
+ * the seconds before a workload) as a sample of the period.
+ */
 static void place_window(struct duty *d)
 {
-	double slack = d->period_s - d->window_s;
-	double at = d->period_from_s == d->began_s ? 0 : slack * drand48();
-
-	d->window_from_s = d->period_from_s + at;
+	d->window_from_s = d->period_from_s + (d->period_s - d->window_s) * drand48();
 	d->window_to_s = d->window_from_s + d->window_s;
 }
 
@@ -67,15 +68,16 @@ void duty_start(struct duty *d, double window_s, double period_s, double ns_coun
 		.period_s = window_s > 0 ? period_s : 0,
 		.began_s = now,
 		.period_from_s = now,
-		.in_window = true,
-		.opening = true,
-		.open_from_s = now,
 		.ns_counting = ns_counting,
 	};
 	srand48((long)getpid() ^ (long)(now * 1e6));
 	if (d->period_s) {
 		place_window(d);
-		d->next_s = d->window_to_s;
+		d->next_s = d->window_from_s;
+	} else {
+		d->in_window = true;
+		d->opening = true;
+		d->open_from_s = now;
 	}
 }
 
@@ -327,7 +329,7 @@ const char *duty_idle_why(enum duty_idle idle)
 	static const char *const why[NR_DUTY_IDLE] = {
 		[DUTY_COUNTING] = "counting",
 		[DUTY_BETWEEN_WINDOWS] =
-			"between two counting windows (--duty): the counting programs are detached",
+			"outside the counting windows (--duty): the counting programs are detached",
 		[DUTY_AUDIT_OFF] =
 			"audit is disabled: no syscall walks the exit list, so the counting programs are detached until it is enabled",
 		[DUTY_NO_RULES] =

@@ -3,10 +3,10 @@
  * Duty-cycled counting (--duty WINDOW/PERIOD): the counting programs stay
  * loaded, and are attached for one window in every period and detached
  * for the rest, so the syscalls outside the windows pay nothing. The
- * window's place in each period is drawn at random (the first opens at the
- * start), so a workload with a period of its own is not always caught at
- * the same phase: counted / covered time is then an unbiased estimate of
- * the rate over the whole run. Its uncertainty comes from how the rates of
+ * window's place in each period is drawn at random, the first period's
+ * too, so neither the start nor a workload with a period of its own is
+ * caught at the same phase each time: counted / covered time is an
+ * unbiased estimate of the rate over the whole run. Its uncertainty comes from how the rates of
  * the closed windows spread.
  *
  * The loader also detaches while there is nothing to count (audit off, or

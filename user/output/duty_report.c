@@ -155,7 +155,7 @@ void duty_metrics(FILE *out, const struct run_state *r)
 		    v->period_s);
 	float_gauge(out, "auditskip_estimated_walks",
 		    "Exit-filter walks over the whole run, estimated from the windows' count "
-		    "(the count itself without --duty).",
+		    "(NaN before the first window; the count itself without --duty).",
 		    v->estimate[DUTY_WALKS]);
 	float_gauge(out, "auditskip_estimated_walks_stderr",
 		    "The estimate's standard error, from how the closed windows' rates spread "
