@@ -71,6 +71,16 @@ walks_check() {
 	fi
 }
 
+# said SECONDS FILE PATTERN PID: wait, at most SECONDS, until the process
+# PID wrote PATTERN to FILE or ended.
+said() {
+	_w=0
+	while ! grep -q "$3" "$2" && [ $_w -lt $(($1 * 10)) ] && kill -0 "$4" 2>/dev/null; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+}
+
 part() { # part NAME PART: its ns per call
 	get "$T/$1.flat" "all.parts.$2.ns"
 }
@@ -92,11 +102,7 @@ walks_check getpid
 MACHINE_CALLS=5000
 auditskip hotspots --json -d 10 >"$T/machine.out" 2>"$T/machine.err" &
 _hp=$!
-_w=0
-while ! grep -q 'timing the whole machine' "$T/machine.err" && [ $_w -lt 600 ] && kill -0 $_hp 2>/dev/null; do
-	sleep 0.1
-	_w=$((_w + 1))
-done
+said 60 "$T/machine.err" 'timing the whole machine' $_hp
 getpid_loop $MACHINE_CALLS >/dev/null
 kill -0 $_hp 2>/dev/null && _inside=yes || _inside=no
 wait $_hp
@@ -124,11 +130,7 @@ $BENCH >"$T/plain.bench"
 : >"$T/empty.out"
 empty_probes hotspots >"$T/empty.out" 2>"$T/empty.err" &
 _ep=$!
-_w=0
-while ! grep -q attached "$T/empty.out" && [ $_w -lt 600 ] && kill -0 $_ep 2>/dev/null; do
-	sleep 0.2
-	_w=$((_w + 1))
-done
+said 120 "$T/empty.out" attached $_ep
 $BENCH >"$T/empty.bench"
 kill -INT $_ep
 wait $_ep

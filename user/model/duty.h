@@ -6,8 +6,8 @@
  * window's place in each period is drawn at random, the first period's
  * too, so neither the start nor a workload with a period of its own is
  * caught at the same phase each time: counted / covered time is an
- * unbiased estimate of the rate over the whole run. Its uncertainty comes from how the rates of
- * the closed windows spread.
+ * unbiased estimate of the rate over the whole run. Its uncertainty comes
+ * from how the rates of the closed windows spread.
  *
  * The loader also detaches while there is nothing to count (audit off, or
  * no rule that makes a syscall walk the exit list): see duty_idle().
